@@ -1,0 +1,274 @@
+// The agent runtime: one life of a process, written as a generator of events. Each `yield` is an
+// instrumented moment; the effect an event reports (a commit, a save) has already happened when
+// it is yielded. A kill is the driver never asking for the next event: the generator is dropped,
+// so no catch, finally or flush of the agent runs, exactly like SIGKILL. Durable state is only
+// what the stores hold; the conversation in memory and a half-streamed reply die with the life.
+//
+// The same generator runs in-process (simulated kills) and in a child process that sends itself
+// SIGKILL after event k (real kills).
+
+import seedrandom from 'seedrandom';
+import { isFinalAnswer, type AssistantMessage, type Conversation, type ToolCall } from '../model/conversation.js';
+import type { Scenario } from '../model/scenario.js';
+import type { ScriptedModel } from '../model/scripted-model.js';
+import { isWriteTool, type ToolName, type ToolResult } from '../model/tools.js';
+import type { EventKind, IntervalKind, RunEvent } from './events.js';
+import { parseJournal, serializeJournal } from './journal-format.js';
+import type { Strategy } from './strategies.js';
+import type { DurableStores } from './stores.js';
+
+/** A scripted task never needs more turns than this; more means a runaway loop. */
+const MAX_TURNS = 200;
+
+export interface LifeContext {
+  scenario: Scenario;
+  model: ScriptedModel;
+  strategy: Strategy;
+  stores: DurableStores;
+  /** 0 for the first life, 1 for the first recovery, ... (seeds the broken random keys). */
+  lifeIndex: number;
+  interleaving: Interleaving;
+}
+
+/** What a finished life leaves: its conversation, to be validated. */
+export interface LifeResult {
+  conversation: Conversation;
+}
+
+/**
+ * Chooses which of several parallel tool calls advances next. Picks are consumed in order across
+ * the whole run; when they run out, every call starts first and then each finishes in call order.
+ */
+export class Interleaving {
+  private next = 0;
+  readonly taken: number[] = [];
+  constructor(private readonly picks: readonly number[] = []) {}
+
+  choose(active: number, notStarted: number | undefined): number {
+    const pick = this.next < this.picks.length ? this.picks[this.next++]! % active : (notStarted ?? 0);
+    this.taken.push(pick);
+    return pick;
+  }
+}
+
+interface Fiber {
+  localMs: number;
+}
+
+/** Virtual time and event numbering of one life. */
+class LifeClock {
+  private nowMs = 0;
+  private count = 0;
+  private modelCalls = 0;
+
+  nextModelCall(): number {
+    return this.modelCalls++;
+  }
+
+  event(kind: EventKind, waitMs: number, interval: IntervalKind, fields: Partial<RunEvent> = {}, fiber?: Fiber): RunEvent {
+    const atMs = Math.max(this.nowMs, (fiber ? fiber.localMs : this.nowMs) + waitMs);
+    this.nowMs = atMs;
+    if (fiber) fiber.localMs = atMs;
+    return { ...fields, index: this.count++, kind, atMs, interval };
+  }
+
+  fiber(): Fiber {
+    return { localMs: this.nowMs };
+  }
+}
+
+interface BatchItem {
+  call: ToolCall;
+  key: string | null;
+  step?: number;
+}
+
+interface BatchHooks {
+  onResult(item: BatchItem, result: ToolResult): void;
+  /** Makes the durable record of a finished call and returns its event, or null when nothing is recorded. */
+  record: ((item: BatchItem, result: ToolResult, committed: boolean, fiber: Fiber) => RunEvent) | null;
+}
+
+export function* agentLife(ctx: LifeContext): Generator<RunEvent, LifeResult | null, void> {
+  if (ctx.stores.outbox.delivered(ctx.scenario.id).length > 0) return null; // the task already ended
+  const clock = new LifeClock();
+  return ctx.strategy.recovery === 'workflow' ? yield* workflowLife(ctx, clock) : yield* conversationLife(ctx, clock);
+}
+
+/** restart and journal: the conversation is the agent's state; the journal saves it after every step. */
+function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, LifeResult, void> {
+  const { scenario, stores, strategy } = ctx;
+  const saving = strategy.recovery === 'journal';
+  const saved = saving ? stores.journal.load() : null;
+  const conversation: Conversation = saved === null
+    ? [{ role: 'user', content: scenario.customerMessage }]
+    : parseJournal(saved, stores.journal.location, scenario.id);
+  const save = (interval: IntervalKind, fields: Partial<RunEvent>, fiber?: Fiber): RunEvent => {
+    stores.journal.save(serializeJournal(scenario.id, conversation));
+    return clock.event('journal-save', scenario.timings.gapMs, interval, fields, fiber);
+  };
+  const keyOf = keyMaker(ctx);
+  for (let turn = 0; turn < MAX_TURNS; turn++) {
+    const pending = pendingCalls(conversation, strategy.resume);
+    if (pending.length > 0) {
+      const items = pending.map((call) => ({ call, key: keyOf(call.id) }));
+      yield* runBatch(ctx, clock, items, {
+        onResult: (item, result) => conversation.push({ role: 'tool', toolCallId: item.call.id, content: JSON.stringify(result) }),
+        record: saving ? (item, _result, committed, fiber) => save(committed ? 'gap' : 'other', { callId: item.call.id }, fiber) : null,
+      });
+      continue;
+    }
+    const last = conversation[conversation.length - 1];
+    if (isFinalAnswer(last)) {
+      yield deliver(ctx, clock, last.content);
+      return { conversation };
+    }
+    const reply = yield* callModel(ctx, clock, conversation);
+    conversation.push(reply);
+    if (saving) yield save('other', {});
+  }
+  throw new Error(`scenario ${scenario.id}: more than ${MAX_TURNS} turns`);
+}
+
+/**
+ * workflow: DBOS-like. The workflow function runs from the top on every life; each model call and
+ * each tool call is a numbered step; a step whose output is recorded returns it without running,
+ * the first unrecorded one runs, and its output is recorded only after it returns.
+ */
+function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, LifeResult, void> {
+  const { scenario, stores, strategy } = ctx;
+  const workflowId = scenario.id;
+  const conversation: Conversation = [{ role: 'user', content: scenario.customerMessage }];
+  const keyOf = keyMaker(ctx);
+  let stepNumber = 0;
+  for (let turn = 0; turn < MAX_TURNS; turn++) {
+    const modelStep = stepNumber++;
+    const recordedReply = stores.workflow.recorded(workflowId, modelStep);
+    let reply: AssistantMessage;
+    if (recordedReply !== undefined) {
+      reply = JSON.parse(recordedReply) as AssistantMessage;
+    } else {
+      reply = yield* callModel(ctx, clock, conversation);
+      stores.workflow.record(workflowId, modelStep, JSON.stringify(reply));
+      yield clock.event('step-recorded', scenario.timings.gapMs, 'other', { step: modelStep });
+    }
+    conversation.push(reply);
+    if (reply.toolCalls.length === 0) {
+      yield deliver(ctx, clock, reply.content);
+      return { conversation };
+    }
+    const results = new Map<string, ToolResult>();
+    const toRun: BatchItem[] = [];
+    for (const call of reply.toolCalls) {
+      const step = stepNumber++;
+      const recorded = stores.workflow.recorded(workflowId, step);
+      if (recorded !== undefined) results.set(call.id, JSON.parse(recorded) as ToolResult);
+      else toRun.push({ call, step, key: strategy.keys === 'stable' ? `${workflowId}:${step}` : keyOf(call.id) });
+    }
+    yield* runBatch(ctx, clock, toRun, {
+      onResult: (item, result) => results.set(item.call.id, result),
+      record: (item, result, committed, fiber) => {
+        stores.workflow.record(workflowId, item.step!, JSON.stringify(result));
+        return clock.event('step-recorded', scenario.timings.gapMs, committed ? 'gap' : 'other', { step: item.step!, callId: item.call.id }, fiber);
+      },
+    });
+    // Like gathering parallel steps, results come back in call order whatever order they finished in.
+    for (const call of reply.toolCalls) conversation.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(results.get(call.id)) });
+  }
+  throw new Error(`scenario ${scenario.id}: more than ${MAX_TURNS} turns`);
+}
+
+/** Tool calls of the conversation that have no result yet. */
+export function pendingCalls(conversation: Conversation, resume: Strategy['resume']): ToolCall[] {
+  const answered = new Set<string>();
+  for (const m of conversation) if (m.role === 'tool') answered.add(m.toolCallId);
+  if (resume === 'last-message') {
+    // The chapter's bug: only the last message is searched, so a resume after the first of two
+    // parallel results (the last message is that result) sees nothing left to do.
+    const last = conversation[conversation.length - 1];
+    return last?.role === 'assistant' ? last.toolCalls.filter((c) => !answered.has(c.id)) : [];
+  }
+  return conversation.flatMap((m) => (m.role === 'assistant' ? m.toolCalls.filter((c) => !answered.has(c.id)) : []));
+}
+
+/** The key a write carries under this strategy (workflow's stable key is made by the workflow). */
+function keyMaker(ctx: LifeContext): (callId: string) => string | null {
+  const runId = ctx.scenario.id;
+  switch (ctx.strategy.keys) {
+    case 'none':
+      return () => null;
+    case 'stable':
+      return (callId) => `${runId}:${callId}`;
+    case 'random': {
+      // A fresh id made inside the step: seeded, so runs replay, but new in every life.
+      const rng = seedrandom(`${runId}|${ctx.strategy.name}|life ${ctx.lifeIndex}`);
+      return () => `${runId}:${Math.floor(rng() * 2 ** 48).toString(16).padStart(12, '0')}`;
+    }
+  }
+}
+
+function* callModel(ctx: LifeContext, clock: LifeClock, conversation: Conversation): Generator<RunEvent, AssistantMessage, void> {
+  const { timings } = ctx.scenario;
+  const modelCall = clock.nextModelCall();
+  yield clock.event('model-request', 0, 'other', { modelCall });
+  const reply = ctx.model.reply(conversation);
+  const final = reply.step.kind === 'answer';
+  // The streamed text stays in memory until the reply is complete: nothing acts on half of it.
+  let streamed = '';
+  for (const [chunk, text] of reply.chunks.entries()) {
+    streamed += text;
+    yield clock.event('model-chunk', chunk === 0 ? timings.modelLatencyMs : timings.chunkMs, 'model', { modelCall, chunk, chunks: reply.chunks.length, final });
+  }
+  const expected = final ? reply.message.content : JSON.stringify(reply.message.toolCalls);
+  if (streamed !== expected) throw new Error(`model call ${modelCall}: the streamed reply does not add up to the reply`);
+  yield clock.event('model-reply', 0, 'other', { modelCall, final });
+  return structuredClone(reply.message);
+}
+
+function deliver(ctx: LifeContext, clock: LifeClock, text: string): RunEvent {
+  ctx.stores.outbox.deliver(ctx.scenario.id, text);
+  return clock.event('answer-delivered', 0, 'other');
+}
+
+/**
+ * Runs tool calls concurrently: each call is a fiber of events, and the interleaving decides which
+ * fiber takes the next step. A fiber returns (rather than yields) its last event, so the merge
+ * knows it finished without running anything of it early.
+ */
+function* runBatch(ctx: LifeContext, clock: LifeClock, items: BatchItem[], hooks: BatchHooks): Generator<RunEvent, void, void> {
+  const fibers = items.map((item) => ({ started: false, events: toolFiber(ctx, clock, item, hooks, clock.fiber()) }));
+  for (let guard = 0; fibers.length > 0; guard++) {
+    if (guard > 1000) throw new Error('runBatch: runaway interleaving');
+    let index = 0;
+    if (fibers.length > 1) {
+      const notStarted = fibers.findIndex((f) => !f.started);
+      index = ctx.interleaving.choose(fibers.length, notStarted === -1 ? undefined : notStarted);
+    }
+    const fiber = fibers[index]!;
+    fiber.started = true;
+    const step = fiber.events.next();
+    if (step.done) fibers.splice(index, 1);
+    yield step.value;
+  }
+}
+
+function* toolFiber(ctx: LifeContext, clock: LifeClock, item: BatchItem, hooks: BatchHooks, fiber: Fiber): Generator<RunEvent, RunEvent, void> {
+  const { call } = item;
+  const { timings } = ctx.scenario;
+  const write = isWriteTool(call.name);
+  const fields: Partial<RunEvent> = { callId: call.id, tool: call.name, ...(item.step === undefined ? {} : { step: item.step }) };
+  yield clock.event('tool-start', 0, 'other', fields, fiber);
+  const outcome = ctx.stores.shop.call(call.name as ToolName, call.args, item.key);
+  let resultEvent: RunEvent;
+  if (outcome.committed) {
+    yield clock.event('shop-commit', timings.toolWaitMs, 'write-before-commit', { ...fields, write: true }, fiber);
+    resultEvent = clock.event('tool-result', 0, 'gap', { ...fields, write: true }, fiber);
+  } else {
+    const refused = outcome.result.ok ? {} : { refused: outcome.result.refused };
+    resultEvent = clock.event('tool-result', timings.toolWaitMs, write ? 'write-before-commit' : 'tool', { ...fields, write: false, ...refused }, fiber);
+  }
+  hooks.onResult(item, outcome.result);
+  if (hooks.record === null) return resultEvent;
+  yield resultEvent;
+  return hooks.record(item, outcome.result, outcome.committed, fiber);
+}

@@ -1,0 +1,51 @@
+// The ways a killed run recovers, and the broken variants that exist to prove the checks can fail.
+
+export type Recovery = 'restart' | 'journal' | 'workflow';
+
+export const STRATEGY_NAMES = ['restart', 'journal', 'journal+keys', 'workflow', 'workflow+keys'] as const;
+export const BROKEN_VARIANT_NAMES = ['journal+random-keys', 'workflow+random-keys', 'journal+keys/last-message'] as const;
+
+export type StrategyName = (typeof STRATEGY_NAMES)[number];
+export type BrokenVariantName = (typeof BROKEN_VARIANT_NAMES)[number];
+export type AnyStrategyName = StrategyName | BrokenVariantName;
+
+export interface Strategy {
+  name: AnyStrategyName;
+  recovery: Recovery;
+  /**
+   * stable: journal key = run id + tool call id, workflow key = workflow id + step number.
+   * random: a fresh random id made inside the step, new after every restart (broken).
+   */
+  keys: 'none' | 'stable' | 'random';
+  /** Where a resume looks for tool calls that have no result yet. `last-message` is the chapter's bug. */
+  resume: 'every-message' | 'last-message';
+  broken: boolean;
+  summary: string;
+}
+
+const STRATEGIES: Record<AnyStrategyName, Strategy> = {
+  restart: { name: 'restart', recovery: 'restart', keys: 'none', resume: 'every-message', broken: false,
+    summary: 'nothing of the agent survives; run the task again from the top' },
+  journal: { name: 'journal', recovery: 'journal', keys: 'none', resume: 'every-message', broken: false,
+    summary: 'the conversation is saved atomically after every step; carry on after the last saved step' },
+  'journal+keys': { name: 'journal+keys', recovery: 'journal', keys: 'stable', resume: 'every-message', broken: false,
+    summary: 'as journal; every write carries the key run id + tool call id' },
+  workflow: { name: 'workflow', recovery: 'workflow', keys: 'none', resume: 'every-message', broken: false,
+    summary: 'every model call and tool call is a step recorded after it returns; replay, then run the first unrecorded step' },
+  'workflow+keys': { name: 'workflow+keys', recovery: 'workflow', keys: 'stable', resume: 'every-message', broken: false,
+    summary: 'as workflow; every write carries the key workflow id + step number' },
+  'journal+random-keys': { name: 'journal+random-keys', recovery: 'journal', keys: 'random', resume: 'every-message', broken: true,
+    summary: 'BROKEN: as journal, with keys from a fresh random id made inside the step' },
+  'workflow+random-keys': { name: 'workflow+random-keys', recovery: 'workflow', keys: 'random', resume: 'every-message', broken: true,
+    summary: 'BROKEN: as workflow, with keys from a fresh random id made inside the step' },
+  'journal+keys/last-message': { name: 'journal+keys/last-message', recovery: 'journal', keys: 'stable', resume: 'last-message', broken: true,
+    summary: 'BROKEN: as journal+keys, but a resume looks for unanswered tool calls only in the last message' },
+};
+
+export function strategy(name: string): Strategy {
+  const found = (STRATEGIES as Record<string, Strategy | undefined>)[name];
+  if (!found) throw new Error(`unknown strategy "${name}": expected one of ${Object.keys(STRATEGIES).join(', ')}`);
+  return found;
+}
+
+export const ALL_STRATEGY_NAMES: readonly AnyStrategyName[] = [...STRATEGY_NAMES, ...BROKEN_VARIANT_NAMES];

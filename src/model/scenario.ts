@@ -1,0 +1,342 @@
+// A scenario is one support task as plain JSON-compatible data: the shop's starting rows, the
+// customer's message, the scripted model's replies (a graph of steps) and the virtual timings.
+// Everything that enters killpoint from a user passes through `parseScenario`, which names the
+// source, the field and what was expected whenever something is wrong.
+
+import { TOOL_NAMES, argsProblem, type ToolName } from './tools.js';
+
+export interface CustomerRow {
+  id: string;
+  name: string;
+  email: string;
+  address: string;
+}
+
+export interface OrderLineRow {
+  lineId: string;
+  item: string;
+  quantity: number;
+  priceCents: number;
+}
+
+export type OrderStatus = 'processing' | 'shipped' | 'delivered' | 'cancelled';
+export const ORDER_STATUSES: readonly OrderStatus[] = ['processing', 'shipped', 'delivered', 'cancelled'];
+
+export interface OrderRow {
+  id: string;
+  customerId: string;
+  status: OrderStatus;
+  lines: OrderLineRow[];
+}
+
+export interface RefundRow {
+  orderId: string;
+  lineId: string;
+  amountCents: number;
+}
+
+export interface ShopRows {
+  customers: CustomerRow[];
+  orders: OrderRow[];
+  /** Refunds made before the task starts. */
+  refunds: RefundRow[];
+}
+
+export interface ScriptedCall {
+  /** Stable tool call id: the same reply always carries the same id. */
+  id: string;
+  tool: ToolName;
+  args: Record<string, unknown>;
+}
+
+/** A condition on the results of the calls a step made; the first branch that matches wins. */
+export interface BranchCondition {
+  /** Which of the step's calls to look at (0 when there is one). */
+  call: number;
+  /** `ok` when the shop did it, `refused` when its rules refused it. */
+  outcome?: 'ok' | 'refused';
+  /** The result's field of this name is a non-empty list (e.g. `refunds` shows an earlier refund). */
+  nonEmpty?: string;
+}
+
+export interface Branch {
+  when?: BranchCondition;
+  goto: string;
+}
+
+export interface ToolStep {
+  kind: 'calls';
+  name: string;
+  calls: ScriptedCall[];
+  next: Branch[];
+  chunks: number;
+}
+
+export interface AnswerStep {
+  kind: 'answer';
+  name: string;
+  text: string;
+  chunks: number;
+}
+
+export type ModelStep = ToolStep | AnswerStep;
+
+export interface Timings {
+  /** Time from sending a request to the model until its first chunk. */
+  modelLatencyMs: number;
+  /** Time between two chunks of a streamed reply. */
+  chunkMs: number;
+  /** Time every tool waits, like a real service, before it answers (or commits). */
+  toolWaitMs: number;
+  /** Time from the end of a step (a commit, a reply) to its saved record: the gap. */
+  gapMs: number;
+}
+
+export const DEFAULT_TIMINGS: Timings = { modelLatencyMs: 180, chunkMs: 12, toolWaitMs: 150, gapMs: 0.13 };
+
+export interface Scenario {
+  id: string;
+  title: string;
+  customerMessage: string;
+  shop: ShopRows;
+  start: string;
+  steps: Map<string, ModelStep>;
+  timings: Timings;
+}
+
+export class ScenarioError extends Error {
+  constructor(
+    readonly source: string,
+    readonly field: string,
+    readonly expected: string,
+  ) {
+    super(`${source}: ${field}: expected ${expected}`);
+    this.name = 'ScenarioError';
+  }
+}
+
+/** Chunks a reply streams in when the scenario does not say. */
+export const DEFAULT_CALL_CHUNKS = 4;
+export function defaultAnswerChunks(text: string): number {
+  return Math.max(2, Math.ceil(text.split(/\s+/).length / 6));
+}
+
+type Json = unknown;
+
+class Reader {
+  constructor(readonly source: string) {}
+
+  fail(field: string, expected: string): never {
+    throw new ScenarioError(this.source, field, expected);
+  }
+
+  object(value: Json, field: string): Record<string, Json> {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) this.fail(field, 'an object');
+    return value as Record<string, Json>;
+  }
+
+  array(value: Json, field: string): Json[] {
+    if (!Array.isArray(value)) this.fail(field, 'a list');
+    return value;
+  }
+
+  string(value: Json, field: string): string {
+    if (typeof value !== 'string' || value.length === 0) this.fail(field, 'a non-empty string');
+    return value;
+  }
+
+  integer(value: Json, field: string, min: number): number {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min) this.fail(field, `an integer >= ${min}`);
+    return value;
+  }
+
+  number(value: Json, field: string): number {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) this.fail(field, 'a number >= 0');
+    return value;
+  }
+
+  oneOf<T extends string>(value: Json, field: string, allowed: readonly T[]): T {
+    if (typeof value !== 'string' || !allowed.includes(value as T)) this.fail(field, `one of ${allowed.join(', ')}`);
+    return value as T;
+  }
+
+  onlyKeys(value: Record<string, Json>, field: string, allowed: readonly string[]): void {
+    for (const key of Object.keys(value)) {
+      if (!allowed.includes(key)) this.fail(`${field}.${key}`, `no such field (allowed: ${allowed.join(', ')})`);
+    }
+  }
+}
+
+/** Validates raw JSON into a Scenario. `source` names where it came from (a file path). */
+export function parseScenario(raw: Json, source: string): Scenario {
+  const r = new Reader(source);
+  const top = r.object(raw, '(top level)');
+  r.onlyKeys(top, '(top level)', ['id', 'title', 'customerMessage', 'shop', 'model', 'timings', 'note']);
+  const id = r.string(top.id, 'id');
+  const title = r.string(top.title, 'title');
+  const customerMessage = r.string(top.customerMessage, 'customerMessage');
+  const shop = parseShop(r, top.shop);
+  const timings = parseTimings(r, top.timings);
+  const model = r.object(top.model, 'model');
+  r.onlyKeys(model, 'model', ['start', 'steps']);
+  const start = r.string(model.start, 'model.start');
+  const rawSteps = r.object(model.steps, 'model.steps');
+  const steps = new Map<string, ModelStep>();
+  const callIds = new Map<string, string>();
+  for (const [name, value] of Object.entries(rawSteps)) {
+    const step = parseStep(r, name, value);
+    if (step.kind === 'calls') {
+      for (const [i, call] of step.calls.entries()) {
+        const owner = callIds.get(call.id);
+        if (owner !== undefined) r.fail(`model.steps.${name}.calls[${i}].id`, `an id not already used by step ${owner}`);
+        callIds.set(call.id, name);
+      }
+    }
+    steps.set(name, step);
+  }
+  if (!steps.has(start)) r.fail('model.start', `the name of a step (have: ${[...steps.keys()].join(', ')})`);
+  for (const step of steps.values()) {
+    if (step.kind !== 'calls') continue;
+    for (const [i, branch] of step.next.entries()) {
+      if (!steps.has(branch.goto)) r.fail(`model.steps.${step.name}.next[${i}].goto`, 'the name of a step');
+    }
+  }
+  rejectCycles(r, steps);
+  return { id, title, customerMessage, shop, start, steps, timings };
+}
+
+function parseShop(r: Reader, value: Json): ShopRows {
+  const shop = r.object(value, 'shop');
+  r.onlyKeys(shop, 'shop', ['customers', 'orders', 'refunds']);
+  const customers = r.array(shop.customers, 'shop.customers').map((c, i) => {
+    const f = `shop.customers[${i}]`;
+    const o = r.object(c, f);
+    r.onlyKeys(o, f, ['id', 'name', 'email', 'address']);
+    return {
+      id: r.string(o.id, `${f}.id`),
+      name: r.string(o.name, `${f}.name`),
+      email: r.string(o.email, `${f}.email`),
+      address: r.string(o.address, `${f}.address`),
+    };
+  });
+  const customerIds = new Set(customers.map((c) => c.id));
+  const orders = r.array(shop.orders, 'shop.orders').map((v, i) => {
+    const f = `shop.orders[${i}]`;
+    const o = r.object(v, f);
+    r.onlyKeys(o, f, ['id', 'customerId', 'status', 'lines']);
+    const customerId = r.string(o.customerId, `${f}.customerId`);
+    if (!customerIds.has(customerId)) r.fail(`${f}.customerId`, 'the id of a customer in shop.customers');
+    return {
+      id: r.string(o.id, `${f}.id`),
+      customerId,
+      status: r.oneOf(o.status, `${f}.status`, ORDER_STATUSES),
+      lines: r.array(o.lines, `${f}.lines`).map((l, j) => {
+        const lf = `${f}.lines[${j}]`;
+        const line = r.object(l, lf);
+        r.onlyKeys(line, lf, ['lineId', 'item', 'quantity', 'priceCents']);
+        return {
+          lineId: r.string(line.lineId, `${lf}.lineId`),
+          item: r.string(line.item, `${lf}.item`),
+          quantity: r.integer(line.quantity, `${lf}.quantity`, 1),
+          priceCents: r.integer(line.priceCents, `${lf}.priceCents`, 0),
+        };
+      }),
+    };
+  });
+  const refunds = (shop.refunds === undefined ? [] : r.array(shop.refunds, 'shop.refunds')).map((v, i) => {
+    const f = `shop.refunds[${i}]`;
+    const o = r.object(v, f);
+    r.onlyKeys(o, f, ['orderId', 'lineId', 'amountCents']);
+    return {
+      orderId: r.string(o.orderId, `${f}.orderId`),
+      lineId: r.string(o.lineId, `${f}.lineId`),
+      amountCents: r.integer(o.amountCents, `${f}.amountCents`, 1),
+    };
+  });
+  return { customers, orders, refunds };
+}
+
+function parseTimings(r: Reader, value: Json): Timings {
+  if (value === undefined) return { ...DEFAULT_TIMINGS };
+  const t = r.object(value, 'timings');
+  const keys = Object.keys(DEFAULT_TIMINGS) as (keyof Timings)[];
+  r.onlyKeys(t, 'timings', keys);
+  const timings = { ...DEFAULT_TIMINGS };
+  for (const key of keys) if (t[key] !== undefined) timings[key] = r.number(t[key], `timings.${key}`);
+  return timings;
+}
+
+function parseStep(r: Reader, name: string, value: Json): ModelStep {
+  const f = `model.steps.${name}`;
+  const s = r.object(value, f);
+  if (s.say !== undefined) {
+    r.onlyKeys(s, f, ['say', 'chunks']);
+    const text = r.string(s.say, `${f}.say`);
+    const chunks = s.chunks === undefined ? defaultAnswerChunks(text) : r.integer(s.chunks, `${f}.chunks`, 1);
+    if (chunks > text.length) r.fail(`${f}.chunks`, `at most one chunk per character (${text.length})`);
+    return { kind: 'answer', name, text, chunks };
+  }
+  r.onlyKeys(s, f, ['calls', 'next', 'chunks']);
+  if (s.calls === undefined) r.fail(f, 'either "say" (the final answer) or "calls" (tool calls)');
+  const rawCalls = r.array(s.calls, `${f}.calls`);
+  if (rawCalls.length === 0) r.fail(`${f}.calls`, 'at least one tool call');
+  const calls = rawCalls.map((c, i) => {
+    const cf = `${f}.calls[${i}]`;
+    const o = r.object(c, cf);
+    r.onlyKeys(o, cf, ['id', 'tool', 'args']);
+    const tool = r.oneOf(o.tool, `${cf}.tool`, TOOL_NAMES);
+    const args = r.object(o.args ?? {}, `${cf}.args`);
+    const problem = argsProblem(tool, args);
+    if (problem !== null) r.fail(`${cf}.args.${problem.arg}`, problem.expected);
+    const defaultId = rawCalls.length === 1 ? `call_${name}` : `call_${name}_${i + 1}`;
+    return {
+      id: o.id === undefined ? defaultId : r.string(o.id, `${cf}.id`),
+      tool,
+      args,
+    };
+  });
+  const ids = new Set(calls.map((c) => c.id));
+  if (ids.size !== calls.length) r.fail(`${f}.calls`, 'distinct call ids');
+  const next = parseNext(r, s.next, `${f}.next`, calls.length);
+  const chunks = s.chunks === undefined ? DEFAULT_CALL_CHUNKS : r.integer(s.chunks, `${f}.chunks`, 1);
+  return { kind: 'calls', name, calls, next, chunks };
+}
+
+function parseNext(r: Reader, value: Json, field: string, callCount: number): Branch[] {
+  if (typeof value === 'string') return [{ goto: r.string(value, field) }];
+  const list = r.array(value, field);
+  const branches = list.map((b, i) => {
+    const bf = `${field}[${i}]`;
+    const o = r.object(b, bf);
+    r.onlyKeys(o, bf, ['when', 'goto']);
+    const goto = r.string(o.goto, `${bf}.goto`);
+    if (o.when === undefined) return { goto };
+    const w = r.object(o.when, `${bf}.when`);
+    r.onlyKeys(w, `${bf}.when`, ['call', 'outcome', 'nonEmpty']);
+    const call = w.call === undefined ? 0 : r.integer(w.call, `${bf}.when.call`, 0);
+    if (call >= callCount) r.fail(`${bf}.when.call`, `the index of one of the step's ${callCount} call(s)`);
+    const when: BranchCondition = { call };
+    if (w.outcome !== undefined) when.outcome = r.oneOf(w.outcome, `${bf}.when.outcome`, ['ok', 'refused'] as const);
+    if (w.nonEmpty !== undefined) when.nonEmpty = r.string(w.nonEmpty, `${bf}.when.nonEmpty`);
+    if (when.outcome === undefined && when.nonEmpty === undefined) r.fail(`${bf}.when`, '"outcome" or "nonEmpty"');
+    return { when, goto };
+  });
+  if (branches.length === 0 || branches[branches.length - 1]!.when !== undefined) {
+    r.fail(field, 'a step name, or a list of branches whose last one has no "when" (the default)');
+  }
+  return branches;
+}
+
+/** A cycle would let a scripted conversation repeat call ids and never end. */
+function rejectCycles(r: Reader, steps: Map<string, ModelStep>): void {
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (name: string, path: string[]): void => {
+    if (state.get(name) === 'done') return;
+    if (state.get(name) === 'open') r.fail('model.steps', `no cycle (found ${[...path, name].join(' -> ')})`);
+    state.set(name, 'open');
+    const step = steps.get(name)!;
+    if (step.kind === 'calls') for (const b of step.next) visit(b.goto, [...path, name]);
+    state.set(name, 'done');
+  };
+  for (const name of steps.keys()) visit(name, []);
+}
