@@ -9,7 +9,8 @@ export type EventKind =
   | 'tool-start' // a tool call was started
   | 'shop-commit' // the shop committed the call's write
   | 'tool-result' // the tool's result reached the agent
-  | 'journal-save' // the journal was saved (temp file written and renamed)
+  | 'journal-write' // the journal's new text was written (to its temp file; in place when broken)
+  | 'journal-save' // the journal was saved (the temp file renamed over it)
   | 'step-recorded' // the workflow recorded a step's result
   | 'answer-delivered'; // the complete answer reached the customer
 
@@ -38,7 +39,7 @@ export interface RunEvent {
   tool?: string;
   /** Workflow step number (step-recorded; tool events under a workflow). */
   step?: number;
-  /** The write the shop committed or refused (shop-commit, tool-result of a write). */
+  /** The call committed a write (shop-commit, and the tool-result after it). */
   write?: boolean;
   /** Why the shop refused the call (tool-result). */
   refused?: string;
@@ -59,6 +60,8 @@ export function describeEvent(e: RunEvent): string {
       return `${e.tool} ${e.callId}: shop commit`;
     case 'tool-result':
       return `${e.tool} ${e.callId}: result${e.refused ? ` (refused: ${e.refused})` : ''}`;
+    case 'journal-write':
+      return 'journal written (not yet renamed)';
     case 'journal-save':
       return 'journal saved';
     case 'step-recorded':

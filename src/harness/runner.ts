@@ -85,8 +85,8 @@ interface BatchItem {
 
 interface BatchHooks {
   onResult(item: BatchItem, result: ToolResult): void;
-  /** Makes the durable record of a finished call and returns its event, or null when nothing is recorded. */
-  record: ((item: BatchItem, result: ToolResult, committed: boolean, fiber: Fiber) => RunEvent) | null;
+  /** Makes the durable record of a finished call: its events, the last one returned. Null when nothing is recorded. */
+  record: ((item: BatchItem, result: ToolResult, committed: boolean, fiber: Fiber) => Generator<RunEvent, RunEvent, void>) | null;
 }
 
 export function* agentLife(ctx: LifeContext): Generator<RunEvent, LifeResult | null, void> {
@@ -103,10 +103,13 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
   const conversation: Conversation = saved === null
     ? [{ role: 'user', content: scenario.customerMessage }]
     : parseJournal(saved, stores.journal.location, scenario.id);
-  const save = (interval: IntervalKind, fields: Partial<RunEvent>, fiber?: Fiber): RunEvent => {
-    stores.journal.save(serializeJournal(scenario.id, conversation));
-    return clock.event('journal-save', scenario.timings.gapMs, interval, fields, fiber);
-  };
+  // A save is two moments (temp written, then renamed), each taking half of the gap.
+  function* save(interval: IntervalKind, fields: Partial<RunEvent>, fiber?: Fiber): Generator<RunEvent, RunEvent, void> {
+    stores.journal.write(serializeJournal(scenario.id, conversation));
+    yield clock.event('journal-write', scenario.timings.gapMs / 2, interval, fields, fiber);
+    stores.journal.commit();
+    return clock.event('journal-save', scenario.timings.gapMs / 2, interval, fields, fiber);
+  }
   const keyOf = keyMaker(ctx);
   for (let turn = 0; turn < MAX_TURNS; turn++) {
     const pending = pendingCalls(conversation, strategy.resume);
@@ -125,7 +128,7 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
     }
     const reply = yield* callModel(ctx, clock, conversation);
     conversation.push(reply);
-    if (saving) yield save('other', {});
+    if (saving) yield yield* save('other', {});
   }
   throw new Error(`scenario ${scenario.id}: more than ${MAX_TURNS} turns`);
 }
@@ -167,7 +170,7 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
     }
     yield* runBatch(ctx, clock, toRun, {
       onResult: (item, result) => results.set(item.call.id, result),
-      record: (item, result, committed, fiber) => {
+      record: function* (item, result, committed, fiber) {
         stores.workflow.record(workflowId, item.step!, JSON.stringify(result));
         return clock.event('step-recorded', scenario.timings.gapMs, committed ? 'gap' : 'other', { step: item.step!, callId: item.call.id }, fiber);
       },
@@ -270,5 +273,5 @@ function* toolFiber(ctx: LifeContext, clock: LifeClock, item: BatchItem, hooks: 
   hooks.onResult(item, outcome.result);
   if (hooks.record === null) return resultEvent;
   yield resultEvent;
-  return hooks.record(item, outcome.result, outcome.committed, fiber);
+  return yield* hooks.record(item, outcome.result, outcome.committed, fiber);
 }

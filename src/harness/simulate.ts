@@ -53,7 +53,7 @@ export function noKills(interleaving: number[] = []): Schedule {
 
 /** Runs a scenario under a strategy and a kill schedule with in-memory durable stores. */
 export function simulate(scenario: Scenario, strategyName: AnyStrategyName, schedule: Schedule, model = new ScriptedModel(scenario)): RunOutcome {
-  const stores = memoryStores(scenario.shop);
+  const stores = memoryStores(scenario.shop, strategyNamed(strategyName).journalWrite);
   try {
     return runLives(scenario, strategyName, schedule, stores, model);
   } finally {

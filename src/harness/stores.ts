@@ -7,12 +7,19 @@ import Database from 'better-sqlite3';
 import { Shop } from '../model/shop.js';
 import type { ShopRows } from '../model/scenario.js';
 
+/**
+ * A journal is saved in two moments, so that a kill can land inside a save:
+ * 1. `write(text)`: the new text is written (to a temp file; or, for the broken in-place
+ *    variant, over the journal itself, and a kill now leaves it torn);
+ * 2. `commit()`: the temp file is renamed over the journal (in place: the write is finished).
+ * After a kill, `load()` returns the old text or the new one, never a mix, unless in place.
+ */
 export interface JournalStore {
   /** Where it lives, for error messages. */
   readonly location: string;
   load(): string | null;
-  /** Atomic: after a kill, load() returns either the old text or the new one, never a mix. */
-  save(text: string): void;
+  write(text: string): void;
+  commit(): void;
 }
 
 export interface WorkflowStore {
@@ -33,17 +40,37 @@ export interface DurableStores {
   outbox: Outbox;
 }
 
-/** The in-memory journal: one string swapped whole, which is what temp-file-then-rename gives. */
+/**
+ * The in-memory journal, with the same semantics as the file one: `rename` keeps the new text
+ * aside until commit (temp file, then rename); `in-place` overwrites the journal at once, and
+ * between write and commit only the first half of the new bytes is there (a torn write).
+ */
 export class MemoryJournal implements JournalStore {
-  readonly location = 'in-memory journal';
+  readonly location: string;
   private text: string | null = null;
+  private pending: string | null = null;
+
+  constructor(private readonly mode: JournalWriteMode = 'rename') {
+    this.location = mode === 'rename' ? 'in-memory journal' : 'in-memory journal (written in place)';
+  }
+
   load(): string | null {
     return this.text;
   }
-  save(text: string): void {
-    this.text = text;
+
+  write(text: string): void {
+    this.pending = text;
+    if (this.mode === 'in-place') this.text = text.slice(0, Math.floor(text.length / 2));
+  }
+
+  commit(): void {
+    if (this.pending === null) throw new Error(`${this.location}: commit without a write`);
+    this.text = this.pending;
+    this.pending = null;
   }
 }
+
+export type JournalWriteMode = 'rename' | 'in-place';
 
 /** Step records in SQLite, as DBOS keeps its operation outputs (in memory or in a file). */
 export class SqliteWorkflowStore implements WorkflowStore {
@@ -82,8 +109,8 @@ export class MemoryOutbox implements Outbox {
   }
 }
 
-export function memoryStores(rows: ShopRows): DurableStores {
-  return { shop: Shop.create(rows), journal: new MemoryJournal(), workflow: new SqliteWorkflowStore(), outbox: new MemoryOutbox() };
+export function memoryStores(rows: ShopRows, journalMode: JournalWriteMode = 'rename'): DurableStores {
+  return { shop: Shop.create(rows), journal: new MemoryJournal(journalMode), workflow: new SqliteWorkflowStore(), outbox: new MemoryOutbox() };
 }
 
 export function closeStores(stores: DurableStores): void {

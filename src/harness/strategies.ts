@@ -19,26 +19,28 @@ export interface Strategy {
   keys: 'none' | 'stable' | 'random';
   /** Where a resume looks for tool calls that have no result yet. `last-message` is the chapter's bug. */
   resume: 'every-message' | 'last-message';
+  /** How the journal is written: temp file then rename, or in place (broken: a kill tears it). */
+  journalWrite: 'rename' | 'in-place';
   broken: boolean;
   summary: string;
 }
 
 const STRATEGIES: Record<AnyStrategyName, Strategy> = {
-  restart: { name: 'restart', recovery: 'restart', keys: 'none', resume: 'every-message', broken: false,
+  restart: { name: 'restart', recovery: 'restart', keys: 'none', resume: 'every-message', journalWrite: 'rename', broken: false,
     summary: 'nothing of the agent survives; run the task again from the top' },
-  journal: { name: 'journal', recovery: 'journal', keys: 'none', resume: 'every-message', broken: false,
+  journal: { name: 'journal', recovery: 'journal', keys: 'none', resume: 'every-message', journalWrite: 'rename', broken: false,
     summary: 'the conversation is saved atomically after every step; carry on after the last saved step' },
-  'journal+keys': { name: 'journal+keys', recovery: 'journal', keys: 'stable', resume: 'every-message', broken: false,
+  'journal+keys': { name: 'journal+keys', recovery: 'journal', keys: 'stable', resume: 'every-message', journalWrite: 'rename', broken: false,
     summary: 'as journal; every write carries the key run id + tool call id' },
-  workflow: { name: 'workflow', recovery: 'workflow', keys: 'none', resume: 'every-message', broken: false,
+  workflow: { name: 'workflow', recovery: 'workflow', keys: 'none', resume: 'every-message', journalWrite: 'rename', broken: false,
     summary: 'every model call and tool call is a step recorded after it returns; replay, then run the first unrecorded step' },
-  'workflow+keys': { name: 'workflow+keys', recovery: 'workflow', keys: 'stable', resume: 'every-message', broken: false,
+  'workflow+keys': { name: 'workflow+keys', recovery: 'workflow', keys: 'stable', resume: 'every-message', journalWrite: 'rename', broken: false,
     summary: 'as workflow; every write carries the key workflow id + step number' },
-  'journal+random-keys': { name: 'journal+random-keys', recovery: 'journal', keys: 'random', resume: 'every-message', broken: true,
+  'journal+random-keys': { name: 'journal+random-keys', recovery: 'journal', keys: 'random', resume: 'every-message', journalWrite: 'rename', broken: true,
     summary: 'BROKEN: as journal, with keys from a fresh random id made inside the step' },
-  'workflow+random-keys': { name: 'workflow+random-keys', recovery: 'workflow', keys: 'random', resume: 'every-message', broken: true,
+  'workflow+random-keys': { name: 'workflow+random-keys', recovery: 'workflow', keys: 'random', resume: 'every-message', journalWrite: 'rename', broken: true,
     summary: 'BROKEN: as workflow, with keys from a fresh random id made inside the step' },
-  'journal+keys/last-message': { name: 'journal+keys/last-message', recovery: 'journal', keys: 'stable', resume: 'last-message', broken: true,
+  'journal+keys/last-message': { name: 'journal+keys/last-message', recovery: 'journal', keys: 'stable', resume: 'last-message', journalWrite: 'rename', broken: true,
     summary: 'BROKEN: as journal+keys, but a resume looks for unanswered tool calls only in the last message' },
 };
 

@@ -1,0 +1,48 @@
+// The command line. Each command lives in src/harness/commands/ and returns its exit status:
+// 0 when every check holds, 1 when one fails, 2 on bad input (a usage error names the option,
+// a scenario error names the file and the field).
+
+import { ScenarioError } from '../model/scenario.js';
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+type Command = (args: string[]) => Promise<number> | number;
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  experiment: {
+    summary: "the chapter's experiment: 14 Lantern tasks x 5 ways to recover x 6 kills [--json]",
+    load: async () => (await import('./commands/experiment.js')).experimentCommand,
+  },
+};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  killpoint ${name.padEnd(11)} ${c.summary}`);
+  return ['usage:', ...lines].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h') {
+    console.log(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`killpoint: unknown command "${name}"\n${usage()}`);
+    return 2;
+  }
+  try {
+    return await (await command.load())(args);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ScenarioError) {
+      console.error(`killpoint ${name}: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'properties/**/*.test.ts'],
+    // The regression corpus replays first: a bug found once is checked before anything new.
+    sequence: { groupOrder: 0 },
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
