@@ -1,0 +1,35 @@
+// Small helpers shared by the example-based tests.
+
+import type { RunEvent } from '../src/harness/events.js';
+import { noKills, simulate, type RunOutcome } from '../src/harness/simulate.js';
+import type { AnyStrategyName } from '../src/harness/strategies.js';
+import { judge, type Verdict } from '../src/harness/verdict.js';
+import type { Scenario } from '../src/model/scenario.js';
+
+export function baselineOf(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[] = []): RunOutcome {
+  return simulate(scenario, strategy, noKills(interleaving));
+}
+
+/** Kills at the given points (one per life) and judges the result against the unkilled run. */
+export function killAndJudge(scenario: Scenario, strategy: AnyStrategyName, kills: number[], interleaving: number[] = []): Verdict {
+  const baseline = baselineOf(scenario, strategy, interleaving);
+  return judge(scenario, simulate(scenario, strategy, { kills, interleaving }), baseline);
+}
+
+export function firstEvent(events: RunEvent[], matches: (e: RunEvent) => boolean, what: string): RunEvent {
+  const found = events.find(matches);
+  if (!found) throw new Error(`no event: ${what}`);
+  return found;
+}
+
+/** The kill point right after the shop commits the run's first write. */
+export function afterFirstCommit(scenario: Scenario, strategy: AnyStrategyName): number {
+  return firstEvent(baselineOf(scenario, strategy).lives[0]!.events, (e) => e.kind === 'shop-commit', 'shop-commit').index;
+}
+
+/** The kill point halfway through streaming the final answer. */
+export function halfwayThroughAnswer(scenario: Scenario, strategy: AnyStrategyName): number {
+  const events = baselineOf(scenario, strategy).lives[0]!.events;
+  const first = firstEvent(events, (e) => e.kind === 'model-chunk' && e.final === true, 'answer chunk');
+  return first.index + Math.floor(first.chunks! / 2) - 1;
+}
