@@ -150,13 +150,15 @@ describe('the Monte Carlo check', () => {
     for (const { id, events } of lantern) {
       const gap = { gapMs: 2, roundTripMs: 20 };
       const sample = monteCarloKills(events, { draws: 200_000, seed: `widened|${id}`, gap });
-      expect(sample.hits.gap).toBeGreaterThan(1000);
+      // A task that writes nothing has no gap to widen (2 of the chapter's 14 do not write).
+      if (estimateRun(events).gaps > 0) expect(sample.hits.gap).toBeGreaterThan(1000);
+      else expect(sample.hits.gap).toBe(0);
       expect(checkExactAgainstSample(estimateRun(events, { gap }).probability, sample)).toEqual([]);
     }
   });
 
   it('gives the same figures for the same seed, and others for another seed', () => {
-    const { events } = lantern[0]!;
+    const events = baselineEvents(lanternScenario('T01'));
     const a = monteCarloKills(events, { draws: 50_000, seed: 'same' });
     const b = monteCarloKills(events, { draws: 50_000, seed: 'same' });
     const c = monteCarloKills(events, { draws: 50_000, seed: 'other' });
@@ -166,7 +168,7 @@ describe('the Monte Carlo check', () => {
 });
 
 describe('broken estimators are caught by the Monte Carlo check', () => {
-  const { events } = lantern[0]!; // Dana
+  const events = baselineEvents(lanternScenario('T01')); // Dana: one write
   const sample = monteCarloKills(events, { draws: 200_000, seed: 'broken variants' });
 
   it('catches an estimator that ignores the window and spreads kills over the whole run', () => {
@@ -219,7 +221,7 @@ describe('a scenario set', () => {
     expect(share).toBeGreaterThan(0.5);
     for (const run of set.runs) expect(waitingShare(run.estimate.probability)).toBeGreaterThan(0.5);
     // Computed the same way as the Monte Carlo draws see it.
-    const sample = monteCarloKills(lantern[0]!.events, { draws: 20_000, seed: 'waiting', window: CHAPTER_WINDOW });
+    const sample = monteCarloKills(baselineEvents(lanternScenario('T01')), { draws: 20_000, seed: 'waiting', window: CHAPTER_WINDOW });
     const sampled = (sample.hits.model + sample.hits.tool + sample.hits['write-before-commit']) / sample.draws;
     expect(sampled).toBeGreaterThan(0.5);
   });

@@ -146,7 +146,7 @@ export function formatEstimate(set: SetEstimate, args: EstimateArgs, failures: M
   lines.push(
     '',
     `waiting on the model or a tool (a write's wait before its commit included): ${percent(waitingShare(set.probability))} of random kills (chapter: ${CHAPTER_WAITING.kills} of ${CHAPTER_WAITING.of} = ${percent(chapterShare)})`,
-    `${set.killsPerTask} random kills per task, ${set.randomKills} in all: ${percent(set.noGapChance)} chance that none finds a gap; ${set.aimedKills} aimed kills (one right after each write) find every gap`,
+    `${set.killsPerTask} random kills per task, ${set.randomKills} in all: ${percent(set.noGapChance)} chance that none finds a gap; ${set.aimedKills} aimed ${set.aimedKills === 1 ? 'kill' : 'kills'} (one right after each write) ${set.aimedKills === 1 ? 'finds' : 'find'} every gap`,
   );
   if (failures !== null) {
     lines.push('');
