@@ -18,6 +18,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "the chapter's experiment: 14 Lantern tasks x 5 ways to recover x 6 kills [--json]",
     load: async () => (await import('./commands/experiment.js')).experimentCommand,
   },
+  estimate: {
+    summary: 'how rarely a random kill finds the gap [scenario.json ...] [--gap-ms X] [--round-trip-ms Y] [--kills-per-task K] [--monte-carlo N] [--seed S] [--json]',
+    load: async () => (await import('./commands/estimate.js')).estimateCommand,
+  },
 };
 
 function usage(): string {
