@@ -57,10 +57,16 @@ export interface BranchCondition {
   outcome?: 'ok' | 'refused';
   /** The result's field of this name is a non-empty list (e.g. `refunds` shows an earlier refund). */
   nonEmpty?: string;
+  /** With `equals`: the result's field of this name (at any depth) has exactly this value. */
+  field?: string;
+  /** The value `field` must have (e.g. `status` equals `cancelled`, `leftCents` equals 0). */
+  equals?: string | number | boolean;
 }
 
 export interface Branch {
   when?: BranchCondition;
+  /** Further conditions that must hold as well (written in JSON as a list under `when`). */
+  whenAlso?: BranchCondition[];
   goto: string;
 }
 
@@ -311,20 +317,38 @@ function parseNext(r: Reader, value: Json, field: string, callCount: number): Br
     r.onlyKeys(o, bf, ['when', 'goto']);
     const goto = r.string(o.goto, `${bf}.goto`);
     if (o.when === undefined) return { goto };
-    const w = r.object(o.when, `${bf}.when`);
-    r.onlyKeys(w, `${bf}.when`, ['call', 'outcome', 'nonEmpty']);
-    const call = w.call === undefined ? 0 : r.integer(w.call, `${bf}.when.call`, 0);
-    if (call >= callCount) r.fail(`${bf}.when.call`, `the index of one of the step's ${callCount} call(s)`);
-    const when: BranchCondition = { call };
-    if (w.outcome !== undefined) when.outcome = r.oneOf(w.outcome, `${bf}.when.outcome`, ['ok', 'refused'] as const);
-    if (w.nonEmpty !== undefined) when.nonEmpty = r.string(w.nonEmpty, `${bf}.when.nonEmpty`);
-    if (when.outcome === undefined && when.nonEmpty === undefined) r.fail(`${bf}.when`, '"outcome" or "nonEmpty"');
-    return { when, goto };
+    // `when` is one condition, or a list of conditions that must all hold.
+    const rawConditions = Array.isArray(o.when) ? o.when : [o.when];
+    if (rawConditions.length === 0) r.fail(`${bf}.when`, 'a condition, or a non-empty list of conditions');
+    const [when, ...whenAlso] = rawConditions.map((c, j) =>
+      parseCondition(r, c, Array.isArray(o.when) ? `${bf}.when[${j}]` : `${bf}.when`, callCount));
+    return whenAlso.length === 0 ? { when: when!, goto } : { when: when!, whenAlso, goto };
   });
   if (branches.length === 0 || branches[branches.length - 1]!.when !== undefined) {
     r.fail(field, 'a step name, or a list of branches whose last one has no "when" (the default)');
   }
   return branches;
+}
+
+function parseCondition(r: Reader, value: Json, field: string, callCount: number): BranchCondition {
+  const w = r.object(value, field);
+  r.onlyKeys(w, field, ['call', 'outcome', 'nonEmpty', 'field', 'equals']);
+  const call = w.call === undefined ? 0 : r.integer(w.call, `${field}.call`, 0);
+  if (call >= callCount) r.fail(`${field}.call`, `the index of one of the step's ${callCount} call(s)`);
+  const when: BranchCondition = { call };
+  if (w.outcome !== undefined) when.outcome = r.oneOf(w.outcome, `${field}.outcome`, ['ok', 'refused'] as const);
+  if (w.nonEmpty !== undefined) when.nonEmpty = r.string(w.nonEmpty, `${field}.nonEmpty`);
+  if ((w.field === undefined) !== (w.equals === undefined)) r.fail(field, '"field" and "equals" together');
+  if (w.field !== undefined) {
+    when.field = r.string(w.field, `${field}.field`);
+    const t = typeof w.equals;
+    if (t !== 'string' && t !== 'number' && t !== 'boolean') r.fail(`${field}.equals`, 'a string, number or boolean');
+    when.equals = w.equals as string | number | boolean;
+  }
+  if (when.outcome === undefined && when.nonEmpty === undefined && when.field === undefined) {
+    r.fail(field, '"outcome", "nonEmpty" or "field" with "equals"');
+  }
+  return when;
 }
 
 /** A cycle would let a scripted conversation repeat call ids and never end. */

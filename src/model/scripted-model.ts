@@ -54,7 +54,7 @@ export class ScriptedModel {
       const got = message.toolCalls.map((c) => c.id).join(',');
       if (expected !== got) throw new ScriptError(this.scenario.id, `message ${i}: expected the calls of step ${step.name} (${expected}), got ${got}`);
       const results = resultsFor(conversation, step);
-      step = steps.get(step.next.find((b) => b.when === undefined || matches(b.when, results))!.goto)!;
+      step = steps.get(step.next.find((b) => b.when === undefined || (matches(b.when, results) && (b.whenAlso ?? []).every((w) => matches(w, results))))!.goto)!;
     }
     return step;
   }
@@ -89,6 +89,7 @@ function matches(when: BranchCondition, results: Record<string, unknown>[]): boo
     const list = findField(result, when.nonEmpty);
     if (!Array.isArray(list) || list.length === 0) return false;
   }
+  if (when.field !== undefined && findField(result, when.field) !== when.equals) return false;
   return true;
 }
 
