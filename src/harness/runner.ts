@@ -42,11 +42,14 @@ export interface LifeResult {
 export class Interleaving {
   private next = 0;
   readonly taken: number[] = [];
+  /** How many calls could advance at each choice: an exhaustive explorer branches on these. */
+  readonly widths: number[] = [];
   constructor(private readonly picks: readonly number[] = []) {}
 
   choose(active: number, notStarted: number | undefined): number {
     const pick = this.next < this.picks.length ? this.picks[this.next++]! % active : (notStarted ?? 0);
     this.taken.push(pick);
+    this.widths.push(active);
     return pick;
   }
 }

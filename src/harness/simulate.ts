@@ -39,6 +39,8 @@ export interface RunOutcome {
   lives: LifeRecord[];
   /** The interleaving picks actually taken (a replay with these gives the same run). */
   picksTaken: number[];
+  /** How many calls could advance at each pick taken (same length as picksTaken). */
+  pickWidths: number[];
   delivered: string[];
   writes: WriteRecord[];
   refusals: RefusalRecord[];
@@ -105,6 +107,7 @@ export function runLives(scenario: Scenario, strategyName: AnyStrategyName, sche
     schedule,
     lives,
     picksTaken: [...interleaving.taken],
+    pickWidths: [...interleaving.widths],
     delivered: stores.outbox.delivered(scenario.id),
     writes: stores.shop.writeLog(),
     refusals: stores.shop.refusalLog(),
