@@ -12,7 +12,8 @@ import type { RunEvent } from './events.js';
 import { JournalCorrupt } from './journal-format.js';
 import { agentLife, Interleaving, type LifeResult } from './runner.js';
 import { strategy as strategyNamed, type AnyStrategyName } from './strategies.js';
-import { closeStores, memoryStores, type DurableStores } from './stores.js';
+import { reusableMemoryStores } from './reusable-stores.js';
+import type { DurableStores } from './stores.js';
 
 /** No scripted life has anywhere near this many events; more means a runaway loop. */
 const MAX_EVENTS_PER_LIFE = 100_000;
@@ -55,11 +56,11 @@ export function noKills(interleaving: number[] = []): Schedule {
 
 /** Runs a scenario under a strategy and a kill schedule with in-memory durable stores. */
 export function simulate(scenario: Scenario, strategyName: AnyStrategyName, schedule: Schedule, model = new ScriptedModel(scenario)): RunOutcome {
-  const stores = memoryStores(scenario.shop, strategyNamed(strategyName).journalWrite);
+  const { stores, release } = reusableMemoryStores(scenario.shop, strategyNamed(strategyName).journalWrite);
   try {
     return runLives(scenario, strategyName, schedule, stores, model);
   } finally {
-    closeStores(stores);
+    release();
   }
 }
 
