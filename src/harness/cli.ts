@@ -18,6 +18,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "the chapter's experiment: 14 Lantern tasks x 5 ways to recover x 6 kills [--json]",
     load: async () => (await import('./commands/experiment.js')).experimentCommand,
   },
+  check: {
+    summary: 'every kill point (and kill during recovery, and interleaving) of scenarios or corpus entries: <file.json ...> [--strategy S] [--kills 1|2] [--schedule k1,k2] [--json]',
+    load: async () => (await import('./commands/check.js')).checkCommand,
+  },
 };
 
 function usage(): string {
