@@ -125,8 +125,8 @@ export function judgeCase(scenario: Scenario, strategyName: AnyStrategyName, sch
     baseline: base,
     outcome,
     verdict,
-    failed: failedChecks(verdict),
-    broken: brokenPromises(strategyNamed(strategyName), verdict),
+    failed: failedChecks({ scenario, outcome, verdict }),
+    broken: brokenPromises(strategyNamed(strategyName), { scenario, outcome, verdict }),
   };
 }
 
@@ -142,6 +142,7 @@ export function explore(scenario: Scenario, strategyName: AnyStrategyName, optio
   const strategy = strategyNamed(strategyName);
   const model = new ScriptedModel(scenario);
   const { list, coverage } = baselineInterleavings(scenario, strategyName, options, model);
+  const promised = promisedChecks(strategy);
   const failures = Object.fromEntries(CHECKS.map((c) => [c, 0])) as Record<CheckName, number>;
   let explored = 0;
   let minimal: { kills: number[]; order: number; picks: number[]; baseline: RunOutcome } | null = null;
@@ -150,9 +151,9 @@ export function explore(scenario: Scenario, strategyName: AnyStrategyName, optio
     const outcome = simulate(scenario, strategyName, { kills, interleaving: it.picks }, model);
     const verdict = judge(scenario, outcome, it.baseline);
     explored++;
-    const failed = failedChecks(verdict);
+    const failed = failedChecks({ scenario, outcome, verdict });
     for (const c of failed) failures[c]++;
-    if (brokenPromises(strategy, verdict).length > 0 && (minimal === null || compareSchedules({ kills, order }, minimal) < 0)) {
+    if (failed.some((c) => promised.includes(c)) && (minimal === null || compareSchedules({ kills, order }, minimal) < 0)) {
       minimal = { kills, order, picks: it.picks, baseline: it.baseline };
     }
     return outcome;
@@ -169,7 +170,6 @@ export function explore(scenario: Scenario, strategyName: AnyStrategyName, optio
   }
 
   const found = minimal as { kills: number[]; picks: number[]; baseline: RunOutcome } | null;
-  const promised = promisedChecks(strategy);
   return {
     scenarioId: scenario.id,
     strategy: strategyName,

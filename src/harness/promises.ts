@@ -17,6 +17,10 @@
 // a last-message resume claims to be journal+keys; a journal with a bad write order claims to be
 // a journal): that is the promise it breaks, and a check that catches it proves the check can fail.
 
+import { canonicalJson } from '../model/canonical-json.js';
+import type { Scenario } from '../model/scenario.js';
+import { isWriteTool, writeTarget } from '../model/tools.js';
+import type { RunOutcome } from './simulate.js';
 import type { Strategy } from './strategies.js';
 import type { Verdict } from './verdict.js';
 
@@ -35,7 +39,7 @@ export type CheckName = (typeof CHECKS)[number];
 /** How a failing check reads in a report. */
 export const CHECK_LABELS: Record<CheckName, string> = {
   'done-twice': 'done twice',
-  'lost-write': 'lost',
+  'lost-write': 'lost (never sent)',
   'refused-repeat': 'refused repeat',
   'different-write': 'different write',
   'different-answer': 'different answer',
@@ -53,11 +57,37 @@ export function promisedChecks(strategy: Strategy): readonly CheckName[] {
   return strategy.keys === 'none' ? RECORDED_STEPS : EVERY_CHECK;
 }
 
-/** Every check the verdict fails, promised or not, in CHECKS order. */
-export function failedChecks(v: Verdict): CheckName[] {
+/** What the checks read: the verdict, and the run behind it (to tell a lost write from a refused one). */
+export interface Judged {
+  scenario: Scenario;
+  outcome: RunOutcome;
+  verdict: Verdict;
+}
+
+/**
+ * Writes the baseline committed that this run never even sent: a step recorded as done that was
+ * not, or a call the resume forgot. A write that was sent and refused (say, a refund with nothing
+ * left to refund after an earlier repeat) is not lost: it is a consequence of that repeat.
+ */
+export function unsentWrites(j: Judged): string[] {
+  const sent = new Set<string>();
+  for (const life of j.outcome.lives) for (const e of life.events) if (e.kind === 'tool-start') sent.add(e.callId!);
+  const sentIdentities = new Set<string>();
+  for (const step of j.scenario.steps.values()) {
+    if (step.kind !== 'calls') continue;
+    for (const c of step.calls) {
+      if (sent.has(c.id) && isWriteTool(c.tool)) sentIdentities.add(`${c.tool} ${writeTarget(c.tool, c.args)} ${canonicalJson(c.args)}`);
+    }
+  }
+  return j.verdict.lostWrites.filter((w) => !sentIdentities.has(w));
+}
+
+/** Every check the run fails, promised or not, in CHECKS order. */
+export function failedChecks(j: Judged): CheckName[] {
+  const v = j.verdict;
   const failed: Record<CheckName, boolean> = {
     'done-twice': v.doneTwice.length > 0,
-    'lost-write': v.lostWrites.length > 0,
+    'lost-write': unsentWrites(j).length > 0,
     'refused-repeat': v.refusedTotal > 0,
     'different-write': v.differentWrites.length > 0,
     'different-answer': !v.sameAnswer,
@@ -69,7 +99,7 @@ export function failedChecks(v: Verdict): CheckName[] {
 }
 
 /** The promised checks the verdict fails. */
-export function brokenPromises(strategy: Strategy, v: Verdict): CheckName[] {
+export function brokenPromises(strategy: Strategy, j: Judged): CheckName[] {
   const promised = promisedChecks(strategy);
-  return failedChecks(v).filter((c) => promised.includes(c));
+  return failedChecks(j).filter((c) => promised.includes(c));
 }
