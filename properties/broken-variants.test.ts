@@ -3,7 +3,7 @@
 import { test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { checkProperty } from './harness.js';
-import { conversationValid, exactlyOnce, repeatIffGap } from './oracles.js';
+import { conversationValid, exactlyOnce, repeatIffGap } from '../src/harness/properties.js';
 
 describe('each broken variant fails the property it breaks', () => {
   test('keys from a fresh random id repeat a write: exactly-once fails (journal)', () => {

@@ -4,7 +4,7 @@ import { test } from '@fast-check/vitest';
 import { describe } from 'vitest';
 import { STRATEGY_NAMES } from '../src/harness/strategies.js';
 import { assertProperty } from './harness.js';
-import { conversationValid } from './oracles.js';
+import { conversationValid } from '../src/harness/properties.js';
 
 describe('every resumed conversation is valid', () => {
   for (const strategy of STRATEGY_NAMES) {

@@ -4,7 +4,7 @@ import { test } from '@fast-check/vitest';
 import { describe } from 'vitest';
 import { ALL_STRATEGY_NAMES } from '../src/harness/strategies.js';
 import { assertProperty } from './harness.js';
-import { deterministic } from './oracles.js';
+import { deterministic } from '../src/harness/properties.js';
 
 describe('the same inputs give the same events', () => {
   for (const strategy of ALL_STRATEGY_NAMES) {

@@ -4,7 +4,7 @@
 import { test } from '@fast-check/vitest';
 import { describe } from 'vitest';
 import { assertProperty } from './harness.js';
-import { exactlyOnce } from './oracles.js';
+import { exactlyOnce } from '../src/harness/properties.js';
 
 describe('with keys every write happens exactly once', () => {
   for (const strategy of ['journal+keys', 'workflow+keys'] as const) {

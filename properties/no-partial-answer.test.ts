@@ -4,7 +4,7 @@ import { test } from '@fast-check/vitest';
 import { describe } from 'vitest';
 import { ALL_STRATEGY_NAMES } from '../src/harness/strategies.js';
 import { assertProperty } from './harness.js';
-import { noPartialAnswer } from './oracles.js';
+import { noPartialAnswer } from '../src/harness/properties.js';
 
 describe('no partial answer is delivered, stored or acted on', () => {
   for (const strategy of ALL_STRATEGY_NAMES) {

@@ -3,7 +3,7 @@
 import { test } from '@fast-check/vitest';
 import { describe } from 'vitest';
 import { assertProperty } from './harness.js';
-import { repeatIffGap } from './oracles.js';
+import { repeatIffGap } from '../src/harness/properties.js';
 
 describe('without keys a write is repeated iff a kill lands in its gap', () => {
   for (const strategy of ['journal', 'workflow'] as const) {

@@ -11,7 +11,8 @@
 //              killedAfter, when given, pins what each kill point is ("refund call_refund: shop
 //              commit"), so an entry whose events shifted fails loudly instead of testing nothing
 //   property   the property or check the case belongs to
-//   expected   { failed: [checks that fail, exactly], differences?: [lines, exactly] }
+//   expected   { failed: [checks that fail, exactly], differences?: [lines, exactly],
+//                property?: 'holds' | 'fails' (checked when `property` names one of PROPERTIES) }
 //   origin     optional { seed, path, property } when fast-check found it
 
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { parseScenario, ScenarioError, type Scenario } from '../model/scenario.j
 import { describeEvent } from './events.js';
 import { judgeCase, type JudgedCase } from './explore.js';
 import { CHECKS, type CheckName } from './promises.js';
+import { PROPERTIES } from './properties.js';
 import { differences } from './report.js';
 import type { Schedule } from './simulate.js';
 import { ALL_STRATEGY_NAMES, type AnyStrategyName } from './strategies.js';
@@ -48,7 +50,7 @@ export interface CorpusEntry {
   schedule: Schedule;
   killedAfter: string[] | null;
   property: string;
-  expected: { failed: CheckName[]; differences: string[] | null };
+  expected: { failed: CheckName[]; differences: string[] | null; property: 'holds' | 'fails' | null };
   origin: { seed: number; path: string; property: string } | null;
 }
 
@@ -111,6 +113,12 @@ export function parseCorpusEntry(raw: unknown, file: string): CorpusEntry {
     if (!Array.isArray(e.differences) || !e.differences.every((d) => typeof d === 'string')) throw new CorpusError(file, 'expected.differences', 'a list of strings');
     expectedDifferences = e.differences as string[];
   }
+  let expectedProperty: 'holds' | 'fails' | null = null;
+  if (e.property !== undefined) {
+    if (e.property !== 'holds' && e.property !== 'fails') throw new CorpusError(file, 'expected.property', '"holds" or "fails"');
+    if (!(property in PROPERTIES)) throw new CorpusError(file, 'property', `one of ${Object.keys(PROPERTIES).join(', ')} when expected.property is given`);
+    expectedProperty = e.property;
+  }
   let origin: CorpusEntry['origin'] = null;
   if (o.origin !== undefined) {
     const g = o.origin as Record<string, unknown>;
@@ -127,7 +135,7 @@ export function parseCorpusEntry(raw: unknown, file: string): CorpusEntry {
     schedule: { kills, interleaving },
     killedAfter,
     property,
-    expected: { failed: CHECKS.filter((c) => (e.failed as string[]).includes(c)), differences: expectedDifferences },
+    expected: { failed: CHECKS.filter((c) => (e.failed as string[]).includes(c)), differences: expectedDifferences, property: expectedProperty },
     origin,
   };
 }
@@ -173,6 +181,11 @@ export function replayEntry(entry: CorpusEntry): Replay {
       mismatches.push(`expected.differences: expected ${JSON.stringify(entry.expected.differences)}, got ${JSON.stringify(got)}`);
     }
   }
+  if (entry.expected.property !== null) {
+    const problem = PROPERTIES[entry.property]!(judged);
+    const got = problem === null ? 'holds' : 'fails';
+    if (got !== entry.expected.property) mismatches.push(`expected.property: expected "${entry.property}" to ${entry.expected.property === 'holds' ? 'hold' : 'fail'}, it ${got === 'holds' ? 'holds' : `fails: ${problem}`}`);
+  }
   return { entry, judged, mismatches };
 }
 
@@ -191,7 +204,11 @@ export function saveCorpusEntry(judged: JudgedCase, options: { name: string; not
     strategy: judged.strategy,
     schedule: { kills: judged.schedule.kills, interleaving: judged.schedule.interleaving, killedAfter },
     property: options.property,
-    expected: { failed: judged.failed, differences: differences(judged.verdict) },
+    expected: {
+      failed: judged.failed,
+      differences: differences(judged.verdict),
+      ...(options.property in PROPERTIES ? { property: PROPERTIES[options.property]!(judged) === null ? 'holds' : 'fails' } : {}),
+    },
     ...(options.origin ? { origin: options.origin } : {}),
   };
   writeFileSync(file, `${JSON.stringify(entry, null, 2)}\n`);

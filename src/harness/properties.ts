@@ -1,12 +1,12 @@
 // The properties, as functions from a judged kill-and-resume case to the problem found (null when
-// the property holds). Each *.test.ts file in this folder checks one of them; the broken-variants
-// test checks that each can fail. They read only what the run left behind (events, shop, answers).
+// the property holds). Each properties/*.test.ts file checks one of them over generated agents; the
+// broken-variants test checks that each can fail; corpus entries name the one they keep a case of.
 
-import type { JudgedCase } from '../src/harness/explore.js';
-import type { RunEvent } from '../src/harness/events.js';
-import { unsentWrites } from '../src/harness/promises.js';
-import { differences } from '../src/harness/report.js';
-import { simulate } from '../src/harness/simulate.js';
+import type { JudgedCase } from './explore.js';
+import type { RunEvent } from './events.js';
+import { unsentWrites } from './promises.js';
+import { differences } from './report.js';
+import { simulate } from './simulate.js';
 
 /** With keys: every write exactly once, the shop and the answer as in the baseline, a valid conversation. */
 export function exactlyOnce(j: JudgedCase): string | null {
@@ -105,3 +105,12 @@ export function deterministic(j: JudgedCase): string | null {
   const b = JSON.stringify(again);
   return a === b ? null : 'two runs of the same case differ';
 }
+
+/** The properties by the name a corpus entry records, so a replay can check the one it broke. */
+export const PROPERTIES: Record<string, (j: JudgedCase) => string | null> = {
+  'keys: exactly once': exactlyOnce,
+  'no keys: repeat iff gap': repeatIffGap,
+  'resumed conversation valid': conversationValid,
+  'no partial answer': noPartialAnswer,
+  deterministic,
+};
