@@ -70,8 +70,10 @@ export interface Judged {
  * left to refund after an earlier repeat) is not lost: it is a consequence of that repeat.
  */
 export function unsentWrites(j: Judged): string[] {
+  // The shop saw a call when it committed it or answered it; a kill right after the call started
+  // (before the shop ran it) leaves it unsent.
   const sent = new Set<string>();
-  for (const life of j.outcome.lives) for (const e of life.events) if (e.kind === 'tool-start') sent.add(e.callId!);
+  for (const life of j.outcome.lives) for (const e of life.events) if (e.kind === 'shop-commit' || e.kind === 'tool-result') sent.add(e.callId!);
   const sentIdentities = new Set<string>();
   for (const step of j.scenario.steps.values()) {
     if (step.kind !== 'calls') continue;
