@@ -47,7 +47,7 @@ describe('explore', () => {
 
   it('every strategy keeps its promises on the bundled tasks; each broken variant breaks one', () => {
     for (const name of STRATEGY_NAMES) expect(explore(ivan, name, { kills: 1, interleavingBound: 4, seed: 1 }).brokenPromises).toEqual([]);
-    expect(explore(dana, 'journal+random-keys').brokenPromises).toEqual(['done-twice']);
+    expect(explore(dana, 'journal+random-keys').brokenPromises).toContain('done-twice');
     expect(explore(ivan, 'journal+keys/last-message').brokenPromises).toContain('invalid-conversation');
     expect(explore(dana, 'journal/entry-before-write').brokenPromises).toEqual(['lost-write']);
   });
