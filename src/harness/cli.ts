@@ -22,6 +22,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'how rarely a random kill finds the gap [scenario.json ...] [--gap-ms X] [--round-trip-ms Y] [--kills-per-task K] [--monte-carlo N] [--seed S] [--json]',
     load: async () => (await import('./commands/estimate.js')).estimateCommand,
   },
+  check: {
+    summary: 'every kill point (and kill during recovery, and interleaving) of scenarios or corpus entries: <file.json ...> [--strategy S] [--kills 1|2] [--schedule k1,k2] [--json]',
+    load: async () => (await import('./commands/check.js')).checkCommand,
+  },
 };
 
 function usage(): string {

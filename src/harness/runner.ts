@@ -42,11 +42,14 @@ export interface LifeResult {
 export class Interleaving {
   private next = 0;
   readonly taken: number[] = [];
+  /** How many calls could advance at each choice: an exhaustive explorer branches on these. */
+  readonly widths: number[] = [];
   constructor(private readonly picks: readonly number[] = []) {}
 
   choose(active: number, notStarted: number | undefined): number {
     const pick = this.next < this.picks.length ? this.picks[this.next++]! % active : (notStarted ?? 0);
     this.taken.push(pick);
+    this.widths.push(active);
     return pick;
   }
 }
@@ -85,6 +88,8 @@ interface BatchItem {
 
 interface BatchHooks {
   onResult(item: BatchItem, result: ToolResult): void;
+  /** Broken variant only: records a write before it runs (its events, the last one returned). */
+  beforeWrite?: (item: BatchItem, fiber: Fiber) => Generator<RunEvent, RunEvent, void>;
   /** Makes the durable record of a finished call: its events, the last one returned. Null when nothing is recorded. */
   record: ((item: BatchItem, result: ToolResult, committed: boolean, fiber: Fiber) => Generator<RunEvent, RunEvent, void>) | null;
 }
@@ -116,8 +121,22 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
     if (pending.length > 0) {
       const items = pending.map((call) => ({ call, key: keyOf(call.id) }));
       yield* runBatch(ctx, clock, items, {
-        onResult: (item, result) => conversation.push({ role: 'tool', toolCallId: item.call.id, content: JSON.stringify(result) }),
+        onResult: (item, result) => {
+          const content = JSON.stringify(result);
+          const early = conversation.findIndex((m) => m.role === 'tool' && m.toolCallId === item.call.id);
+          if (early === -1) conversation.push({ role: 'tool', toolCallId: item.call.id, content });
+          else conversation[early] = { role: 'tool', toolCallId: item.call.id, content };
+        },
         record: saving ? (item, _result, committed, fiber) => save(committed ? 'gap' : 'other', { callId: item.call.id }, fiber) : null,
+        ...(saving && strategy.journalEntry === 'before-write'
+          ? {
+              // The broken order: the entry says the write is done before the shop has done it.
+              beforeWrite: (item: BatchItem, fiber: Fiber) => {
+                conversation.push({ role: 'tool', toolCallId: item.call.id, content: JSON.stringify({ ok: true }) });
+                return save('write-before-commit', { callId: item.call.id }, fiber);
+              },
+            }
+          : {}),
       });
       continue;
     }
@@ -261,6 +280,7 @@ function* toolFiber(ctx: LifeContext, clock: LifeClock, item: BatchItem, hooks: 
   const write = isWriteTool(call.name);
   const fields: Partial<RunEvent> = { callId: call.id, tool: call.name, ...(item.step === undefined ? {} : { step: item.step }) };
   yield clock.event('tool-start', 0, 'other', fields, fiber);
+  if (write && hooks.beforeWrite) yield yield* hooks.beforeWrite(item, fiber);
   const outcome = ctx.stores.shop.call(call.name as ToolName, call.args, item.key);
   let resultEvent: RunEvent;
   if (outcome.committed) {

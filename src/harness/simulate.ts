@@ -12,7 +12,8 @@ import type { RunEvent } from './events.js';
 import { JournalCorrupt } from './journal-format.js';
 import { agentLife, Interleaving, type LifeResult } from './runner.js';
 import { strategy as strategyNamed, type AnyStrategyName } from './strategies.js';
-import { closeStores, memoryStores, type DurableStores } from './stores.js';
+import { reusableMemoryStores } from './reusable-stores.js';
+import type { DurableStores } from './stores.js';
 
 /** No scripted life has anywhere near this many events; more means a runaway loop. */
 const MAX_EVENTS_PER_LIFE = 100_000;
@@ -39,6 +40,8 @@ export interface RunOutcome {
   lives: LifeRecord[];
   /** The interleaving picks actually taken (a replay with these gives the same run). */
   picksTaken: number[];
+  /** How many calls could advance at each pick taken (same length as picksTaken). */
+  pickWidths: number[];
   delivered: string[];
   writes: WriteRecord[];
   refusals: RefusalRecord[];
@@ -53,11 +56,11 @@ export function noKills(interleaving: number[] = []): Schedule {
 
 /** Runs a scenario under a strategy and a kill schedule with in-memory durable stores. */
 export function simulate(scenario: Scenario, strategyName: AnyStrategyName, schedule: Schedule, model = new ScriptedModel(scenario)): RunOutcome {
-  const stores = memoryStores(scenario.shop, strategyNamed(strategyName).journalWrite);
+  const { stores, release } = reusableMemoryStores(scenario.shop, strategyNamed(strategyName).journalWrite);
   try {
     return runLives(scenario, strategyName, schedule, stores, model);
   } finally {
-    closeStores(stores);
+    release();
   }
 }
 
@@ -105,6 +108,7 @@ export function runLives(scenario: Scenario, strategyName: AnyStrategyName, sche
     schedule,
     lives,
     picksTaken: [...interleaving.taken],
+    pickWidths: [...interleaving.widths],
     delivered: stores.outbox.delivered(scenario.id),
     writes: stores.shop.writeLog(),
     refusals: stores.shop.refusalLog(),

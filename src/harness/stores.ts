@@ -64,7 +64,9 @@ export class MemoryJournal implements JournalStore {
   }
 
   commit(): void {
-    if (this.pending === null) throw new Error(`${this.location}: commit without a write`);
+    // Parallel tool calls save concurrently: A writes, B writes (the newer text holds both
+    // results), A renames it, and B finds its temp file already renamed. Nothing is left to do.
+    if (this.pending === null) return;
     this.text = this.pending;
     this.pending = null;
   }

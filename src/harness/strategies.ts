@@ -3,7 +3,7 @@
 export type Recovery = 'restart' | 'journal' | 'workflow';
 
 export const STRATEGY_NAMES = ['restart', 'journal', 'journal+keys', 'workflow', 'workflow+keys'] as const;
-export const BROKEN_VARIANT_NAMES = ['journal+random-keys', 'workflow+random-keys', 'journal+keys/last-message'] as const;
+export const BROKEN_VARIANT_NAMES = ['journal+random-keys', 'workflow+random-keys', 'journal+keys/last-message', 'journal/entry-before-write'] as const;
 
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 export type BrokenVariantName = (typeof BROKEN_VARIANT_NAMES)[number];
@@ -21,6 +21,8 @@ export interface Strategy {
   resume: 'every-message' | 'last-message';
   /** How the journal is written: temp file then rename, or in place (broken: a kill tears it). */
   journalWrite: 'rename' | 'in-place';
+  /** When a write's journal entry is saved: after the write returns (default), or before it runs (broken: a kill loses the write). */
+  journalEntry?: 'after-write' | 'before-write';
   broken: boolean;
   summary: string;
 }
@@ -42,6 +44,8 @@ const STRATEGIES: Record<AnyStrategyName, Strategy> = {
     summary: 'BROKEN: as workflow, with keys from a fresh random id made inside the step' },
   'journal+keys/last-message': { name: 'journal+keys/last-message', recovery: 'journal', keys: 'stable', resume: 'last-message', journalWrite: 'rename', broken: true,
     summary: 'BROKEN: as journal+keys, but a resume looks for unanswered tool calls only in the last message' },
+  'journal/entry-before-write': { name: 'journal/entry-before-write', recovery: 'journal', keys: 'none', resume: 'every-message', journalWrite: 'rename', journalEntry: 'before-write', broken: true,
+    summary: 'BROKEN: as journal, but a write\'s journal entry is saved before the write runs, so a kill in between loses it' },
 };
 
 export function strategy(name: string): Strategy {

@@ -1,0 +1,15 @@
+// Every resumed conversation is one a model API accepts: each tool call has exactly one result.
+// This is the property that catches the chapter's last-message resume bug (see broken-variants).
+import { test } from '@fast-check/vitest';
+import { describe } from 'vitest';
+import { STRATEGY_NAMES } from '../src/harness/strategies.js';
+import { assertProperty } from './harness.js';
+import { conversationValid } from '../src/harness/properties.js';
+
+describe('every resumed conversation is valid', () => {
+  for (const strategy of STRATEGY_NAMES) {
+    test(`${strategy}`, () => {
+      assertProperty('resumed conversation valid', 'properties/conversation-valid.test.ts', strategy, conversationValid, { numRuns: 80 });
+    });
+  }
+});

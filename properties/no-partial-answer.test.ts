@@ -1,0 +1,15 @@
+// No partial answer is ever delivered, kept in the conversation that survives, or acted on, under
+// any strategy: a reply is acted on only once it has completely streamed in.
+import { test } from '@fast-check/vitest';
+import { describe } from 'vitest';
+import { ALL_STRATEGY_NAMES } from '../src/harness/strategies.js';
+import { assertProperty } from './harness.js';
+import { noPartialAnswer } from '../src/harness/properties.js';
+
+describe('no partial answer is delivered, stored or acted on', () => {
+  for (const strategy of ALL_STRATEGY_NAMES) {
+    test(`${strategy}`, () => {
+      assertProperty('no partial answer', 'properties/no-partial-answer.test.ts', strategy, noPartialAnswer, { numRuns: 40 });
+    });
+  }
+});
