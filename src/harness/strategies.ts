@@ -3,7 +3,7 @@
 export type Recovery = 'restart' | 'journal' | 'workflow';
 
 export const STRATEGY_NAMES = ['restart', 'journal', 'journal+keys', 'workflow', 'workflow+keys'] as const;
-export const BROKEN_VARIANT_NAMES = ['journal+random-keys', 'workflow+random-keys', 'journal+keys/last-message'] as const;
+export const BROKEN_VARIANT_NAMES = ['journal+random-keys', 'workflow+random-keys', 'journal+keys/last-message', 'journal/in-place'] as const;
 
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 export type BrokenVariantName = (typeof BROKEN_VARIANT_NAMES)[number];
@@ -42,6 +42,8 @@ const STRATEGIES: Record<AnyStrategyName, Strategy> = {
     summary: 'BROKEN: as workflow, with keys from a fresh random id made inside the step' },
   'journal+keys/last-message': { name: 'journal+keys/last-message', recovery: 'journal', keys: 'stable', resume: 'last-message', journalWrite: 'rename', broken: true,
     summary: 'BROKEN: as journal+keys, but a resume looks for unanswered tool calls only in the last message' },
+  'journal/in-place': { name: 'journal/in-place', recovery: 'journal', keys: 'none', resume: 'every-message', journalWrite: 'in-place', broken: true,
+    summary: 'BROKEN: as journal, but the journal is overwritten in place instead of renamed, so a kill mid-save tears it' },
 };
 
 export function strategy(name: string): Strategy {
