@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/model/load.js';
 import { checkEveryKillPoint, type ExternalHarness } from '../src/harness/real/external.js';
+import { harnessCommand } from '../src/harness/commands/harness.js';
+import { UsageError } from '../src/harness/cli.js';
 
 const AGENT = join(PROJECT_ROOT, 'harness', 'python', 'refund_agent.py');
 const python = (keys: boolean): ExternalHarness => ({
@@ -32,5 +34,23 @@ describe('a Python harness, through the protocol alone', () => {
     const verdicts = await checkEveryKillPoint(python(true));
     expect(verdicts.filter((v) => !v.ok)).toEqual([]);
     expect(verdicts.map((v) => v.kills[0])).toEqual(Array.from({ length: verdicts.length }, (_, i) => i - 1));
+  });
+});
+
+describe('killpoint harness -- <command>', () => {
+  it('replays one kill point and fails when it lands in the gap', async () => {
+    const lines: string[] = [];
+    const log = console.log;
+    console.log = (text: string) => lines.push(text);
+    try {
+      expect(await harnessCommand(['--kills', '5', '--', 'python3', AGENT])).toBe(1);
+    } finally {
+      console.log = log;
+    }
+    expect(JSON.parse(lines.join('\n'))).toMatchObject({ kills: [5], killedAfterEvent: 'shop-commit refund step-2', extraWrites: 1, ok: false });
+  });
+
+  it('is a usage error without a command', async () => {
+    await expect(harnessCommand(['--kills', '5'])).rejects.toThrow(UsageError);
   });
 });
