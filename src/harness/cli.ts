@@ -18,6 +18,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "the chapter's experiment: 14 Lantern tasks x 5 ways to recover x 6 kills [--json]",
     load: async () => (await import('./commands/experiment.js')).experimentCommand,
   },
+  harness: {
+    summary: 'kill a harness in any language at every kill point (the protocol): -- <command> [args] [--kills k]',
+    load: async () => (await import('./commands/harness.js')).harnessCommand,
+  },
 };
 
 function usage(): string {
