@@ -55,7 +55,13 @@ async function main(): Promise<number> {
 
   const baselines = new Baselines();
   const realStart = performance.now(); // real clock: measuring the real tier
-  const comparisons = await inPool(cases, concurrency, (c) => compareTiers(c, baselines));
+  let done = 0;
+  const comparisons = await inPool(cases, concurrency, async (c) => {
+    const comparison = await compareTiers(c, baselines);
+    // Progress on stderr: all of it takes minutes.
+    if (++done % 100 === 0 || done === cases.length) process.stderr.write(`${done}/${cases.length} runs compared\n`);
+    return comparison;
+  });
   const realMs = performance.now() - realStart; // real clock: measuring the real tier
 
   const failures = comparisons.filter((c) => c.mismatches.length > 0);
