@@ -26,6 +26,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'every kill point (and kill during recovery, and interleaving) of scenarios or corpus entries: <file.json ...> [--strategy S] [--kills 1|2] [--schedule k1,k2] [--json]',
     load: async () => (await import('./commands/check.js')).checkCommand,
   },
+  harness: {
+    summary: 'kill a harness in any language at every kill point (the protocol): -- <command> [args] [--kills k]',
+    load: async () => (await import('./commands/harness.js')).harnessCommand,
+  },
 };
 
 function usage(): string {

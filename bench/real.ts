@@ -1,0 +1,95 @@
+// The real tier against the simulation, all of it: every bundled Lantern scenario, every strategy
+// and broken variant, every single kill point, run both ways and compared verdict by verdict.
+// Then the figure: kill-and-resume runs per second, real against simulated, from this one run.
+//
+//   npx tsx bench/real.ts                       everything (exit 1 on any disagreement)
+//   npx tsx bench/real.ts --scenario T01 --strategy journal --kills 57 [--interleaving 1,0]
+//                                               one case, both verdicts printed
+//   options: --scenarios T01,T02  --strategies journal,restart  --concurrency N
+
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { lanternScenarios } from '../src/model/load.js';
+import { noKills, simulate } from '../src/harness/simulate.js';
+import { ALL_STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from '../src/harness/strategies.js';
+import { Baselines, compareTiers, everyKillPoint, formatMismatch, inPool, type TierCase } from '../src/harness/real/differential.js';
+
+function list(raw: string | undefined): string[] | null {
+  return raw === undefined ? null : raw.split(',').filter((s) => s !== '');
+}
+
+function numbers(raw: string | undefined): number[] {
+  return (list(raw) ?? []).map((s) => {
+    const n = Number(s);
+    if (!Number.isInteger(n)) throw new Error(`expected a list of integers, got "${raw}"`);
+    return n;
+  });
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      scenario: { type: 'string' },
+      scenarios: { type: 'string' },
+      strategy: { type: 'string' },
+      strategies: { type: 'string' },
+      kills: { type: 'string' },
+      interleaving: { type: 'string' },
+      concurrency: { type: 'string' },
+    },
+  });
+  const all = lanternScenarios();
+  const scenarioIds = list(values.scenario ?? values.scenarios);
+  const scenarios = scenarioIds === null ? all : scenarioIds.map((id) => all.find((s) => s.id === id) ?? fail(`no bundled scenario ${id}`));
+  const strategies = (list(values.strategy ?? values.strategies) ?? [...ALL_STRATEGY_NAMES]).map((n) => strategyNamed(n).name as AnyStrategyName);
+  const concurrency = values.concurrency ? Number(values.concurrency) : availableParallelism();
+  const interleaving = numbers(values.interleaving);
+
+  const cases: TierCase[] = [];
+  for (const scenario of scenarios) {
+    for (const strategy of strategies) {
+      const kills = values.kills !== undefined ? [numbers(values.kills)] : everyKillPoint(scenario, strategy, interleaving).map((k) => [k]);
+      for (const k of kills) cases.push({ scenario, strategy, schedule: { kills: k, interleaving } });
+    }
+  }
+
+  const baselines = new Baselines();
+  const realStart = performance.now(); // real clock: measuring the real tier
+  let done = 0;
+  const comparisons = await inPool(cases, concurrency, async (c) => {
+    const comparison = await compareTiers(c, baselines);
+    // Progress on stderr: all of it takes minutes.
+    if (++done % 100 === 0 || done === cases.length) process.stderr.write(`${done}/${cases.length} runs compared\n`);
+    return comparison;
+  });
+  const realMs = performance.now() - realStart; // real clock: measuring the real tier
+
+  const failures = comparisons.filter((c) => c.mismatches.length > 0);
+  for (const f of failures) console.log(formatMismatch(f));
+  if (cases.length === 1) {
+    console.log(JSON.stringify({ simulated: comparisons[0]!.simulated, real: comparisons[0]!.real }, null, 2));
+  }
+  const baselineCount = new Set(cases.map((c) => `${c.scenario.id}|${c.strategy}`)).size;
+  console.log(`${cases.length} kill-and-resume runs (+${baselineCount} baselines) over ${scenarios.map((s) => s.id).join(', ')} x ${strategies.length} strategies: ` +
+    `${cases.length - failures.length} agree, ${failures.length} disagree`);
+
+  // The simulated tier on the same cases, in this process, one after another.
+  const simStart = performance.now(); // real clock: measuring the simulated tier
+  for (const c of cases) simulate(c.scenario, c.strategy, c.schedule);
+  for (const s of scenarios) for (const st of strategies) simulate(s, st, noKills(interleaving));
+  const simMs = performance.now() - simStart; // real clock: measuring the simulated tier
+
+  const runs = cases.length + baselineCount;
+  const realPerSecond = (runs / realMs) * 1000;
+  const simPerSecond = (runs / simMs) * 1000;
+  console.log(`real tier: ${realPerSecond.toFixed(1)} runs/s (${concurrency} children at a time, ${(realMs / 1000).toFixed(1)} s)`);
+  console.log(`simulated: ${simPerSecond.toFixed(0)} runs/s (one thread, ${simMs.toFixed(0)} ms)`);
+  console.log(`simulated / real: ${(simPerSecond / realPerSecond).toFixed(0)}x`);
+  return failures.length > 0 ? 1 : 0;
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+process.exitCode = await main();

@@ -1,0 +1,112 @@
+// Bookkeeping of the real tier's children and temp folders, so that none outlives the parent:
+// every child is awaited (reaped) by whoever spawned it, and while any run is in flight, SIGINT
+// and SIGTERM to the parent first kill the live children, wait until they are reaped, remove the
+// temp folders, then let the signal do what it would have done. A plain exit removes leftover
+// folders too (an exit cannot wait for children; it only happens once none is running).
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Live children, each with the promise that settles once it is reaped. */
+const liveChildren = new Map<ChildProcess, Promise<unknown>>();
+const liveDirs = new Set<string>();
+let inFlight = 0;
+let spawnListener: ((pid: number) => void) | null = null;
+/** Set by SIGINT/SIGTERM: from then on no child is started, so none can outlive the parent. */
+let interrupted = false;
+
+/** How long an interrupted parent waits for its killed children to be reaped. */
+const REAP_WAIT_MS = 5_000;
+
+function removeDirs(): void {
+  for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
+  liveDirs.clear();
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  interrupted = true;
+  removeHandlers();
+  const reaped = [...liveChildren].map(([child, closed]) => {
+    child.kill('SIGKILL');
+    return closed;
+  });
+  const timeout = new Promise((resolveTimeout) => setTimeout(resolveTimeout, REAP_WAIT_MS).unref());
+  void Promise.race([Promise.allSettled(reaped), timeout]).then(() => {
+    removeDirs();
+    process.kill(process.pid, signal);
+  });
+}
+
+function installHandlers(): void {
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('exit', removeDirs);
+}
+
+function removeHandlers(): void {
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  process.off('exit', removeDirs);
+}
+
+/** Runs `work` in a fresh temp folder that is removed afterwards, whatever happens. */
+export async function withTempDir<T>(prefix: string, work: (dir: string) => Promise<T>): Promise<T> {
+  if (inFlight++ === 0) installHandlers();
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  liveDirs.add(dir);
+  try {
+    return await work(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    liveDirs.delete(dir);
+    if (--inFlight === 0) removeHandlers();
+  }
+}
+
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+/** Starts a child and waits for it to end; its stderr is kept for error messages. */
+export function runChild(command: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<ChildExit> {
+  return new Promise((resolveExit, reject) => {
+    if (interrupted) {
+      reject(new Error(`not starting ${command}: the parent was interrupted`));
+      return;
+    }
+    const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    let reaped!: () => void;
+    liveChildren.set(child, new Promise<void>((r) => (reaped = r)));
+    if (child.pid !== undefined) spawnListener?.(child.pid);
+    let stderr = '';
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      if (stderr.length < 20_000) stderr += chunk;
+    });
+    child.on('error', (error) => {
+      liveChildren.delete(child);
+      reaped();
+      reject(error);
+    });
+    // 'close' comes after the exit and the end of stderr: the child is reaped and its output read.
+    child.on('close', (code, signal) => {
+      liveChildren.delete(child);
+      reaped();
+      resolveExit({ code, signal, stderr });
+    });
+  });
+}
+
+/** How many children are running now (for tests that check none is left). */
+export function liveChildCount(): number {
+  return liveChildren.size;
+}
+
+/** Calls `listener` with the pid of every child started from now on (for tests; null to stop). */
+export function onChildSpawned(listener: ((pid: number) => void) | null): void {
+  spawnListener = listener;
+}

@@ -1,0 +1,93 @@
+// The protocol between killpoint and a harness under test, in any language. killpoint starts the
+// harness once per life, with these environment variables:
+//
+//   KILLPOINT_STATE_DIR  a folder that holds the run's durable state; the same for every life of a
+//                        run. The harness keeps its stores there; killpoint reads two of them:
+//                        shop.sqlite (a table write_log(kind, target, args, key), one row per
+//                        committed write) and outbox.jsonl (one line {"runId", "text"} per answer
+//                        delivered to the customer).
+//   KILLPOINT_EVENTS     a file: the harness appends one JSON object per event, one line each,
+//                        with at least "index" (0, 1, ... within the life) and "kind".
+//   KILLPOINT_KILL_AFTER k: right after writing event k the harness sends itself SIGKILL
+//                        (no handler, no finally, no flush). -1: before its first event. Absent:
+//                        run to the end.
+//   KILLPOINT_LIFE       0 for the first life, 1 for the first recovery, ...
+//   KILLPOINT_RESULT     optional: on a clean end, the harness may write a JSON object here.
+//
+// The exit status says how the life ended: killed by SIGKILL (the kill landed), 0 (finished), or
+// EXIT_FAILED (it stopped on an error it reports on stderr, such as a journal it cannot read: a
+// harness must never resume from garbage nor silently start over).
+
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+
+export const ENV = {
+  stateDir: 'KILLPOINT_STATE_DIR',
+  events: 'KILLPOINT_EVENTS',
+  killAfter: 'KILLPOINT_KILL_AFTER',
+  life: 'KILLPOINT_LIFE',
+  result: 'KILLPOINT_RESULT',
+} as const;
+
+/** Exit status of a life that stopped on an error it reported (not a crash of the harness). */
+export const EXIT_FAILED = 3;
+
+export interface ProtocolEvent {
+  index: number;
+  kind: string;
+  [field: string]: unknown;
+}
+
+/** Reads a life's events file; a file the life never created holds no events. */
+export function readEvents(path: string): ProtocolEvent[] {
+  if (!existsSync(path)) return [];
+  const events: ProtocolEvent[] = [];
+  for (const [i, line] of readFileSync(path, 'utf8').split('\n').entries()) {
+    if (line === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
+      throw new Error(`${path}:${i + 1}: not a JSON line (${(error as Error).message})`);
+    }
+    const e = parsed as Partial<ProtocolEvent>;
+    if (typeof e !== 'object' || e === null || e.index !== events.length || typeof e.kind !== 'string') {
+      throw new Error(`${path}:${i + 1}: expected {"index": ${events.length}, "kind": string, ...}`);
+    }
+    events.push(e as ProtocolEvent);
+  }
+  return events;
+}
+
+/** The harness side in TypeScript: append the event, then die if it is the kill point. */
+export class EventSink {
+  constructor(
+    private readonly path: string,
+    private readonly killAfter: number | null,
+  ) {}
+
+  static fromEnv(env: NodeJS.ProcessEnv = process.env): EventSink {
+    const path = env[ENV.events];
+    if (!path) throw new Error(`${ENV.events}: expected the path of the events file`);
+    const raw = env[ENV.killAfter];
+    const killAfter = raw === undefined || raw === '' ? null : Number(raw);
+    if (killAfter !== null && !(Number.isInteger(killAfter) && killAfter >= -1)) throw new Error(`${ENV.killAfter}: expected an integer >= -1, got ${raw}`);
+    return new EventSink(path, killAfter);
+  }
+
+  /** Dies at once when the kill point is -1 (before anything). */
+  start(): void {
+    if (this.killAfter === -1) die();
+  }
+
+  emit(event: ProtocolEvent): void {
+    // One write(2) per line: the bytes are in the kernel before the kill, so SIGKILL cannot lose them.
+    appendFileSync(this.path, `${JSON.stringify(event)}\n`);
+    if (event.index === this.killAfter) die();
+  }
+}
+
+function die(): never {
+  process.kill(process.pid, 'SIGKILL');
+  // SIGKILL cannot be caught; this line only satisfies the type of the function.
+  throw new Error('unreachable: still alive after SIGKILL');
+}
