@@ -68,11 +68,20 @@ class LifeClock {
     return this.modelCalls++;
   }
 
+  /**
+   * Completes `fields` into the event (its own fields first, then index, kind, atMs, interval).
+   * It takes the object over rather than copying it, so each call needs a fresh one.
+   */
   event(kind: EventKind, waitMs: number, interval: IntervalKind, fields: Partial<RunEvent> = {}, fiber?: Fiber): RunEvent {
     const atMs = Math.max(this.nowMs, (fiber ? fiber.localMs : this.nowMs) + waitMs);
     this.nowMs = atMs;
     if (fiber) fiber.localMs = atMs;
-    return { ...fields, index: this.count++, kind, atMs, interval };
+    const event = fields as RunEvent;
+    event.index = this.count++;
+    event.kind = kind;
+    event.atMs = atMs;
+    event.interval = interval;
+    return event;
   }
 
   fiber(): Fiber {
@@ -109,11 +118,11 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
     ? [{ role: 'user', content: scenario.customerMessage }]
     : parseJournal(saved, stores.journal.location, scenario.id);
   // A save is two moments (temp written, then renamed), each taking half of the gap.
-  function* save(interval: IntervalKind, fields: Partial<RunEvent>, fiber?: Fiber): Generator<RunEvent, RunEvent, void> {
+  function* save(interval: IntervalKind, callId: string | undefined, fiber?: Fiber): Generator<RunEvent, RunEvent, void> {
     stores.journal.write(serializeJournal(scenario.id, conversation));
-    yield clock.event('journal-write', scenario.timings.gapMs / 2, interval, fields, fiber);
+    yield clock.event('journal-write', scenario.timings.gapMs / 2, interval, callId === undefined ? {} : { callId }, fiber);
     stores.journal.commit();
-    return clock.event('journal-save', scenario.timings.gapMs / 2, interval, fields, fiber);
+    return clock.event('journal-save', scenario.timings.gapMs / 2, interval, callId === undefined ? {} : { callId }, fiber);
   }
   const keyOf = keyMaker(ctx);
   for (let turn = 0; turn < MAX_TURNS; turn++) {
@@ -127,13 +136,13 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
           if (early === -1) conversation.push({ role: 'tool', toolCallId: item.call.id, content });
           else conversation[early] = { role: 'tool', toolCallId: item.call.id, content };
         },
-        record: saving ? (item, _result, committed, fiber) => save(committed ? 'gap' : 'other', { callId: item.call.id }, fiber) : null,
+        record: saving ? (item, _result, committed, fiber) => save(committed ? 'gap' : 'other', item.call.id, fiber) : null,
         ...(saving && strategy.journalEntry === 'before-write'
           ? {
               // The broken order: the entry says the write is done before the shop has done it.
               beforeWrite: (item: BatchItem, fiber: Fiber) => {
                 conversation.push({ role: 'tool', toolCallId: item.call.id, content: JSON.stringify({ ok: true }) });
-                return save('write-before-commit', { callId: item.call.id }, fiber);
+                return save('write-before-commit', item.call.id, fiber);
               },
             }
           : {}),
@@ -147,7 +156,7 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
     }
     const reply = yield* callModel(ctx, clock, conversation);
     conversation.push(reply);
-    if (saving) yield yield* save('other', {});
+    if (saving) yield yield* save('other', undefined);
   }
   throw new Error(`scenario ${scenario.id}: more than ${MAX_TURNS} turns`);
 }
@@ -278,17 +287,24 @@ function* toolFiber(ctx: LifeContext, clock: LifeClock, item: BatchItem, hooks: 
   const { call } = item;
   const { timings } = ctx.scenario;
   const write = isWriteTool(call.name);
-  const fields: Partial<RunEvent> = { callId: call.id, tool: call.name, ...(item.step === undefined ? {} : { step: item.step }) };
-  yield clock.event('tool-start', 0, 'other', fields, fiber);
+  // A fresh object per event (the clock takes it over), its fields in the same order every time.
+  const fields = (write?: boolean, refused?: { refused: string }): Partial<RunEvent> => {
+    const f: Partial<RunEvent> = { callId: call.id, tool: call.name };
+    if (item.step !== undefined) f.step = item.step;
+    if (write !== undefined) f.write = write;
+    if (refused !== undefined) f.refused = refused.refused;
+    return f;
+  };
+  yield clock.event('tool-start', 0, 'other', fields(), fiber);
   if (write && hooks.beforeWrite) yield yield* hooks.beforeWrite(item, fiber);
   const outcome = ctx.stores.shop.call(call.name as ToolName, call.args, item.key);
   let resultEvent: RunEvent;
   if (outcome.committed) {
-    yield clock.event('shop-commit', timings.toolWaitMs, 'write-before-commit', { ...fields, write: true }, fiber);
-    resultEvent = clock.event('tool-result', 0, 'gap', { ...fields, write: true }, fiber);
+    yield clock.event('shop-commit', timings.toolWaitMs, 'write-before-commit', fields(true), fiber);
+    resultEvent = clock.event('tool-result', 0, 'gap', fields(true), fiber);
   } else {
-    const refused = outcome.result.ok ? {} : { refused: outcome.result.refused };
-    resultEvent = clock.event('tool-result', timings.toolWaitMs, write ? 'write-before-commit' : 'tool', { ...fields, write: false, ...refused }, fiber);
+    const refused = outcome.result.ok ? undefined : { refused: outcome.result.refused };
+    resultEvent = clock.event('tool-result', timings.toolWaitMs, write ? 'write-before-commit' : 'tool', fields(false, refused), fiber);
   }
   hooks.onResult(item, outcome.result);
   if (hooks.record === null) return resultEvent;
