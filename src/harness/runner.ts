@@ -13,7 +13,7 @@ import type { Scenario } from '../model/scenario.js';
 import type { ModelReply, ScriptedModel } from '../model/scripted-model.js';
 import { isWriteTool, type ToolName, type ToolResult } from '../model/tools.js';
 import type { EventKind, IntervalKind, RunEvent } from './events.js';
-import { parseJournal, serializeJournal } from './journal-format.js';
+import { JournalSerializer, parseJournal } from './journal-format.js';
 import type { Strategy } from './strategies.js';
 import type { DurableStores } from './stores.js';
 
@@ -117,9 +117,10 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
   const conversation: Conversation = saved === null
     ? [{ role: 'user', content: scenario.customerMessage }]
     : parseJournal(saved, stores.journal.location, scenario.id);
+  const journalText = new JournalSerializer(scenario.id);
   // A save is two moments (temp written, then renamed), each taking half of the gap.
   function* save(interval: IntervalKind, callId: string | undefined, fiber?: Fiber): Generator<RunEvent, RunEvent, void> {
-    stores.journal.write(serializeJournal(scenario.id, conversation));
+    stores.journal.write(journalText.text(conversation));
     yield clock.event('journal-write', scenario.timings.gapMs / 2, interval, callId === undefined ? {} : { callId }, fiber);
     stores.journal.commit();
     return clock.event('journal-save', scenario.timings.gapMs / 2, interval, callId === undefined ? {} : { callId }, fiber);
