@@ -5,7 +5,8 @@
 // from exactly the seeded rows (rowids included, as nothing is AUTOINCREMENT). Each tool call is
 // still its own transaction (better-sqlite3 nests it as a savepoint), so a kill still lands between
 // committed calls. Step records live in a Map that refuses a second record of a step, as the
-// SQLite primary key does.
+// SQLite primary key does. After a run, the checker reads the tables the run did not change from
+// what the shop noted of the seeded rows (see Shop.remember).
 
 import { Shop } from '../model/shop.js';
 import type { ShopRows } from '../model/scenario.js';
@@ -41,7 +42,9 @@ export function reusableMemoryStores(rows: ShopRows, journalMode: JournalWriteMo
   if (entry === undefined || entry.busy) {
     // A run already holds this shop (only a nested simulate could): give this one its own.
     if (entry?.busy) return freshStores(rows, journalMode);
-    entry = { shop: Shop.create(rows), busy: false };
+    const shop = Shop.create(rows);
+    shop.remember(); // the seeded rows, which every run starts from
+    entry = { shop, busy: false };
     shops.set(rows, entry);
     if (shops.size > SHOPS_KEPT) {
       const [oldest, old] = shops.entries().next().value!;
@@ -57,6 +60,7 @@ export function reusableMemoryStores(rows: ShopRows, journalMode: JournalWriteMo
   const held = entry;
   held.busy = true;
   held.shop.db.exec('BEGIN');
+  held.shop.restored(); // the last run was rolled back: the rows are the seeded ones again
   return {
     stores: { shop: held.shop, journal: new MemoryJournal(journalMode), workflow: new MemoryWorkflowStore(), outbox: new MemoryOutbox() },
     release() {

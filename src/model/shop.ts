@@ -60,8 +60,31 @@ class Refused extends Error {
   }
 }
 
+/** The tables the checker reads after a run: the business state and the two logs. */
+const READ_TABLES = [...STATE_TABLES, 'write_log', 'refusal_log'] as const;
+type ReadTable = (typeof READ_TABLES)[number];
+/** Stands for every table, when a statement's table is not known. */
+const ANY_TABLE = '*';
+
+const writtenTables = new Map<string, string>();
+
+/** The table an INSERT, UPDATE or DELETE writes to. */
+function tableWritten(sql: string): string {
+  let table = writtenTables.get(sql);
+  if (table === undefined) {
+    table = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)/i.exec(sql)?.[1] ?? ANY_TABLE;
+    writtenTables.set(sql, table);
+  }
+  return table;
+}
+
 export class Shop {
   private readonly statements: Map<string, Database.Statement> = new Map();
+  /** What `remember` noted: each read table's rows, and SQLite's count of changes at that moment. */
+  private remembered: { rows: Map<ReadTable, readonly unknown[]>; totalChanges: number } | null = null;
+  /** Rows changed by this shop's own statements since `remember` or `restored`, and their tables. */
+  private ownChanges = 0;
+  private readonly touched = new Set<string>();
   private readonly callInTransaction: (tool: ToolName, args: Record<string, unknown>, key: string | null) => ShopCall;
 
   private constructor(readonly db: Database.Database) {
@@ -100,19 +123,65 @@ export class Shop {
   }
 
   writeLog(): WriteRecord[] {
-    return this.all<WriteRecord>('SELECT kind, target, args, key FROM write_log ORDER BY seq');
+    return this.read('write_log', this.onlyOwnChanges()).map((r) => ({ ...(r as WriteRecord) }));
   }
 
   refusalLog(): RefusalRecord[] {
-    return this.all<RefusalRecord>('SELECT kind, target, args, key, reason FROM refusal_log ORDER BY seq');
+    return this.read('refusal_log', this.onlyOwnChanges()).map((r) => ({ ...(r as RefusalRecord) }));
   }
 
   snapshot(): ShopSnapshot {
     const snapshot = {} as ShopSnapshot;
-    for (const table of STATE_TABLES) {
-      snapshot[table] = this.all<Record<string, unknown>>(`SELECT * FROM ${table} ORDER BY rowid`).map((row) => JSON.stringify(row));
-    }
+    const onlyOwn = this.onlyOwnChanges();
+    for (const table of STATE_TABLES) snapshot[table] = [...(this.read(table, onlyOwn) as string[])];
     return snapshot;
+  }
+
+  /**
+   * Notes the rows now held in the tables the checker reads, so that later reads of a table
+   * nothing has changed since are answered without a query. A simulated run reads them all after
+   * every kill-and-resume, and most runs change one or two tables, or none.
+   */
+  remember(): void {
+    const rows = new Map<ReadTable, readonly unknown[]>();
+    for (const table of READ_TABLES) rows.set(table, this.query(table));
+    this.remembered = { rows, totalChanges: this.totalChanges() };
+    this.ownChanges = 0;
+    this.touched.clear();
+  }
+
+  /** The caller has brought the rows back to what `remember` noted (by rolling back everything since). */
+  restored(): void {
+    if (this.remembered === null) throw new Error('shop: restored() without remember()');
+    this.remembered.totalChanges = this.totalChanges();
+    this.ownChanges = 0;
+    this.touched.clear();
+  }
+
+  /**
+   * Every change this connection made since `remember` or `restored` (SQLite's total_changes; an
+   * in-memory database has no other connection) is one of this shop's own statements, whose
+   * tables are known.
+   */
+  private onlyOwnChanges(): boolean {
+    if (this.remembered === null || this.touched.has(ANY_TABLE)) return false;
+    return this.totalChanges() - this.remembered.totalChanges === this.ownChanges;
+  }
+
+  /** A table's rows: what `remember` noted when only own changes were made and none touched it; else a query. */
+  private read(table: ReadTable, onlyOwnChanges: boolean): readonly unknown[] {
+    if (onlyOwnChanges && !this.touched.has(table)) return this.remembered!.rows.get(table)!;
+    return this.query(table);
+  }
+
+  private query(table: ReadTable): unknown[] {
+    if (table === 'write_log') return this.all('SELECT kind, target, args, key FROM write_log ORDER BY seq');
+    if (table === 'refusal_log') return this.all('SELECT kind, target, args, key, reason FROM refusal_log ORDER BY seq');
+    return this.all<Record<string, unknown>>(`SELECT * FROM ${table} ORDER BY rowid`).map((row) => JSON.stringify(row));
+  }
+
+  private totalChanges(): number {
+    return (this.statement('SELECT total_changes() AS n').get() as { n: number }).n;
   }
 
   private seed(rows: ShopRows): void {
@@ -249,7 +318,10 @@ export class Shop {
   }
 
   private run(sql: string, ...params: unknown[]): Database.RunResult {
-    return this.statement(sql).run(...params);
+    this.touched.add(tableWritten(sql));
+    const info = this.statement(sql).run(...params);
+    this.ownChanges += info.changes;
+    return info;
   }
 
   private get<T>(sql: string, ...params: unknown[]): T | undefined {
