@@ -41,6 +41,41 @@ describe('a shop that remembers its seeded rows', () => {
     }
   });
 
+  it('answers a read again only while the tables it reads are unchanged', () => {
+    const { stores, release } = reusableMemoryStores(scenario.shop);
+    try {
+      const shop = stores.shop;
+      const customerId = order.customerId;
+      const email = scenario.shop.customers.find((c) => c.id === customerId)!.email;
+      const reads = () => [
+        shop.call('get_order', { orderId: order.id }),
+        shop.call('list_refunds', { orderId: order.id }),
+        shop.call('list_orders', { customerId }),
+        shop.call('find_customer', { email }),
+      ];
+      const before = reads();
+      expect(reads()).toEqual(before);
+      shop.call('refund', { orderId: order.id, lineId: line.lineId, amountCents: 1 }, null);
+      shop.call('change_address', { customerId, address: 'somewhere else' }, null);
+      shop.call('cancel_order', { orderId: order.id }, null);
+      const after = reads();
+      const fresh = Shop.create(scenario.shop);
+      fresh.call('refund', { orderId: order.id, lineId: line.lineId, amountCents: 1 }, null);
+      fresh.call('change_address', { customerId, address: 'somewhere else' }, null);
+      fresh.call('cancel_order', { orderId: order.id }, null);
+      expect(after).toEqual([
+        fresh.call('get_order', { orderId: order.id }),
+        fresh.call('list_refunds', { orderId: order.id }),
+        fresh.call('list_orders', { customerId }),
+        fresh.call('find_customer', { email }),
+      ]);
+      for (let i = 0; i < after.length; i++) expect(after[i]).not.toEqual(before[i]);
+      fresh.close();
+    } finally {
+      release();
+    }
+  });
+
   it('hands out copies: changing what it returned changes nothing it returns later', () => {
     const { stores, release } = reusableMemoryStores(scenario.shop);
     try {
