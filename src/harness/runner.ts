@@ -69,18 +69,16 @@ class LifeClock {
   }
 
   /**
-   * Completes `fields` into the event (its own fields first, then index, kind, atMs, interval).
-   * It takes the object over rather than copying it, so each call needs a fresh one.
+   * Stamps a new event with its number and time, `waitMs` after the last one (of its fiber). The
+   * event is written whole by the caller, its own fields first, then `index: 0, kind, atMs: 0,
+   * interval` (the order every event's fields come in); it must be a fresh object.
    */
-  event(kind: EventKind, waitMs: number, interval: IntervalKind, fields: Partial<RunEvent> = {}, fiber?: Fiber): RunEvent {
+  event(event: RunEvent, waitMs: number, fiber?: Fiber): RunEvent {
     const atMs = Math.max(this.nowMs, (fiber ? fiber.localMs : this.nowMs) + waitMs);
     this.nowMs = atMs;
     if (fiber) fiber.localMs = atMs;
-    const event = fields as RunEvent;
     event.index = this.count++;
-    event.kind = kind;
     event.atMs = atMs;
-    event.interval = interval;
     return event;
   }
 
@@ -121,9 +119,10 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
   // A save is two moments (temp written, then renamed), each taking half of the gap.
   function* save(interval: IntervalKind, callId: string | undefined, fiber?: Fiber): Generator<RunEvent, RunEvent, void> {
     stores.journal.write(journalText.text(conversation));
-    yield clock.event('journal-write', scenario.timings.gapMs / 2, interval, callId === undefined ? {} : { callId }, fiber);
+    const halfGapMs = scenario.timings.gapMs / 2;
+    yield clock.event(callId === undefined ? { index: 0, kind: 'journal-write', atMs: 0, interval } : { callId, index: 0, kind: 'journal-write', atMs: 0, interval }, halfGapMs, fiber);
     stores.journal.commit();
-    return clock.event('journal-save', scenario.timings.gapMs / 2, interval, callId === undefined ? {} : { callId }, fiber);
+    return clock.event(callId === undefined ? { index: 0, kind: 'journal-save', atMs: 0, interval } : { callId, index: 0, kind: 'journal-save', atMs: 0, interval }, halfGapMs, fiber);
   }
   const keyOf = keyMaker(ctx);
   for (let turn = 0; turn < MAX_TURNS; turn++) {
@@ -182,7 +181,7 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
     } else {
       reply = yield* callModel(ctx, clock, conversation);
       stores.workflow.record(workflowId, modelStep, JSON.stringify(reply));
-      yield clock.event('step-recorded', scenario.timings.gapMs, 'other', { step: modelStep });
+      yield clock.event({ step: modelStep, index: 0, kind: 'step-recorded', atMs: 0, interval: 'other' }, scenario.timings.gapMs);
     }
     conversation.push(reply);
     if (reply.toolCalls.length === 0) {
@@ -201,7 +200,7 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
       onResult: (item, result) => results.set(item.call.id, result),
       record: function* (item, result, committed, fiber) {
         stores.workflow.record(workflowId, item.step!, JSON.stringify(result));
-        return clock.event('step-recorded', scenario.timings.gapMs, committed ? 'gap' : 'other', { step: item.step!, callId: item.call.id }, fiber);
+        return clock.event({ step: item.step!, callId: item.call.id, index: 0, kind: 'step-recorded', atMs: 0, interval: committed ? 'gap' : 'other' }, scenario.timings.gapMs, fiber);
       },
     });
     // Like gathering parallel steps, results come back in call order whatever order they finished in.
@@ -245,13 +244,13 @@ const addsUp = new WeakSet<ModelReply>();
 function* callModel(ctx: LifeContext, clock: LifeClock, conversation: Conversation): Generator<RunEvent, AssistantMessage, void> {
   const { timings } = ctx.scenario;
   const modelCall = clock.nextModelCall();
-  yield clock.event('model-request', 0, 'other', { modelCall });
+  yield clock.event({ modelCall, index: 0, kind: 'model-request', atMs: 0, interval: 'other' }, 0);
   const reply = ctx.model.reply(conversation);
   const final = reply.step.kind === 'answer';
   // The streamed text stays in memory until the reply is complete: nothing acts on half of it.
   const { chunks } = reply;
   for (let chunk = 0; chunk < chunks.length; chunk++) {
-    yield clock.event('model-chunk', chunk === 0 ? timings.modelLatencyMs : timings.chunkMs, 'model', { modelCall, chunk, chunks: chunks.length, final });
+    yield clock.event({ modelCall, chunk, chunks: chunks.length, final, index: 0, kind: 'model-chunk', atMs: 0, interval: 'model' }, chunk === 0 ? timings.modelLatencyMs : timings.chunkMs);
   }
   if (!addsUp.has(reply)) {
     // Checked once per reply object: the scripted model hands out the same reply every time.
@@ -259,13 +258,13 @@ function* callModel(ctx: LifeContext, clock: LifeClock, conversation: Conversati
     if (chunks.join('') !== expected) throw new Error(`model call ${modelCall}: the streamed reply does not add up to the reply`);
     addsUp.add(reply);
   }
-  yield clock.event('model-reply', 0, 'other', { modelCall, final });
+  yield clock.event({ modelCall, final, index: 0, kind: 'model-reply', atMs: 0, interval: 'other' }, 0);
   return structuredClone(reply.message);
 }
 
 function deliver(ctx: LifeContext, clock: LifeClock, text: string): RunEvent {
   ctx.stores.outbox.deliver(ctx.scenario.id, text);
-  return clock.event('answer-delivered', 0, 'other');
+  return clock.event({ index: 0, kind: 'answer-delivered', atMs: 0, interval: 'other' }, 0);
 }
 
 /**
@@ -294,27 +293,32 @@ function* toolFiber(ctx: LifeContext, clock: LifeClock, item: BatchItem, hooks: 
   const { call } = item;
   const { timings } = ctx.scenario;
   const write = isWriteTool(call.name);
-  // A fresh object per event (the clock takes it over), its fields in the same order every time.
-  const fields = (write?: boolean, refused?: { refused: string }): Partial<RunEvent> => {
-    const f: Partial<RunEvent> = { callId: call.id, tool: call.name };
-    if (item.step !== undefined) f.step = item.step;
-    if (write !== undefined) f.write = write;
-    if (refused !== undefined) f.refused = refused.refused;
-    return f;
-  };
-  yield clock.event('tool-start', 0, 'other', fields(), fiber);
+  yield clock.event(toolEvent(item, 'tool-start', 'other'), 0, fiber);
   if (write && hooks.beforeWrite) yield yield* hooks.beforeWrite(item, fiber);
   const outcome = ctx.stores.shop.call(call.name as ToolName, call.args, item.key);
   let resultEvent: RunEvent;
   if (outcome.committed) {
-    yield clock.event('shop-commit', timings.toolWaitMs, 'write-before-commit', fields(true), fiber);
-    resultEvent = clock.event('tool-result', 0, 'gap', fields(true), fiber);
+    yield clock.event(toolEvent(item, 'shop-commit', 'write-before-commit', true), timings.toolWaitMs, fiber);
+    resultEvent = clock.event(toolEvent(item, 'tool-result', 'gap', true), 0, fiber);
   } else {
     const refused = outcome.result.ok ? undefined : { refused: outcome.result.refused };
-    resultEvent = clock.event('tool-result', timings.toolWaitMs, write ? 'write-before-commit' : 'tool', fields(false, refused), fiber);
+    resultEvent = clock.event(toolEvent(item, 'tool-result', write ? 'write-before-commit' : 'tool', false, refused), timings.toolWaitMs, fiber);
   }
   hooks.onResult(item, outcome.result);
   if (hooks.record === null) return resultEvent;
   yield resultEvent;
   return yield* hooks.record(item, outcome.result, outcome.committed, fiber);
+}
+
+/** A tool call's event, its fields in the same order every time (see LifeClock.event). */
+function toolEvent(item: BatchItem, kind: EventKind, interval: IntervalKind, write?: boolean, refused?: { refused: string }): RunEvent {
+  const event = { callId: item.call.id, tool: item.call.name } as RunEvent;
+  if (item.step !== undefined) event.step = item.step;
+  if (write !== undefined) event.write = write;
+  if (refused !== undefined) event.refused = refused.refused;
+  event.index = 0;
+  event.kind = kind;
+  event.atMs = 0;
+  event.interval = interval;
+  return event;
 }
