@@ -213,13 +213,16 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
 export function pendingCalls(conversation: Conversation, resume: Strategy['resume']): ToolCall[] {
   const answered = new Set<string>();
   for (const m of conversation) if (m.role === 'tool') answered.add(m.toolCallId);
+  const pending: ToolCall[] = [];
   if (resume === 'last-message') {
     // The chapter's bug: only the last message is searched, so a resume after the first of two
     // parallel results (the last message is that result) sees nothing left to do.
     const last = conversation[conversation.length - 1];
-    return last?.role === 'assistant' ? last.toolCalls.filter((c) => !answered.has(c.id)) : [];
+    if (last?.role === 'assistant') for (const c of last.toolCalls) if (!answered.has(c.id)) pending.push(c);
+    return pending;
   }
-  return conversation.flatMap((m) => (m.role === 'assistant' ? m.toolCalls.filter((c) => !answered.has(c.id)) : []));
+  for (const m of conversation) if (m.role === 'assistant') for (const c of m.toolCalls) if (!answered.has(c.id)) pending.push(c);
+  return pending;
 }
 
 /** The key a write carries under this strategy (workflow's stable key is made by the workflow). */
@@ -259,7 +262,27 @@ function* callModel(ctx: LifeContext, clock: LifeClock, conversation: Conversati
     addsUp.add(reply);
   }
   yield clock.event({ modelCall, final, index: 0, kind: 'model-reply', atMs: 0, interval: 'other' }, 0);
-  return structuredClone(reply.message);
+  return copyReply(reply.message);
+}
+
+/** structuredClone of a reply, written out for the shapes a reply holds (the rest goes to structuredClone). */
+function copyReply(message: AssistantMessage): AssistantMessage {
+  const toolCalls: ToolCall[] = [];
+  for (const c of message.toolCalls) toolCalls.push({ id: c.id, name: c.name, args: copyValue(c.args) as Record<string, unknown> });
+  const copy: AssistantMessage = { role: message.role, content: message.content, toolCalls };
+  return Object.keys(message).length === 3 && message.toolCalls.every((c) => Object.keys(c).length === 3) ? copy : structuredClone(message);
+}
+
+function copyValue(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype || Object.keys(value).length !== value.length) return structuredClone(value);
+    return value.map(copyValue);
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = copyValue((value as Record<string, unknown>)[key]);
+  return copy;
 }
 
 function deliver(ctx: LifeContext, clock: LifeClock, text: string): RunEvent {
