@@ -34,23 +34,32 @@ export function serializeJournal(runId: string, conversation: Conversation): str
 export class JournalSerializer {
   private readonly messages = new WeakMap<Message, string>();
   private readonly head: string;
+  /** The messages last saved, and joined[i]: the JSON of the first i of them, comma-separated. */
+  private readonly saved: Message[] = [];
+  private readonly joined: string[] = [''];
 
   constructor(runId: string) {
     this.head = `{"version":1,"runId":${JSON.stringify(runId)},"conversation":[`;
   }
 
   text(conversation: Conversation): string {
-    let body = '';
-    for (let i = 0; i < conversation.length; i++) {
+    let same = 0;
+    while (same < conversation.length && same < this.saved.length && conversation[same] === this.saved[same]) same++;
+    if (same < this.saved.length) {
+      this.saved.length = same;
+      this.joined.length = same + 1;
+    }
+    for (let i = same; i < conversation.length; i++) {
       const message = conversation[i]!;
       let json = this.messages.get(message);
       if (json === undefined) {
         json = JSON.stringify(message);
         this.messages.set(message, json);
       }
-      body += i === 0 ? json : `,${json}`;
+      this.saved.push(message);
+      this.joined.push(i === 0 ? json : `${this.joined[i]!},${json}`);
     }
-    return `${this.head}${body}]}`;
+    return `${this.head}${this.joined[conversation.length]!}]}`;
   }
 }
 
