@@ -125,28 +125,30 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
     return clock.event(callId === undefined ? { index: 0, kind: 'journal-save', atMs: 0, interval } : { callId, index: 0, kind: 'journal-save', atMs: 0, interval }, halfGapMs, fiber);
   }
   const keyOf = keyMaker(ctx);
+  const hooks: BatchHooks = {
+    onResult: (item, result) => {
+      const content = JSON.stringify(result);
+      const early = conversation.findIndex((m) => m.role === 'tool' && m.toolCallId === item.call.id);
+      if (early === -1) conversation.push({ role: 'tool', toolCallId: item.call.id, content });
+      else conversation[early] = { role: 'tool', toolCallId: item.call.id, content };
+    },
+    record: saving ? (item, _result, committed, fiber) => save(committed ? 'gap' : 'other', item.call.id, fiber) : null,
+    ...(saving && strategy.journalEntry === 'before-write'
+      ? {
+          // The broken order: the entry says the write is done before the shop has done it.
+          beforeWrite: (item: BatchItem, fiber: Fiber) => {
+            conversation.push({ role: 'tool', toolCallId: item.call.id, content: JSON.stringify({ ok: true }) });
+            return save('write-before-commit', item.call.id, fiber);
+          },
+        }
+      : {}),
+  };
   for (let turn = 0; turn < MAX_TURNS; turn++) {
     const pending = pendingCalls(conversation, strategy.resume);
     if (pending.length > 0) {
-      const items = pending.map((call) => ({ call, key: keyOf(call.id) }));
-      yield* runBatch(ctx, clock, items, {
-        onResult: (item, result) => {
-          const content = JSON.stringify(result);
-          const early = conversation.findIndex((m) => m.role === 'tool' && m.toolCallId === item.call.id);
-          if (early === -1) conversation.push({ role: 'tool', toolCallId: item.call.id, content });
-          else conversation[early] = { role: 'tool', toolCallId: item.call.id, content };
-        },
-        record: saving ? (item, _result, committed, fiber) => save(committed ? 'gap' : 'other', item.call.id, fiber) : null,
-        ...(saving && strategy.journalEntry === 'before-write'
-          ? {
-              // The broken order: the entry says the write is done before the shop has done it.
-              beforeWrite: (item: BatchItem, fiber: Fiber) => {
-                conversation.push({ role: 'tool', toolCallId: item.call.id, content: JSON.stringify({ ok: true }) });
-                return save('write-before-commit', item.call.id, fiber);
-              },
-            }
-          : {}),
-      });
+      const items: BatchItem[] = [];
+      for (const call of pending) items.push({ call, key: keyOf(call.id) });
+      yield* runBatch(ctx, clock, items, hooks);
       continue;
     }
     const last = conversation[conversation.length - 1];
@@ -172,6 +174,15 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
   const conversation: Conversation = [{ role: 'user', content: scenario.customerMessage }];
   const keyOf = keyMaker(ctx);
   let stepNumber = 0;
+  // The results of the batch running now, in a map of its own per batch.
+  let results = new Map<string, ToolResult>();
+  const hooks: BatchHooks = {
+    onResult: (item, result) => results.set(item.call.id, result),
+    record: function* (item, result, committed, fiber) {
+      stores.workflow.record(workflowId, item.step!, JSON.stringify(result));
+      return clock.event({ step: item.step!, callId: item.call.id, index: 0, kind: 'step-recorded', atMs: 0, interval: committed ? 'gap' : 'other' }, scenario.timings.gapMs, fiber);
+    },
+  };
   for (let turn = 0; turn < MAX_TURNS; turn++) {
     const modelStep = stepNumber++;
     const recordedReply = stores.workflow.recorded(workflowId, modelStep);
@@ -188,7 +199,7 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
       yield deliver(ctx, clock, reply.content);
       return { conversation };
     }
-    const results = new Map<string, ToolResult>();
+    results = new Map<string, ToolResult>();
     const toRun: BatchItem[] = [];
     for (const call of reply.toolCalls) {
       const step = stepNumber++;
@@ -196,13 +207,7 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
       if (recorded !== undefined) results.set(call.id, JSON.parse(recorded) as ToolResult);
       else toRun.push({ call, step, key: strategy.keys === 'stable' ? `${workflowId}:${step}` : keyOf(call.id) });
     }
-    yield* runBatch(ctx, clock, toRun, {
-      onResult: (item, result) => results.set(item.call.id, result),
-      record: function* (item, result, committed, fiber) {
-        stores.workflow.record(workflowId, item.step!, JSON.stringify(result));
-        return clock.event({ step: item.step!, callId: item.call.id, index: 0, kind: 'step-recorded', atMs: 0, interval: committed ? 'gap' : 'other' }, scenario.timings.gapMs, fiber);
-      },
-    });
+    yield* runBatch(ctx, clock, toRun, hooks);
     // Like gathering parallel steps, results come back in call order whatever order they finished in.
     for (const call of reply.toolCalls) conversation.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(results.get(call.id)) });
   }
@@ -296,7 +301,8 @@ function deliver(ctx: LifeContext, clock: LifeClock, text: string): RunEvent {
  * knows it finished without running anything of it early.
  */
 function* runBatch(ctx: LifeContext, clock: LifeClock, items: BatchItem[], hooks: BatchHooks): Generator<RunEvent, void, void> {
-  const fibers = items.map((item) => ({ started: false, events: toolFiber(ctx, clock, item, hooks, clock.fiber()) }));
+  const fibers: { started: boolean; events: Generator<RunEvent, RunEvent, void> }[] = [];
+  for (const item of items) fibers.push({ started: false, events: toolFiber(ctx, clock, item, hooks, clock.fiber()) });
   for (let guard = 0; fibers.length > 0; guard++) {
     if (guard > 1000) throw new Error('runBatch: runaway interleaving');
     let index = 0;
