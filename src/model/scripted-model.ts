@@ -161,8 +161,25 @@ export function splitEvenly(text: string, parts: number): string[] {
 function resultsFor(conversation: Conversation, step: ToolStep): Record<string, unknown>[] {
   return step.calls.map((call) => {
     const message = conversation.find((m) => m.role === 'tool' && m.toolCallId === call.id);
-    return message && message.role === 'tool' ? (JSON.parse(message.content) as Record<string, unknown>) : {};
+    return message && message.role === 'tool' ? parsedResult(message.content) : {};
   });
+}
+
+/**
+ * JSON.parse of a tool result, kept by its text: the same results come back run after run, and
+ * the branch conditions only read them (a parsed result is never changed).
+ */
+const parsedResults = new Map<string, Record<string, unknown>>();
+const PARSED_RESULTS_KEPT = 4096;
+
+function parsedResult(content: string): Record<string, unknown> {
+  let parsed = parsedResults.get(content);
+  if (parsed === undefined) {
+    parsed = JSON.parse(content) as Record<string, unknown>;
+    if (parsedResults.size >= PARSED_RESULTS_KEPT) parsedResults.clear();
+    parsedResults.set(content, parsed);
+  }
+  return parsed;
 }
 
 function matches(when: BranchCondition, results: Record<string, unknown>[]): boolean {
