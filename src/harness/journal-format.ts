@@ -26,13 +26,12 @@ export function serializeJournal(runId: string, conversation: Conversation): str
 }
 
 /**
- * Serializes a growing conversation save after save, each message serialized once: the text is
- * byte for byte serializeJournal's (JSON.stringify writes an array's items as it writes each
- * alone). A message is cached by identity, so messages must not change in place once saved
- * (the runner replaces a message rather than editing it).
+ * Serializes a growing conversation save after save: the text is byte for byte serializeJournal's
+ * (JSON.stringify writes an array's items as it writes each alone), but the unchanged first
+ * messages (the same objects as at the last save) are not serialized again. So messages must not
+ * change in place once saved (the runner replaces a message rather than editing it).
  */
 export class JournalSerializer {
-  private readonly messages = new WeakMap<Message, string>();
   private readonly head: string;
   /** The messages last saved, and joined[i]: the JSON of the first i of them, comma-separated. */
   private readonly saved: Message[] = [];
@@ -51,11 +50,7 @@ export class JournalSerializer {
     }
     for (let i = same; i < conversation.length; i++) {
       const message = conversation[i]!;
-      let json = this.messages.get(message);
-      if (json === undefined) {
-        json = JSON.stringify(message);
-        this.messages.set(message, json);
-      }
+      const json = JSON.stringify(message);
       this.saved.push(message);
       this.joined.push(i === 0 ? json : `${this.joined[i]!},${json}`);
     }
