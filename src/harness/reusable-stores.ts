@@ -8,6 +8,7 @@
 // SQLite primary key does. After a run, the checker reads the tables the run did not change from
 // what the shop noted of the seeded rows (see Shop.remember).
 
+import type { Statement } from 'better-sqlite3';
 import { Shop } from '../model/shop.js';
 import type { ShopRows } from '../model/scenario.js';
 import { MemoryJournal, MemoryOutbox, type DurableStores, type JournalWriteMode, type WorkflowStore } from './stores.js';
@@ -29,7 +30,15 @@ export class MemoryWorkflowStore implements WorkflowStore {
   }
 }
 
-const shops = new Map<ShopRows, { shop: Shop; busy: boolean }>();
+interface KeptShop {
+  shop: Shop;
+  busy: boolean;
+  /** BEGIN and ROLLBACK, prepared once. */
+  begin: Statement;
+  rollback: Statement;
+}
+
+const shops = new Map<ShopRows, KeptShop>();
 
 export interface ReusableStores {
   stores: DurableStores;
@@ -44,7 +53,7 @@ export function reusableMemoryStores(rows: ShopRows, journalMode: JournalWriteMo
     if (entry?.busy) return freshStores(rows, journalMode);
     const shop = Shop.create(rows);
     shop.remember(); // the seeded rows, which every run starts from
-    entry = { shop, busy: false };
+    entry = { shop, busy: false, begin: shop.db.prepare('BEGIN'), rollback: shop.db.prepare('ROLLBACK') };
     shops.set(rows, entry);
     if (shops.size > SHOPS_KEPT) {
       const [oldest, old] = shops.entries().next().value!;
@@ -59,12 +68,12 @@ export function reusableMemoryStores(rows: ShopRows, journalMode: JournalWriteMo
   }
   const held = entry;
   held.busy = true;
-  held.shop.db.exec('BEGIN');
+  held.begin.run();
   held.shop.restored(); // the last run was rolled back: the rows are the seeded ones again
   return {
     stores: { shop: held.shop, journal: new MemoryJournal(journalMode), workflow: new MemoryWorkflowStore(), outbox: new MemoryOutbox() },
     release() {
-      held.shop.db.exec('ROLLBACK');
+      held.rollback.run();
       held.busy = false;
     },
   };

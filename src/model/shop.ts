@@ -102,6 +102,7 @@ export class Shop {
   private remembered: { rows: Map<ReadTable, readonly unknown[]>; totalChanges: number; reads: Map<string, string> } | null = null;
   /** Rows changed by this shop's own statements since `remember` or `restored`, and their tables. */
   private ownChanges = 0;
+  private totalChangesStatement: Database.Statement | null = null;
   private readonly touched = new Set<string>();
   private readonly callInTransaction: (tool: ToolName, args: Record<string, unknown>, key: string | null) => ShopCall;
 
@@ -212,7 +213,8 @@ export class Shop {
   }
 
   private totalChanges(): number {
-    return (this.statement('SELECT total_changes() AS n').get() as { n: number }).n;
+    this.totalChangesStatement ??= this.db.prepare('SELECT total_changes()').pluck();
+    return this.totalChangesStatement.get() as number;
   }
 
   private seed(rows: ShopRows): void {
