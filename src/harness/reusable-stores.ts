@@ -17,16 +17,21 @@ import { MemoryJournal, MemoryOutbox, type DurableStores, type JournalWriteMode,
 const SHOPS_KEPT = 16;
 
 export class MemoryWorkflowStore implements WorkflowStore {
-  private readonly outputs = new Map<string, string>();
+  /** Outputs by workflow id, then by step number. */
+  private readonly outputs = new Map<string, Map<number, string>>();
 
   recorded(workflowId: string, step: number): string | undefined {
-    return this.outputs.get(`${workflowId}\u0000${step}`);
+    return this.outputs.get(workflowId)?.get(step);
   }
 
   record(workflowId: string, step: number, output: string): void {
-    const key = `${workflowId}\u0000${step}`;
-    if (this.outputs.has(key)) throw new Error(`workflow ${workflowId}: step ${step} is already recorded`);
-    this.outputs.set(key, output);
+    let steps = this.outputs.get(workflowId);
+    if (steps === undefined) {
+      steps = new Map();
+      this.outputs.set(workflowId, steps);
+    }
+    if (steps.has(step)) throw new Error(`workflow ${workflowId}: step ${step} is already recorded`);
+    steps.set(step, output);
   }
 }
 

@@ -128,7 +128,14 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
   const hooks: BatchHooks = {
     onResult: (item, result) => {
       const content = JSON.stringify(result);
-      const early = conversation.findIndex((m) => m.role === 'tool' && m.toolCallId === item.call.id);
+      let early = -1;
+      for (let i = 0; i < conversation.length; i++) {
+        const m = conversation[i]!;
+        if (m.role === 'tool' && m.toolCallId === item.call.id) {
+          early = i;
+          break;
+        }
+      }
       if (early === -1) conversation.push({ role: 'tool', toolCallId: item.call.id, content });
       else conversation[early] = { role: 'tool', toolCallId: item.call.id, content };
     },
@@ -156,7 +163,7 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
       yield deliver(ctx, clock, last.content);
       return { conversation };
     }
-    const reply = yield* callModel(ctx, clock, conversation);
+    const { message: reply } = yield* callModel(ctx, clock, conversation);
     conversation.push(reply);
     if (saving) yield yield* save('other', undefined);
   }
@@ -190,8 +197,9 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
     if (recordedReply !== undefined) {
       reply = JSON.parse(recordedReply) as AssistantMessage;
     } else {
-      reply = yield* callModel(ctx, clock, conversation);
-      stores.workflow.record(workflowId, modelStep, JSON.stringify(reply));
+      const called = yield* callModel(ctx, clock, conversation);
+      reply = called.message;
+      stores.workflow.record(workflowId, modelStep, replyText(called));
       yield clock.event({ step: modelStep, index: 0, kind: 'step-recorded', atMs: 0, interval: 'other' }, scenario.timings.gapMs);
     }
     conversation.push(reply);
@@ -249,7 +257,27 @@ function keyMaker(ctx: LifeContext): (callId: string) => string | null {
 /** Replies whose chunks were checked to add up to the reply (the check runs once per reply object). */
 const addsUp = new WeakSet<ModelReply>();
 
-function* callModel(ctx: LifeContext, clock: LifeClock, conversation: Conversation): Generator<RunEvent, AssistantMessage, void> {
+/** A model call's reply: the agent's own copy of the message, and the model's reply it copies. */
+interface CalledModel {
+  message: AssistantMessage;
+  reply: ModelReply;
+}
+
+/**
+ * JSON.stringify of the copy, once per model reply: every copy of a reply is the same data (the
+ * scripted model never changes a reply it made).
+ */
+const replyTexts = new WeakMap<ModelReply, string>();
+function replyText(called: CalledModel): string {
+  let text = replyTexts.get(called.reply);
+  if (text === undefined) {
+    text = JSON.stringify(called.message);
+    replyTexts.set(called.reply, text);
+  }
+  return text;
+}
+
+function* callModel(ctx: LifeContext, clock: LifeClock, conversation: Conversation): Generator<RunEvent, CalledModel, void> {
   const { timings } = ctx.scenario;
   const modelCall = clock.nextModelCall();
   yield clock.event({ modelCall, index: 0, kind: 'model-request', atMs: 0, interval: 'other' }, 0);
@@ -267,7 +295,7 @@ function* callModel(ctx: LifeContext, clock: LifeClock, conversation: Conversati
     addsUp.add(reply);
   }
   yield clock.event({ modelCall, final, index: 0, kind: 'model-reply', atMs: 0, interval: 'other' }, 0);
-  return copyReply(reply.message);
+  return { message: copyReply(reply.message), reply };
 }
 
 /** structuredClone of a reply, written out for the shapes a reply holds (the rest goes to structuredClone). */
