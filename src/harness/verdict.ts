@@ -150,9 +150,16 @@ function sentAgainOutcomes(outcome: RunOutcome): { sentAgain: number; refused: s
   return { sentAgain, refused, harmless };
 }
 
+function sameRows(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function shopDiff(outcome: RunOutcome, baseline: RunOutcome): string[] {
   const diff: string[] = [];
   for (const table of STATE_TABLES) {
+    if (sameRows(outcome.shop[table], baseline.shop[table])) continue; // equal lists differ by nothing
     const mine = counts(outcome.shop[table]);
     const theirs = counts(baseline.shop[table]);
     for (const [row, n] of mine) for (let i = theirs.get(row) ?? 0; i < n; i++) diff.push(`+ ${table} ${row}`);
