@@ -2,7 +2,7 @@
 // be read is an error that names where it lives; a resume never carries on from garbage and
 // never silently starts over.
 
-import type { Conversation } from '../model/conversation.js';
+import type { Conversation, Message } from '../model/conversation.js';
 
 export interface JournalDocument {
   version: 1;
@@ -23,6 +23,39 @@ export class JournalCorrupt extends Error {
 export function serializeJournal(runId: string, conversation: Conversation): string {
   const doc: JournalDocument = { version: 1, runId, conversation };
   return JSON.stringify(doc);
+}
+
+/**
+ * Serializes a growing conversation save after save: the text is byte for byte serializeJournal's
+ * (JSON.stringify writes an array's items as it writes each alone), but the unchanged first
+ * messages (the same objects as at the last save) are not serialized again. So messages must not
+ * change in place once saved (the runner replaces a message rather than editing it).
+ */
+export class JournalSerializer {
+  private readonly head: string;
+  /** The messages last saved, and joined[i]: the JSON of the first i of them, comma-separated. */
+  private readonly saved: Message[] = [];
+  private readonly joined: string[] = [''];
+
+  constructor(runId: string) {
+    this.head = `{"version":1,"runId":${JSON.stringify(runId)},"conversation":[`;
+  }
+
+  text(conversation: Conversation): string {
+    let same = 0;
+    while (same < conversation.length && same < this.saved.length && conversation[same] === this.saved[same]) same++;
+    if (same < this.saved.length) {
+      this.saved.length = same;
+      this.joined.length = same + 1;
+    }
+    for (let i = same; i < conversation.length; i++) {
+      const message = conversation[i]!;
+      const json = JSON.stringify(message);
+      this.saved.push(message);
+      this.joined.push(i === 0 ? json : `${this.joined[i]!},${json}`);
+    }
+    return `${this.head}${this.joined[conversation.length]!}]}`;
+  }
 }
 
 export function parseJournal(text: string, location: string, runId: string): Conversation {

@@ -5,8 +5,10 @@
 // from exactly the seeded rows (rowids included, as nothing is AUTOINCREMENT). Each tool call is
 // still its own transaction (better-sqlite3 nests it as a savepoint), so a kill still lands between
 // committed calls. Step records live in a Map that refuses a second record of a step, as the
-// SQLite primary key does.
+// SQLite primary key does. After a run, the checker reads the tables the run did not change from
+// what the shop noted of the seeded rows (see Shop.remember).
 
+import type { Statement } from 'better-sqlite3';
 import { Shop } from '../model/shop.js';
 import type { ShopRows } from '../model/scenario.js';
 import { MemoryJournal, MemoryOutbox, type DurableStores, type JournalWriteMode, type WorkflowStore } from './stores.js';
@@ -15,20 +17,33 @@ import { MemoryJournal, MemoryOutbox, type DurableStores, type JournalWriteMode,
 const SHOPS_KEPT = 16;
 
 export class MemoryWorkflowStore implements WorkflowStore {
-  private readonly outputs = new Map<string, string>();
+  /** Outputs by workflow id, then by step number. */
+  private readonly outputs = new Map<string, Map<number, string>>();
 
   recorded(workflowId: string, step: number): string | undefined {
-    return this.outputs.get(`${workflowId}\u0000${step}`);
+    return this.outputs.get(workflowId)?.get(step);
   }
 
   record(workflowId: string, step: number, output: string): void {
-    const key = `${workflowId}\u0000${step}`;
-    if (this.outputs.has(key)) throw new Error(`workflow ${workflowId}: step ${step} is already recorded`);
-    this.outputs.set(key, output);
+    let steps = this.outputs.get(workflowId);
+    if (steps === undefined) {
+      steps = new Map();
+      this.outputs.set(workflowId, steps);
+    }
+    if (steps.has(step)) throw new Error(`workflow ${workflowId}: step ${step} is already recorded`);
+    steps.set(step, output);
   }
 }
 
-const shops = new Map<ShopRows, { shop: Shop; busy: boolean }>();
+interface KeptShop {
+  shop: Shop;
+  busy: boolean;
+  /** BEGIN and ROLLBACK, prepared once. */
+  begin: Statement;
+  rollback: Statement;
+}
+
+const shops = new Map<ShopRows, KeptShop>();
 
 export interface ReusableStores {
   stores: DurableStores;
@@ -41,7 +56,9 @@ export function reusableMemoryStores(rows: ShopRows, journalMode: JournalWriteMo
   if (entry === undefined || entry.busy) {
     // A run already holds this shop (only a nested simulate could): give this one its own.
     if (entry?.busy) return freshStores(rows, journalMode);
-    entry = { shop: Shop.create(rows), busy: false };
+    const shop = Shop.create(rows);
+    shop.remember(); // the seeded rows, which every run starts from
+    entry = { shop, busy: false, begin: shop.db.prepare('BEGIN'), rollback: shop.db.prepare('ROLLBACK') };
     shops.set(rows, entry);
     if (shops.size > SHOPS_KEPT) {
       const [oldest, old] = shops.entries().next().value!;
@@ -56,11 +73,12 @@ export function reusableMemoryStores(rows: ShopRows, journalMode: JournalWriteMo
   }
   const held = entry;
   held.busy = true;
-  held.shop.db.exec('BEGIN');
+  held.begin.run();
+  held.shop.restored(); // the last run was rolled back: the rows are the seeded ones again
   return {
     stores: { shop: held.shop, journal: new MemoryJournal(journalMode), workflow: new MemoryWorkflowStore(), outbox: new MemoryOutbox() },
     release() {
-      held.shop.db.exec('ROLLBACK');
+      held.rollback.run();
       held.busy = false;
     },
   };

@@ -10,10 +10,10 @@
 import seedrandom from 'seedrandom';
 import { isFinalAnswer, type AssistantMessage, type Conversation, type ToolCall } from '../model/conversation.js';
 import type { Scenario } from '../model/scenario.js';
-import type { ScriptedModel } from '../model/scripted-model.js';
+import type { ModelReply, ScriptedModel } from '../model/scripted-model.js';
 import { isWriteTool, type ToolName, type ToolResult } from '../model/tools.js';
 import type { EventKind, IntervalKind, RunEvent } from './events.js';
-import { parseJournal, serializeJournal } from './journal-format.js';
+import { JournalSerializer, parseJournal } from './journal-format.js';
 import type { Strategy } from './strategies.js';
 import type { DurableStores } from './stores.js';
 
@@ -68,11 +68,18 @@ class LifeClock {
     return this.modelCalls++;
   }
 
-  event(kind: EventKind, waitMs: number, interval: IntervalKind, fields: Partial<RunEvent> = {}, fiber?: Fiber): RunEvent {
+  /**
+   * Stamps a new event with its number and time, `waitMs` after the last one (of its fiber). The
+   * event is written whole by the caller, its own fields first, then `index: 0, kind, atMs: 0,
+   * interval` (the order every event's fields come in); it must be a fresh object.
+   */
+  event(event: RunEvent, waitMs: number, fiber?: Fiber): RunEvent {
     const atMs = Math.max(this.nowMs, (fiber ? fiber.localMs : this.nowMs) + waitMs);
     this.nowMs = atMs;
     if (fiber) fiber.localMs = atMs;
-    return { ...fields, index: this.count++, kind, atMs, interval };
+    event.index = this.count++;
+    event.atMs = atMs;
+    return event;
   }
 
   fiber(): Fiber {
@@ -108,36 +115,47 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
   const conversation: Conversation = saved === null
     ? [{ role: 'user', content: scenario.customerMessage }]
     : parseJournal(saved, stores.journal.location, scenario.id);
+  const journalText = new JournalSerializer(scenario.id);
   // A save is two moments (temp written, then renamed), each taking half of the gap.
-  function* save(interval: IntervalKind, fields: Partial<RunEvent>, fiber?: Fiber): Generator<RunEvent, RunEvent, void> {
-    stores.journal.write(serializeJournal(scenario.id, conversation));
-    yield clock.event('journal-write', scenario.timings.gapMs / 2, interval, fields, fiber);
+  function* save(interval: IntervalKind, callId: string | undefined, fiber?: Fiber): Generator<RunEvent, RunEvent, void> {
+    stores.journal.write(journalText.text(conversation));
+    const halfGapMs = scenario.timings.gapMs / 2;
+    yield clock.event(callId === undefined ? { index: 0, kind: 'journal-write', atMs: 0, interval } : { callId, index: 0, kind: 'journal-write', atMs: 0, interval }, halfGapMs, fiber);
     stores.journal.commit();
-    return clock.event('journal-save', scenario.timings.gapMs / 2, interval, fields, fiber);
+    return clock.event(callId === undefined ? { index: 0, kind: 'journal-save', atMs: 0, interval } : { callId, index: 0, kind: 'journal-save', atMs: 0, interval }, halfGapMs, fiber);
   }
   const keyOf = keyMaker(ctx);
+  const hooks: BatchHooks = {
+    onResult: (item, result) => {
+      const content = JSON.stringify(result);
+      let early = -1;
+      for (let i = 0; i < conversation.length; i++) {
+        const m = conversation[i]!;
+        if (m.role === 'tool' && m.toolCallId === item.call.id) {
+          early = i;
+          break;
+        }
+      }
+      if (early === -1) conversation.push({ role: 'tool', toolCallId: item.call.id, content });
+      else conversation[early] = { role: 'tool', toolCallId: item.call.id, content };
+    },
+    record: saving ? (item, _result, committed, fiber) => save(committed ? 'gap' : 'other', item.call.id, fiber) : null,
+    ...(saving && strategy.journalEntry === 'before-write'
+      ? {
+          // The broken order: the entry says the write is done before the shop has done it.
+          beforeWrite: (item: BatchItem, fiber: Fiber) => {
+            conversation.push({ role: 'tool', toolCallId: item.call.id, content: JSON.stringify({ ok: true }) });
+            return save('write-before-commit', item.call.id, fiber);
+          },
+        }
+      : {}),
+  };
   for (let turn = 0; turn < MAX_TURNS; turn++) {
     const pending = pendingCalls(conversation, strategy.resume);
     if (pending.length > 0) {
-      const items = pending.map((call) => ({ call, key: keyOf(call.id) }));
-      yield* runBatch(ctx, clock, items, {
-        onResult: (item, result) => {
-          const content = JSON.stringify(result);
-          const early = conversation.findIndex((m) => m.role === 'tool' && m.toolCallId === item.call.id);
-          if (early === -1) conversation.push({ role: 'tool', toolCallId: item.call.id, content });
-          else conversation[early] = { role: 'tool', toolCallId: item.call.id, content };
-        },
-        record: saving ? (item, _result, committed, fiber) => save(committed ? 'gap' : 'other', { callId: item.call.id }, fiber) : null,
-        ...(saving && strategy.journalEntry === 'before-write'
-          ? {
-              // The broken order: the entry says the write is done before the shop has done it.
-              beforeWrite: (item: BatchItem, fiber: Fiber) => {
-                conversation.push({ role: 'tool', toolCallId: item.call.id, content: JSON.stringify({ ok: true }) });
-                return save('write-before-commit', { callId: item.call.id }, fiber);
-              },
-            }
-          : {}),
-      });
+      const items: BatchItem[] = [];
+      for (const call of pending) items.push({ call, key: keyOf(call.id) });
+      yield* runBatch(ctx, clock, items, hooks);
       continue;
     }
     const last = conversation[conversation.length - 1];
@@ -145,9 +163,9 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
       yield deliver(ctx, clock, last.content);
       return { conversation };
     }
-    const reply = yield* callModel(ctx, clock, conversation);
+    const { message: reply } = yield* callModel(ctx, clock, conversation);
     conversation.push(reply);
-    if (saving) yield yield* save('other', {});
+    if (saving) yield yield* save('other', undefined);
   }
   throw new Error(`scenario ${scenario.id}: more than ${MAX_TURNS} turns`);
 }
@@ -163,6 +181,15 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
   const conversation: Conversation = [{ role: 'user', content: scenario.customerMessage }];
   const keyOf = keyMaker(ctx);
   let stepNumber = 0;
+  // The results of the batch running now, in a map of its own per batch.
+  let results = new Map<string, ToolResult>();
+  const hooks: BatchHooks = {
+    onResult: (item, result) => results.set(item.call.id, result),
+    record: function* (item, result, committed, fiber) {
+      stores.workflow.record(workflowId, item.step!, JSON.stringify(result));
+      return clock.event({ step: item.step!, callId: item.call.id, index: 0, kind: 'step-recorded', atMs: 0, interval: committed ? 'gap' : 'other' }, scenario.timings.gapMs, fiber);
+    },
+  };
   for (let turn = 0; turn < MAX_TURNS; turn++) {
     const modelStep = stepNumber++;
     const recordedReply = stores.workflow.recorded(workflowId, modelStep);
@@ -170,16 +197,17 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
     if (recordedReply !== undefined) {
       reply = JSON.parse(recordedReply) as AssistantMessage;
     } else {
-      reply = yield* callModel(ctx, clock, conversation);
-      stores.workflow.record(workflowId, modelStep, JSON.stringify(reply));
-      yield clock.event('step-recorded', scenario.timings.gapMs, 'other', { step: modelStep });
+      const called = yield* callModel(ctx, clock, conversation);
+      reply = called.message;
+      stores.workflow.record(workflowId, modelStep, replyText(called));
+      yield clock.event({ step: modelStep, index: 0, kind: 'step-recorded', atMs: 0, interval: 'other' }, scenario.timings.gapMs);
     }
     conversation.push(reply);
     if (reply.toolCalls.length === 0) {
       yield deliver(ctx, clock, reply.content);
       return { conversation };
     }
-    const results = new Map<string, ToolResult>();
+    results = new Map<string, ToolResult>();
     const toRun: BatchItem[] = [];
     for (const call of reply.toolCalls) {
       const step = stepNumber++;
@@ -187,13 +215,7 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
       if (recorded !== undefined) results.set(call.id, JSON.parse(recorded) as ToolResult);
       else toRun.push({ call, step, key: strategy.keys === 'stable' ? `${workflowId}:${step}` : keyOf(call.id) });
     }
-    yield* runBatch(ctx, clock, toRun, {
-      onResult: (item, result) => results.set(item.call.id, result),
-      record: function* (item, result, committed, fiber) {
-        stores.workflow.record(workflowId, item.step!, JSON.stringify(result));
-        return clock.event('step-recorded', scenario.timings.gapMs, committed ? 'gap' : 'other', { step: item.step!, callId: item.call.id }, fiber);
-      },
-    });
+    yield* runBatch(ctx, clock, toRun, hooks);
     // Like gathering parallel steps, results come back in call order whatever order they finished in.
     for (const call of reply.toolCalls) conversation.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(results.get(call.id)) });
   }
@@ -204,13 +226,16 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
 export function pendingCalls(conversation: Conversation, resume: Strategy['resume']): ToolCall[] {
   const answered = new Set<string>();
   for (const m of conversation) if (m.role === 'tool') answered.add(m.toolCallId);
+  const pending: ToolCall[] = [];
   if (resume === 'last-message') {
     // The chapter's bug: only the last message is searched, so a resume after the first of two
     // parallel results (the last message is that result) sees nothing left to do.
     const last = conversation[conversation.length - 1];
-    return last?.role === 'assistant' ? last.toolCalls.filter((c) => !answered.has(c.id)) : [];
+    if (last?.role === 'assistant') for (const c of last.toolCalls) if (!answered.has(c.id)) pending.push(c);
+    return pending;
   }
-  return conversation.flatMap((m) => (m.role === 'assistant' ? m.toolCalls.filter((c) => !answered.has(c.id)) : []));
+  for (const m of conversation) if (m.role === 'assistant') for (const c of m.toolCalls) if (!answered.has(c.id)) pending.push(c);
+  return pending;
 }
 
 /** The key a write carries under this strategy (workflow's stable key is made by the workflow). */
@@ -229,27 +254,73 @@ function keyMaker(ctx: LifeContext): (callId: string) => string | null {
   }
 }
 
-function* callModel(ctx: LifeContext, clock: LifeClock, conversation: Conversation): Generator<RunEvent, AssistantMessage, void> {
+/** Replies whose chunks were checked to add up to the reply (the check runs once per reply object). */
+const addsUp = new WeakSet<ModelReply>();
+
+/** A model call's reply: the agent's own copy of the message, and the model's reply it copies. */
+interface CalledModel {
+  message: AssistantMessage;
+  reply: ModelReply;
+}
+
+/**
+ * JSON.stringify of the copy, once per model reply: every copy of a reply is the same data (the
+ * scripted model never changes a reply it made).
+ */
+const replyTexts = new WeakMap<ModelReply, string>();
+function replyText(called: CalledModel): string {
+  let text = replyTexts.get(called.reply);
+  if (text === undefined) {
+    text = JSON.stringify(called.message);
+    replyTexts.set(called.reply, text);
+  }
+  return text;
+}
+
+function* callModel(ctx: LifeContext, clock: LifeClock, conversation: Conversation): Generator<RunEvent, CalledModel, void> {
   const { timings } = ctx.scenario;
   const modelCall = clock.nextModelCall();
-  yield clock.event('model-request', 0, 'other', { modelCall });
+  yield clock.event({ modelCall, index: 0, kind: 'model-request', atMs: 0, interval: 'other' }, 0);
   const reply = ctx.model.reply(conversation);
   const final = reply.step.kind === 'answer';
   // The streamed text stays in memory until the reply is complete: nothing acts on half of it.
-  let streamed = '';
-  for (const [chunk, text] of reply.chunks.entries()) {
-    streamed += text;
-    yield clock.event('model-chunk', chunk === 0 ? timings.modelLatencyMs : timings.chunkMs, 'model', { modelCall, chunk, chunks: reply.chunks.length, final });
+  const { chunks } = reply;
+  for (let chunk = 0; chunk < chunks.length; chunk++) {
+    yield clock.event({ modelCall, chunk, chunks: chunks.length, final, index: 0, kind: 'model-chunk', atMs: 0, interval: 'model' }, chunk === 0 ? timings.modelLatencyMs : timings.chunkMs);
   }
-  const expected = final ? reply.message.content : JSON.stringify(reply.message.toolCalls);
-  if (streamed !== expected) throw new Error(`model call ${modelCall}: the streamed reply does not add up to the reply`);
-  yield clock.event('model-reply', 0, 'other', { modelCall, final });
-  return structuredClone(reply.message);
+  if (!addsUp.has(reply)) {
+    // Checked once per reply object: the scripted model hands out the same reply every time.
+    const expected = final ? reply.message.content : JSON.stringify(reply.message.toolCalls);
+    if (chunks.join('') !== expected) throw new Error(`model call ${modelCall}: the streamed reply does not add up to the reply`);
+    addsUp.add(reply);
+  }
+  yield clock.event({ modelCall, final, index: 0, kind: 'model-reply', atMs: 0, interval: 'other' }, 0);
+  return { message: copyReply(reply.message), reply };
+}
+
+/** structuredClone of a reply, written out for the shapes a reply holds (the rest goes to structuredClone). */
+function copyReply(message: AssistantMessage): AssistantMessage {
+  const toolCalls: ToolCall[] = [];
+  for (const c of message.toolCalls) toolCalls.push({ id: c.id, name: c.name, args: copyValue(c.args) as Record<string, unknown> });
+  const copy: AssistantMessage = { role: message.role, content: message.content, toolCalls };
+  return Object.keys(message).length === 3 && message.toolCalls.every((c) => Object.keys(c).length === 3) ? copy : structuredClone(message);
+}
+
+function copyValue(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype || Object.keys(value).length !== value.length) return structuredClone(value);
+    return value.map(copyValue);
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = copyValue((value as Record<string, unknown>)[key]);
+  return copy;
 }
 
 function deliver(ctx: LifeContext, clock: LifeClock, text: string): RunEvent {
   ctx.stores.outbox.deliver(ctx.scenario.id, text);
-  return clock.event('answer-delivered', 0, 'other');
+  return clock.event({ index: 0, kind: 'answer-delivered', atMs: 0, interval: 'other' }, 0);
 }
 
 /**
@@ -258,7 +329,8 @@ function deliver(ctx: LifeContext, clock: LifeClock, text: string): RunEvent {
  * knows it finished without running anything of it early.
  */
 function* runBatch(ctx: LifeContext, clock: LifeClock, items: BatchItem[], hooks: BatchHooks): Generator<RunEvent, void, void> {
-  const fibers = items.map((item) => ({ started: false, events: toolFiber(ctx, clock, item, hooks, clock.fiber()) }));
+  const fibers: { started: boolean; events: Generator<RunEvent, RunEvent, void> }[] = [];
+  for (const item of items) fibers.push({ started: false, events: toolFiber(ctx, clock, item, hooks, clock.fiber()) });
   for (let guard = 0; fibers.length > 0; guard++) {
     if (guard > 1000) throw new Error('runBatch: runaway interleaving');
     let index = 0;
@@ -278,20 +350,32 @@ function* toolFiber(ctx: LifeContext, clock: LifeClock, item: BatchItem, hooks: 
   const { call } = item;
   const { timings } = ctx.scenario;
   const write = isWriteTool(call.name);
-  const fields: Partial<RunEvent> = { callId: call.id, tool: call.name, ...(item.step === undefined ? {} : { step: item.step }) };
-  yield clock.event('tool-start', 0, 'other', fields, fiber);
+  yield clock.event(toolEvent(item, 'tool-start', 'other'), 0, fiber);
   if (write && hooks.beforeWrite) yield yield* hooks.beforeWrite(item, fiber);
   const outcome = ctx.stores.shop.call(call.name as ToolName, call.args, item.key);
   let resultEvent: RunEvent;
   if (outcome.committed) {
-    yield clock.event('shop-commit', timings.toolWaitMs, 'write-before-commit', { ...fields, write: true }, fiber);
-    resultEvent = clock.event('tool-result', 0, 'gap', { ...fields, write: true }, fiber);
+    yield clock.event(toolEvent(item, 'shop-commit', 'write-before-commit', true), timings.toolWaitMs, fiber);
+    resultEvent = clock.event(toolEvent(item, 'tool-result', 'gap', true), 0, fiber);
   } else {
-    const refused = outcome.result.ok ? {} : { refused: outcome.result.refused };
-    resultEvent = clock.event('tool-result', timings.toolWaitMs, write ? 'write-before-commit' : 'tool', { ...fields, write: false, ...refused }, fiber);
+    const refused = outcome.result.ok ? undefined : { refused: outcome.result.refused };
+    resultEvent = clock.event(toolEvent(item, 'tool-result', write ? 'write-before-commit' : 'tool', false, refused), timings.toolWaitMs, fiber);
   }
   hooks.onResult(item, outcome.result);
   if (hooks.record === null) return resultEvent;
   yield resultEvent;
   return yield* hooks.record(item, outcome.result, outcome.committed, fiber);
+}
+
+/** A tool call's event, its fields in the same order every time (see LifeClock.event). */
+function toolEvent(item: BatchItem, kind: EventKind, interval: IntervalKind, write?: boolean, refused?: { refused: string }): RunEvent {
+  const event = { callId: item.call.id, tool: item.call.name } as RunEvent;
+  if (item.step !== undefined) event.step = item.step;
+  if (write !== undefined) event.write = write;
+  if (refused !== undefined) event.refused = refused.refused;
+  event.index = 0;
+  event.kind = kind;
+  event.atMs = 0;
+  event.interval = interval;
+  return event;
 }

@@ -57,7 +57,22 @@ function counts(items: string[]): Map<string, number> {
 }
 
 export function modelCallsStarted(outcome: RunOutcome): number {
-  return outcome.lives.reduce((n, life) => n + life.events.filter((e) => e.kind === 'model-request').length, 0);
+  let n = 0;
+  for (const life of outcome.lives) for (const e of life.events) if (e.kind === 'model-request') n++;
+  return n;
+}
+
+/** Times an answer started streaming (its first chunk arrived), over all lives. */
+function answerStreamsStarted(outcome: RunOutcome): number {
+  let n = 0;
+  for (const life of outcome.lives) for (const e of life.events) if (e.kind === 'model-chunk' && e.final && e.chunk === 0) n++;
+  return n;
+}
+
+/** The text is the whole of one of the scenario's answers. */
+function isScenarioAnswer(scenario: Scenario, text: string): boolean {
+  for (const step of scenario.steps.values()) if (step.kind === 'answer' && step.text === text) return true;
+  return false;
 }
 
 export function judge(scenario: Scenario, outcome: RunOutcome, baseline: RunOutcome): Verdict {
@@ -78,12 +93,11 @@ export function judge(scenario: Scenario, outcome: RunOutcome, baseline: RunOutc
   const refused: Record<string, number> = {};
   for (const r of repeats.refused) refused[r] = (refused[r] ?? 0) + 1;
 
-  const answerTexts = new Set([...scenario.steps.values()].flatMap((s) => (s.kind === 'answer' ? [s.text] : [])));
   const answer = outcome.delivered.at(-1) ?? null;
   const baselineAnswer = baseline.delivered.at(-1) ?? null;
   const problem = runConversationProblem(outcome);
   const modelCalls = modelCallsStarted(outcome);
-  const answerStreams = outcome.lives.reduce((n, l) => n + l.events.filter((e) => e.kind === 'model-chunk' && e.final && e.chunk === 0).length, 0);
+  const answerStreams = answerStreamsStarted(outcome);
   const failed = outcome.lives.find((l) => l.end === 'failed');
   return {
     scenarioId: outcome.scenarioId,
@@ -104,7 +118,7 @@ export function judge(scenario: Scenario, outcome: RunOutcome, baseline: RunOutc
     baselineAnswer,
     sameAnswer: answer !== null && answer === baselineAnswer,
     answersDelivered: outcome.delivered.length,
-    partialAnswerDelivered: outcome.delivered.some((text) => !answerTexts.has(text)),
+    partialAnswerDelivered: outcome.delivered.some((text) => !isScenarioAnswer(scenario, text)),
     modelCalls,
     modelCallsRedone: modelCalls - modelCallsStarted(baseline),
     conversationValid: problem === null,
@@ -136,9 +150,16 @@ function sentAgainOutcomes(outcome: RunOutcome): { sentAgain: number; refused: s
   return { sentAgain, refused, harmless };
 }
 
+function sameRows(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function shopDiff(outcome: RunOutcome, baseline: RunOutcome): string[] {
   const diff: string[] = [];
   for (const table of STATE_TABLES) {
+    if (sameRows(outcome.shop[table], baseline.shop[table])) continue; // equal lists differ by nothing
     const mine = counts(outcome.shop[table]);
     const theirs = counts(baseline.shop[table]);
     for (const [row, n] of mine) for (let i = theirs.get(row) ?? 0; i < n; i++) diff.push(`+ ${table} ${row}`);

@@ -26,29 +26,60 @@ export function isFinalAnswer(message: Message | undefined): message is Assistan
  * assistant message; every result answers a call of the assistant message before it.
  */
 export function conversationProblem(conversation: Conversation): string | null {
-  if (conversation[0]?.role !== 'user') return 'message 0: the conversation must start with the customer\'s message';
-  let open = new Map<string, number>();
-  const checkClosed = (before: number): string | null => {
-    for (const [id, at] of open) {
+  const check = new ConversationCheck();
+  for (const m of conversation) check.add(m);
+  return check.problem();
+}
+
+/**
+ * conversationProblem one message at a time, for a conversation that grows: the first problem
+ * found while reading stays the answer whatever follows; only the calls still open at the end
+ * depend on where the conversation ends.
+ */
+export class ConversationCheck {
+  private open = new Map<string, number>();
+  private readonly answered = new Set<string>();
+  private found: string | null = null;
+  private length = 0;
+
+  /** Reads the next message. */
+  add(m: Message): void {
+    const i = this.length++;
+    if (this.found !== null) return;
+    if (i === 0 && m.role !== 'user') {
+      this.found = 'message 0: the conversation must start with the customer\'s message';
+    } else if (m.role === 'assistant') {
+      const problem = this.openProblem(i);
+      if (problem !== null) {
+        this.found = problem;
+        return;
+      }
+      this.open = new Map();
+      for (const c of m.toolCalls) this.open.set(c.id, i);
+      if (this.open.size !== m.toolCalls.length) this.found = `message ${i}: two tool calls share an id`;
+    } else if (m.role === 'tool') {
+      if (this.answered.has(m.toolCallId)) this.found = `message ${i}: tool call ${m.toolCallId} has a second result`;
+      else if (!this.open.has(m.toolCallId)) this.found = `message ${i}: result for ${m.toolCallId}, which the assistant message before it did not ask for`;
+      else {
+        this.open.delete(m.toolCallId);
+        this.answered.add(m.toolCallId);
+      }
+    } else if (i !== 0) {
+      this.found = `message ${i}: only the first message is the customer's in a support task`;
+    }
+  }
+
+  /** The problem with the conversation read so far, ending here; null when it is valid. */
+  problem(): string | null {
+    if (this.found !== null) return this.found;
+    if (this.length === 0) return 'message 0: the conversation must start with the customer\'s message';
+    return this.openProblem(this.length);
+  }
+
+  private openProblem(before: number): string | null {
+    for (const [id, at] of this.open) {
       return `message ${at}: tool call ${id} has no result before message ${before}`;
     }
     return null;
-  };
-  const answered = new Set<string>();
-  for (const [i, m] of conversation.entries()) {
-    if (m.role === 'assistant') {
-      const problem = checkClosed(i);
-      if (problem) return problem;
-      open = new Map(m.toolCalls.map((c) => [c.id, i]));
-      if (open.size !== m.toolCalls.length) return `message ${i}: two tool calls share an id`;
-    } else if (m.role === 'tool') {
-      if (answered.has(m.toolCallId)) return `message ${i}: tool call ${m.toolCallId} has a second result`;
-      if (!open.has(m.toolCallId)) return `message ${i}: result for ${m.toolCallId}, which the assistant message before it did not ask for`;
-      open.delete(m.toolCallId);
-      answered.add(m.toolCallId);
-    } else if (i !== 0) {
-      return `message ${i}: only the first message is the customer's in a support task`;
-    }
   }
-  return checkClosed(conversation.length);
 }

@@ -4,7 +4,7 @@
 // that now shows an earlier refund) follows the branch the scenario defines for it.
 // Like a real model API, it rejects a conversation in which a tool call has no result.
 
-import { conversationProblem, type Conversation, type Message, type ToolCall } from './conversation.js';
+import { ConversationCheck, type Conversation, type Message, type ToolCall } from './conversation.js';
 import type { BranchCondition, ModelStep, Scenario, ToolStep } from './scenario.js';
 
 export interface ModelReply {
@@ -30,34 +30,117 @@ export class ScriptError extends Error {
   }
 }
 
+/** What the check and the walk read of a message, as it was when they read it. */
+interface ReadMessage {
+  message: Message;
+  role: Message['role'];
+  /** A tool message's call id and content. */
+  toolCallId?: string;
+  content?: string;
+  /** An assistant message's call ids. */
+  callIds?: string[];
+}
+
+/**
+ * The check and the walk of the conversation the model last answered. A life asks again with the
+ * same conversation plus new messages: both carry on from where they stopped instead of reading it
+ * all again, which gives the same answer (see `reply`).
+ */
+interface Progress {
+  read: ReadMessage[];
+  check: ConversationCheck;
+  /** Messages walked, and the step reached after them. */
+  walked: number;
+  step: ModelStep;
+}
+
 export class ScriptedModel {
   private readonly replies = new Map<string, ModelReply>();
+  private progress: Progress | null = null;
 
   constructor(private readonly scenario: Scenario) {
     for (const step of scenario.steps.values()) this.replies.set(step.name, buildReply(step));
   }
 
+  /**
+   * Why carrying on is exact: the check's first problem never changes as messages are added, and
+   * the walk only reads, for an assistant message, the results of its own calls; in a valid
+   * conversation each has exactly one result, already there when that message was walked, and
+   * messages added later cannot come before it. Carrying on needs every message read before to be
+   * unchanged in what was read of it (same object, same role, ids and content); otherwise, or when
+   * the calls of a message match its step only once joined with commas, everything is read again.
+   */
   reply(conversation: Conversation): ModelReply {
-    const problem = conversationProblem(conversation);
+    let progress = this.progress;
+    if (progress === null || !readBefore(progress.read, conversation)) {
+      progress = { read: [], check: new ConversationCheck(), walked: 0, step: this.scenario.steps.get(this.scenario.start)! };
+    }
+    this.progress = progress;
+    for (let i = progress.read.length; i < conversation.length; i++) {
+      const message = conversation[i]!;
+      progress.check.add(message);
+      progress.read.push(readOf(message));
+    }
+    const problem = progress.check.problem();
     if (problem !== null) throw new ConversationRejected(problem);
-    return this.replies.get(this.currentStep(conversation).name)!;
+    const walk = this.walk(conversation, progress.walked, progress.step);
+    if (walk.exact) {
+      progress.walked = conversation.length;
+      progress.step = walk.step;
+    } else {
+      this.progress = null;
+    }
+    return this.replies.get(walk.step.name)!;
   }
 
-  /** Walks the step graph along the conversation's assistant messages. */
-  private currentStep(conversation: Conversation): ModelStep {
+  /** Walks the step graph along the conversation's assistant messages, from message `from` at `step`. */
+  private walk(conversation: Conversation, from: number, step: ModelStep): { step: ModelStep; exact: boolean } {
     const steps = this.scenario.steps;
-    let step = steps.get(this.scenario.start)!;
-    for (const [i, message] of conversation.entries()) {
+    let exact = true;
+    for (let i = from; i < conversation.length; i++) {
+      const message = conversation[i]!;
       if (message.role !== 'assistant') continue;
       if (step.kind !== 'calls') throw new ScriptError(this.scenario.id, `message ${i}: the conversation goes on after the final answer`);
-      const expected = step.calls.map((c) => c.id).join(',');
-      const got = message.toolCalls.map((c) => c.id).join(',');
-      if (expected !== got) throw new ScriptError(this.scenario.id, `message ${i}: expected the calls of step ${step.name} (${expected}), got ${got}`);
+      if (!sameIds(step.calls, message.toolCalls)) {
+        const expected = step.calls.map((c) => c.id).join(',');
+        const got = message.toolCalls.map((c) => c.id).join(',');
+        if (expected !== got) throw new ScriptError(this.scenario.id, `message ${i}: expected the calls of step ${step.name} (${expected}), got ${got}`);
+        exact = false; // equal only once joined: the results looked up may not be this message's
+      }
       const results = resultsFor(conversation, step);
       step = steps.get(step.next.find((b) => b.when === undefined || (matches(b.when, results) && (b.whenAlso ?? []).every((w) => matches(w, results))))!.goto)!;
     }
-    return step;
+    return { step, exact };
   }
+}
+
+function sameIds(a: readonly { id: string }[], b: readonly { id: string }[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.id !== b[i]!.id) return false;
+  return true;
+}
+
+function readOf(message: Message): ReadMessage {
+  if (message.role === 'tool') return { message, role: message.role, toolCallId: message.toolCallId, content: message.content };
+  if (message.role === 'assistant') return { message, role: message.role, callIds: message.toolCalls.map((c) => c.id) };
+  return { message, role: message.role };
+}
+
+/** The conversation starts with the messages read, each unchanged in what was read of it. */
+function readBefore(read: ReadMessage[], conversation: Conversation): boolean {
+  if (conversation.length < read.length) return false;
+  for (let i = 0; i < read.length; i++) {
+    const r = read[i]!;
+    const m = conversation[i]!;
+    if (r.message !== m || r.role !== m.role) return false;
+    if (m.role === 'tool' && (r.toolCallId !== m.toolCallId || r.content !== m.content)) return false;
+    if (m.role === 'assistant') {
+      const ids = r.callIds!;
+      if (ids.length !== m.toolCalls.length) return false;
+      for (let j = 0; j < ids.length; j++) if (ids[j] !== m.toolCalls[j]!.id) return false;
+    }
+  }
+  return true;
 }
 
 function buildReply(step: ModelStep): ModelReply {
@@ -78,8 +161,25 @@ export function splitEvenly(text: string, parts: number): string[] {
 function resultsFor(conversation: Conversation, step: ToolStep): Record<string, unknown>[] {
   return step.calls.map((call) => {
     const message = conversation.find((m) => m.role === 'tool' && m.toolCallId === call.id);
-    return message && message.role === 'tool' ? (JSON.parse(message.content) as Record<string, unknown>) : {};
+    return message && message.role === 'tool' ? parsedResult(message.content) : {};
   });
+}
+
+/**
+ * JSON.parse of a tool result, kept by its text: the same results come back run after run, and
+ * the branch conditions only read them (a parsed result is never changed).
+ */
+const parsedResults = new Map<string, Record<string, unknown>>();
+const PARSED_RESULTS_KEPT = 4096;
+
+function parsedResult(content: string): Record<string, unknown> {
+  let parsed = parsedResults.get(content);
+  if (parsed === undefined) {
+    parsed = JSON.parse(content) as Record<string, unknown>;
+    if (parsedResults.size >= PARSED_RESULTS_KEPT) parsedResults.clear();
+    parsedResults.set(content, parsed);
+  }
+  return parsed;
 }
 
 function matches(when: BranchCondition, results: Record<string, unknown>[]): boolean {

@@ -1,0 +1,104 @@
+// Pins what the simulated tier computes, so that a change made for speed provably changes nothing:
+// a SHA-256 over the verdict and the full outcome (every event of every life, the shop's logs and
+// rows, the delivered answers, the final conversation) of every single kill point of every
+// bundled scenario under every strategy and broken variant, plus two-kill schedules and
+// interleavings of the parallel-call task T03, and the explorer's results on T03.
+// Two hashes each: one over canonical JSON (the values), one over plain JSON (the values and the
+// order of their fields, which reports print).
+// If a change is meant to alter behaviour, this test is the one to update, with the reason.
+
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { explore } from '../src/harness/explore.js';
+import { simulate, type RunOutcome, type Schedule } from '../src/harness/simulate.js';
+import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../src/harness/strategies.js';
+import { judge } from '../src/harness/verdict.js';
+import { canonicalJson } from '../src/model/canonical-json.js';
+import { lanternScenarios } from '../src/model/load.js';
+import type { Scenario } from '../src/model/scenario.js';
+
+class Digest {
+  private readonly canonical = createHash('sha256');
+  private readonly plain = createHash('sha256');
+  add(value: unknown): void {
+    this.canonical.update(canonicalJson(value)).update('\n');
+    this.plain.update(JSON.stringify(value)).update('\n');
+  }
+  hex(): { canonical: string; plain: string } {
+    return { canonical: this.canonical.digest('hex'), plain: this.plain.digest('hex') };
+  }
+}
+
+function addRun(digest: Digest, scenario: Scenario, name: AnyStrategyName, schedule: Schedule, baseline: RunOutcome): RunOutcome {
+  const outcome = simulate(scenario, name, schedule);
+  digest.add({ scenario: scenario.id, strategy: name, schedule, verdict: judge(scenario, outcome, baseline), outcome });
+  return outcome;
+}
+
+const scenarios = lanternScenarios();
+const t03 = scenarios.find((s) => s.id.startsWith('T03'))!;
+
+describe('the simulated tier computes exactly what it computed before', () => {
+  it('every single kill of every bundled scenario under every strategy and broken variant', () => {
+    const digest = new Digest();
+    let runs = 0;
+    for (const scenario of scenarios) {
+      for (const name of ALL_STRATEGY_NAMES) {
+        const baseline = simulate(scenario, name, { kills: [], interleaving: [] });
+        digest.add({ scenario: scenario.id, strategy: name, baseline });
+        const last = baseline.lives[0]!.events.length - 1;
+        for (let k = -1; k <= last; k++) {
+          addRun(digest, scenario, name, { kills: [k], interleaving: [] }, baseline);
+          runs++;
+        }
+      }
+    }
+    expect(runs).toBe(GOLDEN.singleKillRuns);
+    expect(digest.hex()).toEqual(GOLDEN.singleKills);
+  });
+
+  it('two-kill schedules and interleavings of T03 under every strategy and broken variant', () => {
+    const digest = new Digest();
+    let runs = 0;
+    for (const name of ALL_STRATEGY_NAMES) {
+      for (const interleaving of [[], [1, 0, 1], [1, 1, 1, 1, 1, 1]]) {
+        const baseline = simulate(t03, name, { kills: [], interleaving });
+        digest.add({ strategy: name, interleaving, baseline });
+        const last = baseline.lives[0]!.events.length - 1;
+        for (let first = -1; first <= last; first += 4) {
+          const once = addRun(digest, t03, name, { kills: [first], interleaving }, baseline);
+          const recovery = once.lives[1]?.events.length ?? 0;
+          for (let second = -1; second < recovery; second += 3) {
+            addRun(digest, t03, name, { kills: [first, second], interleaving }, baseline);
+            runs++;
+          }
+        }
+        addRun(digest, t03, name, { kills: [last - 1, 3, 5], interleaving }, baseline);
+      }
+    }
+    expect(runs).toBe(GOLDEN.t03Runs);
+    expect(digest.hex()).toEqual(GOLDEN.t03);
+  });
+
+  it('the explorer finds the same failures and minimal counterexamples on T03', () => {
+    const digest = new Digest();
+    // Two kills only under the variant whose bug needs parallel calls (the rest would be slow).
+    const runs = [...ALL_STRATEGY_NAMES.map((name) => ({ name, kills: 1 as const })), { name: 'journal+keys/last-message' as const, kills: 2 as const }];
+    for (const { name, kills } of runs) {
+      {
+        const { minimal, ...rest } = explore(t03, name, { kills, interleavingBound: kills === 1 ? 32 : 1, seed: 1 });
+        digest.add({ ...rest, minimal: minimal === null ? null : { ...minimal, scenario: minimal.scenario.id } });
+      }
+    }
+    expect(digest.hex()).toEqual(GOLDEN.explore);
+  });
+});
+
+// Computed on the code before the speed work (commit 5070e7d).
+const GOLDEN = {
+  singleKillRuns: 7564,
+  singleKills: { canonical: '5dd3697fa62986e334a2707cf5fa214b54d71bd96d95453351b8ee068cbf6ee2', plain: '3aca28878af11582ddde292b629975cce5e0ef4a27e386d69e938d11e7eb2e33' },
+  t03Runs: 3737,
+  t03: { canonical: 'fb26919e49b82a5532208b54ff9f710bd21948d164debda4e9e31163efa081e8', plain: 'e836dd1c6880b6a94e7722d36a1d5ac2addb990ced1c814b772ddea43881caa4' },
+  explore: { canonical: 'e8e71d2ceae9a400955519fa81f632cf022c1693074a688119ddb2000c90ebb8', plain: 'e0685b8608b637615e050f45d86ae08d0650dfb2af04ab9a9bffbbc68a4b8197' },
+};
