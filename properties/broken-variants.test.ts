@@ -3,7 +3,7 @@
 import { test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { checkProperty } from './harness.js';
-import { conversationValid, exactlyOnce, repeatIffGap } from '../src/harness/properties.js';
+import { conversationValid, exactlyOnce, noPartialAnswer, repeatIffGap } from '../src/harness/properties.js';
 
 describe('each broken variant fails the property it breaks', () => {
   test('keys from a fresh random id repeat a write: exactly-once fails (journal)', () => {
@@ -27,5 +27,11 @@ describe('each broken variant fails the property it breaks', () => {
     const run = checkProperty('no keys: repeat iff gap', 'properties/repeat-iff-gap.test.ts', 'journal/entry-before-write', repeatIffGap, { numRuns: 400 });
     expect(run.failed).toBe(true);
     expect(run.report).toMatch(/never sent|but repeated/);
+  });
+
+  test('a journal that saves the answer while it streams delivers half of it: no-partial-answer fails', () => {
+    const run = checkProperty('no partial answer', 'properties/no-partial-answer.test.ts', 'journal/partial-answer', noPartialAnswer, { numRuns: 400 });
+    expect(run.failed).toBe(true);
+    expect(run.report).toMatch(/partial answer/);
   });
 });

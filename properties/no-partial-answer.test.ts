@@ -7,7 +7,8 @@ import { assertProperty } from './harness.js';
 import { noPartialAnswer } from '../src/harness/properties.js';
 
 describe('no partial answer is delivered, stored or acted on', () => {
-  for (const strategy of ALL_STRATEGY_NAMES) {
+  // journal/partial-answer exists to break this property; broken-variants.test.ts asserts that it does.
+  for (const strategy of ALL_STRATEGY_NAMES.filter((name) => name !== 'journal/partial-answer')) {
     test(`${strategy}`, () => {
       assertProperty('no partial answer', 'properties/no-partial-answer.test.ts', strategy, noPartialAnswer, { numRuns: 40 });
     });

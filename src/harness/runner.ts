@@ -150,6 +150,16 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
         }
       : {}),
   };
+  // The broken checkpoint: the half-streamed answer is saved as if it were the reply, so a resume
+  // finds a final answer in the journal and delivers it.
+  const answerCheckpoint: AnswerCheckpoint | undefined = saving && strategy.answerCheckpoint === 'every-chunk'
+    ? function* (streamedSoFar) {
+        conversation.push({ role: 'assistant', content: streamedSoFar, toolCalls: [] });
+        const saved = yield* save('other', undefined);
+        conversation.pop();
+        return saved;
+      }
+    : undefined;
   for (let turn = 0; turn < MAX_TURNS; turn++) {
     const pending = pendingCalls(conversation, strategy.resume);
     if (pending.length > 0) {
@@ -163,7 +173,7 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
       yield deliver(ctx, clock, last.content);
       return { conversation };
     }
-    const { message: reply } = yield* callModel(ctx, clock, conversation);
+    const { message: reply } = yield* callModel(ctx, clock, conversation, answerCheckpoint);
     conversation.push(reply);
     if (saving) yield yield* save('other', undefined);
   }
@@ -277,7 +287,10 @@ function replyText(called: CalledModel): string {
   return text;
 }
 
-function* callModel(ctx: LifeContext, clock: LifeClock, conversation: Conversation): Generator<RunEvent, CalledModel, void> {
+/** Saves an answer that is still streaming (the broken `every-chunk` checkpoint) and returns the save's last event. */
+type AnswerCheckpoint = (streamedSoFar: string) => Generator<RunEvent, RunEvent, void>;
+
+function* callModel(ctx: LifeContext, clock: LifeClock, conversation: Conversation, checkpoint?: AnswerCheckpoint): Generator<RunEvent, CalledModel, void> {
   const { timings } = ctx.scenario;
   const modelCall = clock.nextModelCall();
   yield clock.event({ modelCall, index: 0, kind: 'model-request', atMs: 0, interval: 'other' }, 0);
@@ -287,6 +300,7 @@ function* callModel(ctx: LifeContext, clock: LifeClock, conversation: Conversati
   const { chunks } = reply;
   for (let chunk = 0; chunk < chunks.length; chunk++) {
     yield clock.event({ modelCall, chunk, chunks: chunks.length, final, index: 0, kind: 'model-chunk', atMs: 0, interval: 'model' }, chunk === 0 ? timings.modelLatencyMs : timings.chunkMs);
+    if (checkpoint !== undefined && final && chunk < chunks.length - 1) yield yield* checkpoint(chunks.slice(0, chunk + 1).join(''));
   }
   if (!addsUp.has(reply)) {
     // Checked once per reply object: the scripted model hands out the same reply every time.

@@ -3,7 +3,7 @@
 export type Recovery = 'restart' | 'journal' | 'workflow';
 
 export const STRATEGY_NAMES = ['restart', 'journal', 'journal+keys', 'workflow', 'workflow+keys'] as const;
-export const BROKEN_VARIANT_NAMES = ['journal+random-keys', 'workflow+random-keys', 'journal+keys/last-message', 'journal/entry-before-write', 'journal/in-place'] as const;
+export const BROKEN_VARIANT_NAMES = ['journal+random-keys', 'workflow+random-keys', 'journal+keys/last-message', 'journal/entry-before-write', 'journal/in-place', 'journal/partial-answer'] as const;
 
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 export type BrokenVariantName = (typeof BROKEN_VARIANT_NAMES)[number];
@@ -23,6 +23,8 @@ export interface Strategy {
   journalWrite: 'rename' | 'in-place';
   /** When a write's journal entry is saved: after the write returns (default), or before it runs (broken: a kill loses the write). */
   journalEntry?: 'after-write' | 'before-write';
+  /** `every-chunk` (broken): the journal also saves the answer while it streams, half of it included. */
+  answerCheckpoint?: 'complete' | 'every-chunk';
   broken: boolean;
   summary: string;
 }
@@ -46,6 +48,8 @@ const STRATEGIES: Record<AnyStrategyName, Strategy> = {
     summary: 'BROKEN: as journal+keys, but a resume looks for unanswered tool calls only in the last message' },
   'journal/entry-before-write': { name: 'journal/entry-before-write', recovery: 'journal', keys: 'none', resume: 'every-message', journalWrite: 'rename', journalEntry: 'before-write', broken: true,
     summary: 'BROKEN: as journal, but a write\'s journal entry is saved before the write runs, so a kill in between loses it' },
+  'journal/partial-answer': { name: 'journal/partial-answer', recovery: 'journal', keys: 'none', resume: 'every-message', journalWrite: 'rename', answerCheckpoint: 'every-chunk', broken: true,
+    summary: 'BROKEN: as journal, but the answer is saved while it streams, so a resume delivers half of it' },
   'journal/in-place': { name: 'journal/in-place', recovery: 'journal', keys: 'none', resume: 'every-message', journalWrite: 'in-place', broken: true,
     summary: 'BROKEN: as journal, but the journal is overwritten in place instead of renamed, so a kill mid-save tears it' },
 };
