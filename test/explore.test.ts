@@ -53,7 +53,7 @@ describe('explore', () => {
   });
 
   it('promises: keys everything, journal and workflow no lost write, restart a valid conversation', () => {
-    expect(promisedChecks(strategy('journal+keys'))).toHaveLength(7);
+    expect(promisedChecks(strategy('journal+keys'))).toHaveLength(8);
     expect(promisedChecks(strategy('workflow'))).toEqual(['lost-write', 'invalid-conversation', 'half-answer']);
     expect(promisedChecks(strategy('restart'))).toEqual(['invalid-conversation', 'half-answer']);
   });

@@ -12,7 +12,7 @@
 //   different answer). They promise no lost write, a valid conversation, no half answer.
 // - with keys (journal+keys, workflow+keys) the repeat is answered from the key table: every write
 //   happens exactly once, so they promise every check: nothing done twice, lost, refused, or
-//   different, the same answer, a valid conversation, no half answer.
+//   different, the same shop state, the same answer, a valid conversation, no half answer.
 // A broken variant promises what the strategy it imitates promises (random keys claim to be keys;
 // a last-message resume claims to be journal+keys; a journal with a bad write order claims to be
 // a journal): that is the promise it breaks, and a check that catches it proves the check can fail.
@@ -29,6 +29,7 @@ export const CHECKS = [
   'lost-write',
   'refused-repeat',
   'different-write',
+  'shop-differs',
   'different-answer',
   'invalid-conversation',
   'half-answer',
@@ -42,6 +43,7 @@ export const CHECK_LABELS: Record<CheckName, string> = {
   'lost-write': 'lost (never sent)',
   'refused-repeat': 'refused repeat',
   'different-write': 'different write',
+  'shop-differs': 'shop state differs',
   'different-answer': 'different answer',
   'invalid-conversation': 'invalid conversation',
   'half-answer': 'half answer acted on',
@@ -74,14 +76,64 @@ export function unsentWrites(j: Judged): string[] {
   // (before the shop ran it) leaves it unsent.
   const sent = new Set<string>();
   for (const life of j.outcome.lives) for (const e of life.events) if (e.kind === 'shop-commit' || e.kind === 'tool-result') sent.add(e.callId!);
-  const sentIdentities = new Set<string>();
+  // Counted per identity, not as a set: when the baseline makes the same write twice (two calls
+  // with the same kind, target and arguments), one of them sent does not account for the other.
+  const sentCalls = new Map<string, number>();
   for (const step of j.scenario.steps.values()) {
     if (step.kind !== 'calls') continue;
     for (const c of step.calls) {
-      if (sent.has(c.id) && isWriteTool(c.tool)) sentIdentities.add(`${c.tool} ${writeTarget(c.tool, c.args)} ${canonicalJson(c.args)}`);
+      if (!sent.has(c.id) || !isWriteTool(c.tool)) continue;
+      const identity = `${c.tool} ${writeTarget(c.tool, c.args)} ${canonicalJson(c.args)}`;
+      sentCalls.set(identity, (sentCalls.get(identity) ?? 0) + 1);
     }
   }
-  return j.verdict.lostWrites.filter((w) => !sentIdentities.has(w));
+  const baselineCommits = new Map<string, number>();
+  for (const w of j.verdict.lostWrites) baselineCommits.set(w, 0);
+  for (const w of j.verdict.lostWrites) {
+    if (baselineCommits.get(w) !== 0) continue;
+    baselineCommits.set(w, committedInBaseline(j, w));
+  }
+  const unsent: string[] = [];
+  const lostSoFar = new Map<string, number>();
+  for (const w of j.verdict.lostWrites) {
+    const lost = (lostSoFar.get(w) ?? 0) + 1;
+    lostSoFar.set(w, lost);
+    // The baseline's calls of this write that this run never sent, at most as many as were lost.
+    if (lost <= baselineCommits.get(w)! - (sentCalls.get(w) ?? 0)) unsent.push(w);
+  }
+  return unsent;
+}
+
+/** How many times the baseline committed this write: what the run committed plus what it lost. */
+function committedInBaseline(j: Judged, identity: string): number {
+  let committed = 0;
+  for (const w of j.outcome.writes) if (`${w.kind} ${w.target} ${w.args}` === identity) committed++;
+  return committed + j.verdict.lostWrites.filter((w) => w === identity).length;
+}
+
+/** Tables whose `id` is a row number the shop hands out, not a business id. */
+const NUMBERED_TABLES = new Set(['refunds', 'cancellations', 'address_changes', 'emails', 'handoffs']);
+
+/**
+ * The shop's rows that differ from the baseline's, ignoring the row numbers the shop hands out:
+ * two writes committed in another order (parallel calls finishing the other way round) swap their
+ * numbers but leave the same shop. Everything else counts, the final address and status included.
+ */
+export function shopStateDifference(v: Verdict): string[] {
+  const balance = new Map<string, number>();
+  for (const line of v.shopDiff) {
+    const [sign, table, ...rest] = line.split(' ');
+    let row = rest.join(' ');
+    if (NUMBERED_TABLES.has(table!)) {
+      const { id: _id, ...fields } = JSON.parse(row) as Record<string, unknown>;
+      row = JSON.stringify(fields);
+    }
+    const key = `${table} ${row}`;
+    balance.set(key, (balance.get(key) ?? 0) + (sign === '+' ? 1 : -1));
+  }
+  const differences: string[] = [];
+  for (const [key, n] of balance) for (let i = 0; i < Math.abs(n); i++) differences.push(`${n > 0 ? '+' : '-'} ${key}`);
+  return differences;
 }
 
 /** Every check the run fails, promised or not, in CHECKS order. */
@@ -92,6 +144,7 @@ export function failedChecks(j: Judged): CheckName[] {
     'lost-write': unsentWrites(j).length > 0,
     'refused-repeat': v.refusedTotal > 0,
     'different-write': v.differentWrites.length > 0,
+    'shop-differs': shopStateDifference(v).length > 0,
     'different-answer': !v.sameAnswer,
     // A journal that cannot be read back is a conversation the resume cannot continue.
     'invalid-conversation': !v.conversationValid || v.recoveryError !== null,
