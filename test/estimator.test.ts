@@ -12,7 +12,7 @@ import {
   waitingShare,
   type IntervalShares,
 } from '../src/harness/estimator.js';
-import { checkExactAgainstSample, monteCarloKills, wilsonInterval } from '../src/harness/monte-carlo.js';
+import { checkExactAgainstSample, monteCarloKills, wilsonInterval, Z_99_SIX_KINDS, zForSimultaneous } from '../src/harness/monte-carlo.js';
 import { simulate } from '../src/harness/simulate.js';
 import { lanternScenario, lanternScenarios } from '../src/model/load.js';
 
@@ -224,5 +224,17 @@ describe('a scenario set', () => {
     const sample = monteCarloKills(baselineEvents(lanternScenario('T01')), { draws: 20_000, seed: 'waiting', window: CHAPTER_WINDOW });
     const sampled = (sample.hits.model + sample.hits.tool + sample.hits['write-before-commit']) / sample.draws;
     expect(sampled).toBeGreaterThan(0.5);
+  });
+});
+
+describe('intervals that hold together', () => {
+  it('z for one 95% interval is the familiar 1.96, and for six at 99% the default 3.144', () => {
+    expect(zForSimultaneous(1, 0.95)).toBeCloseTo(1.959964, 5);
+    expect(zForSimultaneous(6)).toBeCloseTo(Z_99_SIX_KINDS, 3);
+  });
+
+  it('widens with the number of intervals checked at once (6 kinds x 14 scenarios for the command)', () => {
+    expect(zForSimultaneous(84)).toBeGreaterThan(zForSimultaneous(6));
+    expect(zForSimultaneous(84)).toBeCloseTo(3.848, 3);
   });
 });

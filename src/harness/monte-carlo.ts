@@ -17,6 +17,41 @@ import { killAtTime } from './kill-time.js';
 /** z for six two-sided intervals that hold together with 99% confidence (each at 1 - 0.01/6). */
 export const Z_99_SIX_KINDS = 3.144;
 
+/**
+ * z for `intervals` two-sided intervals that hold together with `confidence` (Bonferroni: each at
+ * 1 - (1 - confidence) / intervals). A command that checks every kind of every scenario at once
+ * must use this over all of them, or some seed fails by chance.
+ */
+export function zForSimultaneous(intervals: number, confidence = 0.99): number {
+  if (!(Number.isInteger(intervals) && intervals > 0 && confidence > 0 && confidence < 1)) {
+    throw new RangeError(`zForSimultaneous: need a whole number of intervals > 0 and 0 < confidence < 1 (got ${intervals}, ${confidence})`);
+  }
+  const tail = (1 - confidence) / intervals / 2;
+  // Bisection on the normal upper tail; 100 halvings of [0, 40] are far below any useful precision.
+  let low = 0;
+  let high = 40;
+  for (let i = 0; i < 100; i++) {
+    const mid = (low + high) / 2;
+    if (normalUpperTail(mid) > tail) low = mid;
+    else high = mid;
+  }
+  return (low + high) / 2;
+}
+
+/** P(Z > z) for a standard normal Z, through erfc . */
+function normalUpperTail(z: number): number {
+  return 0.5 * erfc(z / Math.SQRT2);
+}
+
+/** erfc by the Numerical Recipes Chebyshev fit (fractional error below 1.2e-7 everywhere). */
+function erfc(x: number): number {
+  const z = Math.abs(x);
+  const t = 1 / (1 + 0.5 * z);
+  const r = t * Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 +
+    t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+  return x >= 0 ? r : 2 - r;
+}
+
 /** More draws than this would take seconds; the check needs far fewer. */
 const MAX_DRAWS = 50_000_000;
 

@@ -19,7 +19,7 @@ import {
   type RunEstimate,
   type SetEstimate,
 } from '../estimator.js';
-import { checkExactAgainstSample, describeExactCheckFailure, monteCarloKills, type ExactCheckFailure } from '../monte-carlo.js';
+import { checkExactAgainstSample, describeExactCheckFailure, monteCarloKills, zForSimultaneous, type ExactCheckFailure } from '../monte-carlo.js';
 
 /** The chapter's random kills: 176 of 210 landed while the agent waited on the model or a tool. */
 const CHAPTER_WAITING = { kills: 176, of: 210 };
@@ -157,7 +157,7 @@ export function formatEstimate(set: SetEstimate, args: EstimateArgs, failures: M
     const draws = args.monteCarloDraws!;
     const replay = ['killpoint estimate', ...args.files, ...(args.gap.gapMs === undefined ? [] : ['--gap-ms', String(args.gap.gapMs)]),
       ...(args.gap.roundTripMs === undefined ? [] : ['--round-trip-ms', String(args.gap.roundTripMs)]), '--monte-carlo', String(draws), '--seed', args.seed];
-    lines.push(`(${draws} draws per scenario, seed ${args.seed}, Wilson score intervals at 99% for all kinds together; replay: ${replay.join(' ')})`);
+    lines.push(`(${draws} draws per scenario, seed ${args.seed}, Wilson score intervals at 99% for all kinds of all scenarios together; replay: ${replay.join(' ')})`);
   }
   return lines.join('\n');
 }
@@ -178,8 +178,10 @@ export function estimateCommand(argv: string[]): number {
   let failures: Map<string, ExactCheckFailure[]> | null = null;
   if (args.monteCarloDraws !== null) {
     failures = new Map();
+    // Six kinds in each of the scenarios are checked at once: 99% for all of them together.
+    const z = zForSimultaneous(6 * runs.length);
     for (const [i, run] of runs.entries()) {
-      const sample = monteCarloKills(run.events, { draws: args.monteCarloDraws, seed: `${args.seed}|${run.id}`, gap: args.gap });
+      const sample = monteCarloKills(run.events, { draws: args.monteCarloDraws, seed: `${args.seed}|${run.id}`, gap: args.gap, z });
       failures.set(run.id, checkExactAgainstSample(set.runs[i]!.estimate.probability, sample));
     }
   }
