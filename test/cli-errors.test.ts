@@ -1,0 +1,31 @@
+// Bad input on the command line ends in one line naming what is wrong and exit 2, never a stack trace.
+
+import { describe, expect, it } from 'vitest';
+import { main } from '../src/harness/cli.js';
+
+async function run(argv: string[]): Promise<{ status: number; stderr: string[]; stdout: string[] }> {
+  const stderr: string[] = [];
+  const stdout: string[] = [];
+  const [error, log] = [console.error, console.log];
+  console.error = (text: string) => stderr.push(text);
+  console.log = (text: string) => stdout.push(text);
+  try {
+    return { status: await main(argv), stderr, stdout };
+  } finally {
+    [console.error, console.log] = [error, log];
+  }
+}
+
+describe('killpoint harness with a harness that cannot run or breaks the protocol', () => {
+  it.each([
+    [['/nonexistent/cmd'], 'killpoint harness: /nonexistent/cmd life 0: cannot start /nonexistent/cmd (no such command)'],
+    [['true'], /^killpoint harness: true: left no shop\.sqlite in KILLPOINT_STATE_DIR .*bad input$/],
+    [['sh', '-c', 'echo nope >> "$KILLPOINT_EVENTS"'], /^killpoint harness: sh -c .* life 0: line 1 of its events \(KILLPOINT_EVENTS\) is not JSON/],
+  ])('%j: exit 2 and one line', async (command, message) => {
+    const { status, stderr } = await run(['harness', '--', ...command]);
+    expect(status).toBe(2);
+    expect(stderr).toHaveLength(1);
+    expect(stderr[0]!.split('\n')).toHaveLength(1);
+    expect(stderr[0]).toMatch(message);
+  });
+});
