@@ -29,3 +29,18 @@ describe('killpoint harness with a harness that cannot run or breaks the protoco
     expect(stderr[0]).toMatch(message);
   });
 });
+
+describe('options are read strictly: a value that is not what the option expects is a usage error', () => {
+  it.each([
+    [['harness', '--kills', '', '--', 'true'], 'killpoint harness: --kills: expected kill points (integers >= -1) separated by commas, got ""'],
+    [['harness', '--kills', '5,', '--', 'true'], 'killpoint harness: --kills: expected kill points (integers >= -1) separated by commas, got "5,"'],
+    [['check', '--seed', '1,2'], 'killpoint check: --seed: expected one integer >= 0, got "1,2"'],
+    [['check', '--interleavings', '3,4'], 'killpoint check: --interleavings: expected one integer >= 1, got "3,4"'],
+    [['check', '--seed', ''], 'killpoint check: --seed: expected one integer >= 0, got ""'],
+    [['check', '--schedule', '5,', 'scenarios/lantern/T01-dana-torn-pad.json'], 'killpoint check: --schedule: expected a comma-separated list of integers >= -1, got "5,"'],
+  ])('%j: exit 2, naming the option', async (argv, message) => {
+    const { status, stderr } = await run(argv);
+    expect(stderr).toEqual([message]);
+    expect(status).toBe(2);
+  });
+});

@@ -28,9 +28,16 @@ interface CheckArgs {
 
 function intList(value: string | undefined, option: string, min: number): number[] {
   if (value === undefined) throw new UsageError(`${option}: expected a comma-separated list of integers`);
-  const list = value.split(',').map((v) => Number(v));
+  // Number('') is 0: an empty entry ('', '5,') must not become a 0.
+  const list = value.split(',').map((v) => (v.trim() === '' ? NaN : Number(v)));
   if (list.some((n) => !Number.isInteger(n) || n < min)) throw new UsageError(`${option}: expected a comma-separated list of integers >= ${min}, got "${value}"`);
   return list;
+}
+
+function oneInt(value: string | undefined, option: string, min: number): number {
+  const n = value === undefined || value.trim() === '' ? NaN : Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`${option}: expected one integer >= ${min}, got ${value === undefined ? 'nothing' : `"${value}"`}`);
+  return n;
 }
 
 export function parseCheckArgs(args: string[]): CheckArgs {
@@ -54,10 +61,10 @@ export function parseCheckArgs(args: string[]): CheckArgs {
         break;
       }
       case '--interleavings':
-        parsed.interleavingBound = intList(value(), '--interleavings', 1)[0]!;
+        parsed.interleavingBound = oneInt(value(), '--interleavings', 1);
         break;
       case '--seed':
-        parsed.seed = intList(value(), '--seed', 0)[0]!;
+        parsed.seed = oneInt(value(), '--seed', 0);
         break;
       case '--schedule':
         parsed.schedule = intList(value(), '--schedule', -1);
