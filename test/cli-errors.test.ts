@@ -1,7 +1,10 @@
 // Bad input on the command line ends in one line naming what is wrong and exit 2, never a stack trace.
 
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { main } from '../src/harness/cli.js';
+import { PROJECT_ROOT } from '../src/model/load.js';
 
 async function run(argv: string[]): Promise<{ status: number; stderr: string[]; stdout: string[] }> {
   const stderr: string[] = [];
@@ -53,5 +56,17 @@ describe('check --schedule, on a replay that fails only checks the strategy does
     expect(text).not.toMatch(/FAILS/);
     expect(stdout.at(-1)).toBe('every promised check holds');
     expect(status).toBe(0);
+  });
+});
+
+describe('bench/real.ts, the replay command every tier mismatch prints, on bad options', () => {
+  it.each([
+    [['--scenario', 'T99'], /^bench\/real\.ts: --scenario: no bundled scenario "T99" \(expected one of T01, /],
+    [['--scenario', 'T01', '--strategy', 'journal', '--kills', 'abc'], /^bench\/real\.ts: --kills: expected integers >= -1 separated by commas, got "abc"$/],
+  ])('%j: one line and exit 2', (argv, message) => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'bench', 'real.ts'), ...argv], { encoding: 'utf8', cwd: PROJECT_ROOT });
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr.trim()).toMatch(message);
+    expect(result.status).toBe(2);
   });
 });
