@@ -13,42 +13,57 @@ import { lanternScenarios } from '../src/model/load.js';
 import { noKills, simulate } from '../src/harness/simulate.js';
 import { ALL_STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from '../src/harness/strategies.js';
 import { Baselines, compareTiers, everyKillPoint, formatMismatch, inPool, type TierCase } from '../src/harness/real/differential.js';
+import { UsageError } from '../src/harness/cli.js';
+import { ProtocolError } from '../src/harness/real/protocol.js';
 
 function list(raw: string | undefined): string[] | null {
   return raw === undefined ? null : raw.split(',').filter((s) => s !== '');
 }
 
-function numbers(raw: string | undefined): number[] {
-  return (list(raw) ?? []).map((s) => {
-    const n = Number(s);
-    if (!Number.isInteger(n)) throw new Error(`expected a list of integers, got "${raw}"`);
+function numbers(raw: string | undefined, option: string, min: number): number[] {
+  if (raw === undefined) return [];
+  // Strict: Number('') is 0, so an empty entry ('5,') must not become a 0.
+  return raw.split(',').map((s) => {
+    const n = s.trim() === '' ? NaN : Number(s);
+    if (!Number.isInteger(n) || n < min) throw new UsageError(`${option}: expected integers >= ${min} separated by commas, got "${raw}"`);
     return n;
   });
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      scenario: { type: 'string' },
-      scenarios: { type: 'string' },
-      strategy: { type: 'string' },
-      strategies: { type: 'string' },
-      kills: { type: 'string' },
-      interleaving: { type: 'string' },
-      concurrency: { type: 'string' },
-    },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        scenario: { type: 'string' },
+        scenarios: { type: 'string' },
+        strategy: { type: 'string' },
+        strategies: { type: 'string' },
+        kills: { type: 'string' },
+        interleaving: { type: 'string' },
+        concurrency: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values } = parsed;
   const all = lanternScenarios();
   const scenarioIds = list(values.scenario ?? values.scenarios);
-  const scenarios = scenarioIds === null ? all : scenarioIds.map((id) => all.find((s) => s.id === id) ?? fail(`no bundled scenario ${id}`));
-  const strategies = (list(values.strategy ?? values.strategies) ?? [...ALL_STRATEGY_NAMES]).map((n) => strategyNamed(n).name as AnyStrategyName);
-  const concurrency = values.concurrency ? Number(values.concurrency) : availableParallelism();
-  const interleaving = numbers(values.interleaving);
+  const scenarios = scenarioIds === null ? all : scenarioIds.map((id) => all.find((s) => s.id === id) ?? fail(`--scenario: no bundled scenario "${id}" (expected one of ${all.map((s) => s.id).join(', ')})`));
+  const strategies = (list(values.strategy ?? values.strategies) ?? [...ALL_STRATEGY_NAMES]).map((n) => {
+    if (!(ALL_STRATEGY_NAMES as readonly string[]).includes(n)) fail(`--strategy: expected one of ${ALL_STRATEGY_NAMES.join(', ')}, got "${n}"`);
+    return strategyNamed(n).name as AnyStrategyName;
+  });
+  const concurrency = values.concurrency !== undefined ? Number(values.concurrency) : availableParallelism();
+  if (!Number.isInteger(concurrency) || concurrency < 1) fail(`--concurrency: expected a whole number >= 1, got "${values.concurrency}"`);
+  const interleaving = numbers(values.interleaving, '--interleaving', 0);
+  const killList = values.kills !== undefined ? numbers(values.kills, '--kills', -1) : null;
 
   const cases: TierCase[] = [];
   for (const scenario of scenarios) {
     for (const strategy of strategies) {
-      const kills = values.kills !== undefined ? [numbers(values.kills)] : everyKillPoint(scenario, strategy, interleaving).map((k) => [k]);
+      const kills = killList !== null ? [killList] : everyKillPoint(scenario, strategy, interleaving).map((k) => [k]);
       for (const k of kills) cases.push({ scenario, strategy, schedule: { kills: k, interleaving } });
     }
   }
@@ -89,7 +104,15 @@ async function main(): Promise<number> {
 }
 
 function fail(message: string): never {
-  throw new Error(message);
+  throw new UsageError(message);
 }
 
-process.exitCode = await main();
+// Bad input (an option, or a child that breaks the protocol) is one line and exit 2, as in the CLI:
+// this is the replay command every tier mismatch prints.
+try {
+  process.exitCode = await main();
+} catch (error) {
+  if (!(error instanceof UsageError || error instanceof ProtocolError)) throw error;
+  console.error(`bench/real.ts: ${error.message}`);
+  process.exitCode = 2;
+}

@@ -7,9 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/model/load.js';
-import { checkEveryKillPoint, type ExternalHarness } from '../src/harness/real/external.js';
+import { checkEveryKillPoint, runExternal, type ExternalHarness } from '../src/harness/real/external.js';
 import { harnessCommand } from '../src/harness/commands/harness.js';
 import { UsageError } from '../src/harness/cli.js';
+import { lifeEnd, ProtocolError } from '../src/harness/real/protocol.js';
 
 const AGENT = join(PROJECT_ROOT, 'harness', 'python', 'refund_agent.py');
 const python = (keys: boolean): ExternalHarness => ({
@@ -52,5 +53,46 @@ describe('killpoint harness -- <command>', () => {
 
   it('is a usage error without a command', async () => {
     await expect(harnessCommand(['--kills', '5'])).rejects.toThrow(UsageError);
+  });
+});
+
+describe('a harness that breaks the protocol is bad input, not a verdict', () => {
+  const sh = (script: string): ExternalHarness => ({ name: `sh ${script}`, command: 'sh', args: ['-c', script] });
+
+  it('one that ignores its kill point fails the check instead of passing every kill point', async () => {
+    const deaf: ExternalHarness = { name: 'deaf', command: 'env', args: ['-u', 'KILLPOINT_KILL_AFTER', 'python3', AGENT] };
+    await expect(checkEveryKillPoint(deaf)).rejects.toThrow(new ProtocolError('deaf life 0: the harness did not kill itself before its first event (KILLPOINT_KILL_AFTER=-1): it wrote 10 events and exited 0; a harness that breaks the protocol is bad input'));
+  });
+
+  it('one that cannot be started, leaves no shop, or writes an event that is not JSON: the life and the line, not a temp file', async () => {
+    await expect(runExternal({ name: 'nowhere', command: '/nonexistent/cmd', args: [] }, [])).rejects.toThrow(new ProtocolError('nowhere life 0: cannot start /nonexistent/cmd (no such command)'));
+    await expect(runExternal({ name: 'true', command: 'true', args: [] }, [])).rejects.toThrow(/^true: left no shop.sqlite in KILLPOINT_STATE_DIR/);
+    const garbage = sh('echo \'{"index": 0, "kind": "start"}\' >> "$KILLPOINT_EVENTS"; echo nope >> "$KILLPOINT_EVENTS"');
+    const error = await runExternal(garbage, []).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as Error).message).toMatch(/^sh .* life 0: line 2 of its events \(KILLPOINT_EVENTS\) is not JSON/);
+    expect((error as Error).message).not.toMatch(/killpoint-external-/);
+  });
+});
+
+describe('how a life ends is decided in one place, for any harness and the real tier alike', () => {
+  const exit = (code: number | null, signal: NodeJS.Signals | null = null) => ({ code, signal, stderr: '' });
+
+  it('SIGKILL right after the kill point is a kill; 0 and 3 before reaching it are a finish and a failure', () => {
+    expect(lifeEnd(exit(null, 'SIGKILL'), 6, 5, 'x')).toBe('killed');
+    expect(lifeEnd(exit(null, 'SIGKILL'), 0, -1, 'x')).toBe('killed');
+    expect(lifeEnd(exit(0), 4, null, 'x')).toBe('finished');
+    expect(lifeEnd(exit(0), 4, 9, 'x')).toBe('finished');
+    expect(lifeEnd(exit(3), 4, 9, 'x')).toBe('failed');
+  });
+
+  it('alive after its kill point, killed elsewhere, or crashed: a protocol error', () => {
+    expect(() => lifeEnd(exit(0), 6, 5, 'x')).toThrow(new ProtocolError('x: the harness did not kill itself after event 5 (KILLPOINT_KILL_AFTER=5): it wrote 6 events and exited 0; a harness that breaks the protocol is bad input'));
+    expect(() => lifeEnd(exit(0), 11, 5, 'x')).toThrow(/did not kill itself after event 5/);
+    expect(() => lifeEnd(exit(3), 6, 5, 'x')).toThrow(/did not kill itself after event 5 .* exited 3/);
+    expect(() => lifeEnd(exit(0), 0, -1, 'x')).toThrow(/did not kill itself before its first event .* 0 events and exited 0/);
+    expect(() => lifeEnd(exit(null, 'SIGKILL'), 4, 5, 'x')).toThrow(/killed by SIGKILL after event 3, but its kill point was 5/);
+    expect(() => lifeEnd(exit(null, 'SIGKILL'), 4, null, 'x')).toThrow(/kill point was none/);
+    expect(() => lifeEnd({ code: 1, signal: null, stderr: 'Traceback (most recent call last):\n  File "a.py", line 1\nKeyError: \'x\'\n' }, 2, null, 'x')).toThrow(new ProtocolError("x: the harness crashed (exit 1); a harness that breaks the protocol is bad input: KeyError: 'x'"));
   });
 });

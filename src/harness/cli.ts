@@ -1,8 +1,9 @@
 // The command line. Each command lives in src/harness/commands/ and returns its exit status:
 // 0 when every check holds, 1 when one fails, 2 on bad input (a usage error names the option,
-// a scenario error names the file and the field).
+// a scenario error names the file and the field, a protocol error names the harness's life).
 
 import { ScenarioError } from '../model/scenario.js';
+import { ProtocolError } from './real/protocol.js';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -51,7 +52,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await (await command.load())(args);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ScenarioError) {
+    if (error instanceof UsageError || error instanceof ScenarioError || error instanceof ProtocolError) {
       console.error(`killpoint ${name}: ${error.message}`);
       return 2;
     }

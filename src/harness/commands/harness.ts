@@ -38,8 +38,9 @@ export async function harnessCommand(args: string[]): Promise<number> {
   const replay = (kills: number[]) => `killpoint harness --kills ${kills.join(',')} -- ${harness.name}`;
 
   if (parsed.values.kills !== undefined) {
-    const kills = parsed.values.kills.split(',').map(Number);
-    if (kills.some((k) => !Number.isInteger(k) || k < -1)) throw new UsageError(`--kills: expected kill points (integers >= -1) separated by commas, got ${parsed.values.kills}`);
+    // Number('') is 0: an empty entry ('', '5,') must not become kill point 0.
+    const kills = parsed.values.kills.split(',').map((k) => (k.trim() === '' ? NaN : Number(k)));
+    if (kills.some((k) => !Number.isInteger(k) || k < -1)) throw new UsageError(`--kills: expected kill points (integers >= -1) separated by commas, got "${parsed.values.kills}"`);
     const verdict = judgeExternal(await runExternal(harness, kills), await runExternal(harness, []));
     console.log(JSON.stringify(verdict, null, 2));
     return verdict.ok ? 0 : 1;

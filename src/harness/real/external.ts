@@ -5,10 +5,11 @@
 // run never killed, and whether the customer got the same answer, once.
 
 import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readOutbox } from '../file-stores.js';
-import { runChild, withTempDir } from './processes.js';
-import { ENV, EXIT_FAILED, readEvents, type ProtocolEvent } from './protocol.js';
+import { runChild, withTempDir, type ChildExit } from './processes.js';
+import { ENV, lifeEnd, ProtocolError, readEvents, type ProtocolEvent } from './protocol.js';
 
 export interface ExternalHarness {
   /** Shown in reports, e.g. `python3 refund_agent.py --keys`. */
@@ -63,7 +64,8 @@ export function runExternal(harness: ExternalHarness, kills: number[]): Promise<
     for (let lifeIndex = 0; lifeIndex <= kills.length; lifeIndex++) {
       const killAfter = lifeIndex < kills.length ? kills[lifeIndex]! : null;
       const eventsPath = join(dir, `events-${lifeIndex}.jsonl`);
-      const exit = await runChild(harness.command, harness.args, {
+      const what = `${harness.name} life ${lifeIndex}`;
+      const exit = await startLife(harness, what, {
         ...process.env,
         [ENV.stateDir]: dir,
         [ENV.events]: eventsPath,
@@ -71,32 +73,49 @@ export function runExternal(harness: ExternalHarness, kills: number[]): Promise<
         [ENV.result]: join(dir, `result-${lifeIndex}.json`),
         [ENV.killAfter]: killAfter === null ? '' : String(killAfter),
       });
-      const events = readEvents(eventsPath);
-      const what = `${harness.name} life ${lifeIndex}`;
-      let life: ExternalLife;
-      if (exit.signal === 'SIGKILL') {
-        if (killAfter === null || events.length - 1 !== killAfter) {
-          throw new Error(`${what}: killed by SIGKILL after event ${events.length - 1}, but its kill point was ${killAfter ?? 'none'}`);
-        }
-        life = { events, end: 'killed', killedAfter: killAfter, error: null };
-      } else if (exit.code === 0) {
-        life = { events, end: 'finished', killedAfter: null, error: null };
-      } else if (exit.code === EXIT_FAILED) {
-        life = { events, end: 'failed', killedAfter: null, error: exit.stderr.trim() };
-      } else {
-        throw new Error(`${what}: the harness crashed (exit ${exit.code ?? exit.signal})\n${exit.stderr}`);
-      }
+      const events = readEvents(eventsPath, what);
+      const end = lifeEnd(exit, events.length, killAfter, what);
+      const life: ExternalLife = { events, end, killedAfter: end === 'killed' ? killAfter : null, error: end === 'failed' ? exit.stderr.trim() : null };
       lives.push(life);
       if (life.end !== 'killed') break;
     }
-    const db = new Database(join(dir, 'shop.sqlite'), { readonly: true, fileMustExist: true });
-    try {
-      const writes = db.prepare('SELECT kind, target, args, key FROM write_log ORDER BY seq').all() as ExternalWrite[];
-      return { harness: harness.name, kills, lives, writes, delivered: readOutbox(join(dir, 'outbox.jsonl')).map((a) => a.text) };
-    } finally {
-      db.close();
-    }
+    return { harness: harness.name, kills, lives, ...readStores(dir, harness.name) };
   });
+}
+
+/** Starts one life; a command that cannot be started is bad input, not a crash of ours. */
+async function startLife(harness: ExternalHarness, what: string, env: NodeJS.ProcessEnv): Promise<ChildExit> {
+  try {
+    return await runChild(harness.command, harness.args, env);
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    if (e.code === 'ENOENT' || e.code === 'EACCES') throw new ProtocolError(`${what}: cannot start ${harness.command} (${e.code === 'ENOENT' ? 'no such command' : 'permission denied'})`);
+    throw error;
+  }
+}
+
+/** The two stores the protocol reads back: the shop's write_log and the delivered answers. */
+function readStores(dir: string, name: string): { writes: ExternalWrite[]; delivered: string[] } {
+  const shopPath = join(dir, 'shop.sqlite');
+  if (!existsSync(shopPath)) throw new ProtocolError(`${name}: left no shop.sqlite in ${ENV.stateDir} (the protocol reads its table write_log(kind, target, args, key)); a harness that breaks the protocol is bad input`);
+  let writes: ExternalWrite[];
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(shopPath, { readonly: true, fileMustExist: true });
+    writes = db.prepare('SELECT kind, target, args, key FROM write_log ORDER BY seq').all() as ExternalWrite[];
+  } catch (error) {
+    throw new ProtocolError(`${name}: cannot read write_log(kind, target, args, key) from its shop.sqlite (${(error as Error).message}); a harness that breaks the protocol is bad input`);
+  } finally {
+    db?.close();
+  }
+  let delivered: string[];
+  try {
+    delivered = readOutbox(join(dir, 'outbox.jsonl')).map((a) => a.text);
+  } catch (error) {
+    // The message names a file in a temp folder that is gone by now: keep only what is wrong with it.
+    throw new ProtocolError(`${name}: its outbox.jsonl is not one {"runId", "text"} JSON object per line (${(error as Error).message.replace(/^.*outbox\.jsonl:/, 'line ')}); a harness that breaks the protocol is bad input`);
+  }
+  return { writes, delivered };
 }
 
 function counts(items: string[]): Map<string, number> {
@@ -144,16 +163,25 @@ function eventLabel(e: ProtocolEvent): string {
 /** Every single kill point of the harness, from a run never killed: -1 to its last event. */
 export async function checkEveryKillPoint(harness: ExternalHarness, concurrency = 2): Promise<ExternalVerdict[]> {
   const baseline = await runExternal(harness, []);
-  if (baseline.lives[0]!.end !== 'finished') throw new Error(`${harness.name}: the run without a kill did not finish: ${baseline.lives[0]!.error}`);
+  if (baseline.lives[0]!.end !== 'finished') throw new ProtocolError(`${harness.name}: the run without a kill did not finish: ${baseline.lives[0]!.error}`);
   const points = Array.from({ length: baseline.lives[0]!.events.length + 1 }, (_, i) => i - 1);
   const verdicts: ExternalVerdict[] = new Array(points.length);
   let next = 0;
+  // One life that breaks the protocol ends the check: no worker starts a new run after it. Points
+  // are taken in order and the runs under way finish, so every point below a failing one has run:
+  // the error reported is the lowest point's, whatever the timing.
+  const errors = new Map<number, unknown>();
   const worker = async (): Promise<void> => {
-    while (next < points.length) {
+    while (next < points.length && errors.size === 0) {
       const i = next++;
-      verdicts[i] = judgeExternal(await runExternal(harness, [points[i]!]), baseline);
+      try {
+        verdicts[i] = judgeExternal(await runExternal(harness, [points[i]!]), baseline);
+      } catch (error) {
+        errors.set(i, error);
+      }
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  if (errors.size > 0) throw errors.get(Math.min(...errors.keys()));
   return verdicts;
 }

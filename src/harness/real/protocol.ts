@@ -31,14 +31,25 @@ export const ENV = {
 /** Exit status of a life that stopped on an error it reported (not a crash of the harness). */
 export const EXIT_FAILED = 3;
 
+/** A harness that breaks the protocol, or cannot be run at all: bad input (exit 2), not a verdict. */
+export class ProtocolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProtocolError';
+  }
+}
+
 export interface ProtocolEvent {
   index: number;
   kind: string;
   [field: string]: unknown;
 }
 
-/** Reads a life's events file; a file the life never created holds no events. */
-export function readEvents(path: string): ProtocolEvent[] {
+/**
+ * Reads a life's events file; a file the life never created holds no events. `life` names the
+ * life in errors (the file lives in a temp folder that is gone by the time anyone reads them).
+ */
+export function readEvents(path: string, life: string): ProtocolEvent[] {
   if (!existsSync(path)) return [];
   const events: ProtocolEvent[] = [];
   for (const [i, line] of readFileSync(path, 'utf8').split('\n').entries()) {
@@ -47,15 +58,55 @@ export function readEvents(path: string): ProtocolEvent[] {
     try {
       parsed = JSON.parse(line);
     } catch (error) {
-      throw new Error(`${path}:${i + 1}: not a JSON line (${(error as Error).message})`);
+      throw new ProtocolError(`${life}: line ${i + 1} of its events (${ENV.events}) is not JSON (${(error as Error).message})`);
     }
     const e = parsed as Partial<ProtocolEvent>;
     if (typeof e !== 'object' || e === null || e.index !== events.length || typeof e.kind !== 'string') {
-      throw new Error(`${path}:${i + 1}: expected {"index": ${events.length}, "kind": string, ...}`);
+      throw new ProtocolError(`${life}: line ${i + 1} of its events (${ENV.events}): expected {"index": ${events.length}, "kind": string, ...}`);
     }
     events.push(e as ProtocolEvent);
   }
   return events;
+}
+
+export interface LifeExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+/**
+ * How a life ended, decided in one place for every harness: 'killed' when SIGKILL landed right
+ * after its kill point, 'finished' on exit 0, 'failed' on EXIT_FAILED. Anything else breaks the
+ * protocol: killed elsewhere than its kill point, alive after it (more events than the kill point
+ * allows, or an exit of its own having reached it; at -1, any exit of its own), or a crash.
+ */
+export function lifeEnd(exit: LifeExit, eventCount: number, killAfter: number | null, life: string): 'killed' | 'finished' | 'failed' {
+  const last = eventCount - 1;
+  const badInput = 'a harness that breaks the protocol is bad input';
+  if (exit.signal === 'SIGKILL') {
+    if (killAfter === null || last !== killAfter) {
+      throw new ProtocolError(`${life}: killed by SIGKILL after event ${last}, but its kill point was ${killAfter ?? 'none'}; ${badInput}${errorLine(exit.stderr)}`);
+    }
+    return 'killed';
+  }
+  if (killAfter !== null && last >= killAfter) {
+    const how = exit.code !== null ? `exited ${exit.code}` : `ended by ${exit.signal}`;
+    const point = killAfter === -1 ? 'before its first event' : `after event ${killAfter}`;
+    throw new ProtocolError(`${life}: the harness did not kill itself ${point} (${ENV.killAfter}=${killAfter}): it wrote ${eventCount} event${eventCount === 1 ? '' : 's'} and ${how}; ${badInput}`);
+  }
+  if (exit.code === 0) return 'finished';
+  if (exit.code === EXIT_FAILED) return 'failed';
+  throw new ProtocolError(`${life}: the harness crashed (exit ${exit.code ?? exit.signal}); ${badInput}${errorLine(exit.stderr)}`);
+}
+
+/**
+ * The line of a child's stderr that names its error, to keep our error on one line: the last one
+ * neither indented (a stack frame) nor Node's version footer, which is where Python and Node put it.
+ */
+function errorLine(stderr: string): string {
+  const line = stderr.split('\n').filter((l) => l.trim() !== '' && !/^\s/.test(l) && !/^Node\.js v/.test(l)).at(-1);
+  return line ? `: ${line.trim()}` : '';
 }
 
 /** The harness side in TypeScript: append the event, then die if it is the kill point. */

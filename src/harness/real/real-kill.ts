@@ -16,7 +16,7 @@ import type { LifeRecord, RunOutcome, Schedule } from '../simulate.js';
 import { strategy as strategyNamed, type AnyStrategyName } from '../strategies.js';
 import { childBundle } from './child-bundle.js';
 import { runChild, withTempDir, type ChildExit } from './processes.js';
-import { ENV, EXIT_FAILED, readEvents } from './protocol.js';
+import { ENV, lifeEnd, readEvents } from './protocol.js';
 import { serializeScenario, TS_ENV, type RunSpec } from './run-spec.js';
 
 interface ChildResult {
@@ -58,13 +58,14 @@ export async function realKill(scenario: Scenario, strategyName: AnyStrategyName
         [TS_ENV.picks]: JSON.stringify(schedule.interleaving.slice(Math.min(picksTaken.length, schedule.interleaving.length))),
       };
       const exit = await runChild(process.execPath, [bundle], env);
-      const lines = readEvents(eventsPath);
+      const what = `${scenario.id} ${strategy.name} life ${lifeIndex}`;
+      const lines = readEvents(eventsPath, what);
       for (const line of lines) {
         if (typeof line.pick === 'number') picksTaken.push(line.pick);
         if (typeof line.pickWidth === 'number') pickWidths.push(line.pickWidth);
       }
       const events = lines.map(({ pick: _pick, pickWidth: _pickWidth, ...event }) => event as unknown as RunEvent);
-      const life = lifeRecord(exit, events, killAfter, resultPath, `${scenario.id} ${strategy.name} life ${lifeIndex}`);
+      const life = lifeRecord(exit, events, killAfter, resultPath, what);
       lives.push(life.record);
       if (life.conversation !== undefined) finalConversation = life.conversation;
       if (life.record.end !== 'killed') break;
@@ -94,17 +95,10 @@ export async function realKill(scenario: Scenario, strategyName: AnyStrategyName
 /** How a life ended, from its exit status, its events and its result file. */
 function lifeRecord(exit: ChildExit, events: RunEvent[], killAfter: number | null, resultPath: string, what: string): { record: LifeRecord; conversation?: Conversation | null } {
   const record: LifeRecord = { events, end: 'finished', killedAfter: null, error: null, errorKind: null };
-  if (exit.signal === 'SIGKILL') {
-    const last = events.length - 1;
-    if (killAfter === null || last !== killAfter) {
-      throw new Error(`${what}: killed by SIGKILL after event ${last}, but its kill point was ${killAfter ?? 'none'}${exit.stderr ? `\n${exit.stderr}` : ''}`);
-    }
+  if (lifeEnd(exit, events.length, killAfter, what) === 'killed') {
     record.end = 'killed';
     record.killedAfter = killAfter;
     return { record };
-  }
-  if (exit.code !== 0 && exit.code !== EXIT_FAILED) {
-    throw new Error(`${what}: the child crashed (exit ${exit.code ?? exit.signal})\n${exit.stderr}`);
   }
   const result = JSON.parse(readFileSync(resultPath, 'utf8')) as ChildResult;
   if (result.end === 'failed') {
