@@ -86,8 +86,12 @@ function lifeLines(life: LifeRecord, index: number): string[] {
 /** The explanation of one failing (or passing) case. */
 export function formatFailure(f: Failure): string {
   const { judged } = f;
-  const failed = judged.broken.length > 0 ? judged.broken : judged.failed;
-  const head = failed.length === 0 ? 'holds' : `FAILS: ${failed.map((c) => CHECK_LABELS[c]).join(', ')}`;
+  const labels = (checks: readonly CheckName[]) => checks.map((c) => CHECK_LABELS[c]).join(', ');
+  // A case that fails only checks its strategy never promised is not a broken promise: say so,
+  // rather than "FAILS" above a summary that says every promised check holds.
+  const head = judged.broken.length > 0 ? `FAILS: ${labels(judged.broken)}`
+    : judged.failed.length > 0 ? `fails checks the strategy does not promise: ${labels(judged.failed)}`
+    : 'holds';
   const lines = [
     `${judged.scenario.id} (${judged.scenario.title}) under ${judged.strategy}: ${head}`,
     ...(f.shape ? [`  generated shape: ${f.shape}`] : []),
