@@ -178,9 +178,12 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
       yield deliver(ctx, clock, last.content);
       return { conversation };
     }
-    const { message: reply } = yield* callModel(ctx, clock, conversation, answerCheckpoint);
-    conversation.push(reply);
-    if (saving) yield yield* journalSave.save('other', undefined);
+    const called = yield* callModel(ctx, clock, conversation, answerCheckpoint);
+    conversation.push(called.message);
+    if (saving) {
+      journalText.known(called.message, replyText(called));
+      yield yield* journalSave.save('other', undefined);
+    }
   }
   throw new Error(`scenario ${scenario.id}: more than ${MAX_TURNS} turns`);
 }
