@@ -199,15 +199,16 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
   const conversation: Conversation = [{ role: 'user', content: scenario.customerMessage }];
   const keyOf = keyMaker(ctx);
   let stepNumber = 0;
-  // The results of the batch running now, in a map of its own per batch.
-  let results = new Map<string, ToolResult>();
+  // The results of the batch running now as JSON (one text each, for its step record and its
+  // message), in a map of its own per batch.
+  let results = new Map<string, string>();
   const hooks: BatchHooks = {
     // Methods, not named closures (see conversationLife).
     onResult(item, result) {
-      results.set(item.call.id, result);
+      results.set(item.call.id, JSON.stringify(result));
     },
-    *record(item, result, committed, fiber) {
-      stores.workflow.record(workflowId, item.step!, JSON.stringify(result));
+    *record(item, _result, committed, fiber) {
+      stores.workflow.record(workflowId, item.step!, results.get(item.call.id)!); // onResult came first
       return clock.event({ step: item.step!, callId: item.call.id, index: 0, kind: 'step-recorded', atMs: 0, interval: committed ? 'gap' : 'other' }, scenario.timings.gapMs, fiber);
     },
   };
@@ -228,17 +229,17 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
       yield deliver(ctx, clock, reply.content);
       return { conversation };
     }
-    results = new Map<string, ToolResult>();
+    results = new Map<string, string>();
     const toRun: BatchItem[] = [];
     for (const call of reply.toolCalls) {
       const step = stepNumber++;
       const recorded = stores.workflow.recorded(workflowId, step);
-      if (recorded !== undefined) results.set(call.id, JSON.parse(recorded) as ToolResult);
+      if (recorded !== undefined) results.set(call.id, JSON.stringify(JSON.parse(recorded) as ToolResult));
       else toRun.push({ call, step, key: strategy.keys === 'stable' ? `${workflowId}:${step}` : keyOf(call.id) });
     }
     yield* runBatch(ctx, clock, toRun, hooks);
     // Like gathering parallel steps, results come back in call order whatever order they finished in.
-    for (const call of reply.toolCalls) conversation.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(results.get(call.id)) });
+    for (const call of reply.toolCalls) conversation.push({ role: 'tool', toolCallId: call.id, content: results.get(call.id)! });
   }
   throw new Error(`scenario ${scenario.id}: more than ${MAX_TURNS} turns`);
 }
