@@ -355,6 +355,12 @@ function deliver(ctx: LifeContext, clock: LifeClock, text: string): RunEvent {
  * knows it finished without running anything of it early.
  */
 function* runBatch(ctx: LifeContext, clock: LifeClock, items: BatchItem[], hooks: BatchHooks): Generator<RunEvent, void, void> {
+  // One call has no one to interleave with (no pick is taken): its events pass straight through,
+  // without a layer of generator per event.
+  if (items.length === 1) {
+    yield yield* toolFiber(ctx, clock, items[0]!, hooks, clock.fiber());
+    return;
+  }
   const fibers: { started: boolean; events: Generator<RunEvent, RunEvent, void> }[] = [];
   for (const item of items) fibers.push({ started: false, events: toolFiber(ctx, clock, item, hooks, clock.fiber()) });
   for (let guard = 0; fibers.length > 0; guard++) {
