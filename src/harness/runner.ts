@@ -101,14 +101,23 @@ interface BatchHooks {
   record: ((item: BatchItem, result: ToolResult, committed: boolean, fiber: Fiber) => Generator<RunEvent, RunEvent, void>) | null;
 }
 
-export function* agentLife(ctx: LifeContext): Generator<RunEvent, LifeResult | null, void> {
-  if (ctx.stores.outbox.delivered(ctx.scenario.id).length > 0) return null; // the task already ended
+/**
+ * One life. Not itself a generator, so that its events come straight from the life's own
+ * generator (one layer fewer per event); nothing runs before the first event is asked for.
+ */
+export function agentLife(ctx: LifeContext): Generator<RunEvent, LifeResult | null, void> {
   const clock = new LifeClock();
-  return ctx.strategy.recovery === 'workflow' ? yield* workflowLife(ctx, clock) : yield* conversationLife(ctx, clock);
+  return ctx.strategy.recovery === 'workflow' ? workflowLife(ctx, clock) : conversationLife(ctx, clock);
+}
+
+/** The task already ended: its answer was delivered. */
+function taskEnded(ctx: LifeContext): boolean {
+  return ctx.stores.outbox.delivered(ctx.scenario.id).length > 0;
 }
 
 /** restart and journal: the conversation is the agent's state; the journal saves it after every step. */
-function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, LifeResult, void> {
+function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, LifeResult | null, void> {
+  if (taskEnded(ctx)) return null;
   const { scenario, stores, strategy } = ctx;
   const saving = strategy.recovery === 'journal';
   const saved = saving ? stores.journal.load() : null;
@@ -193,7 +202,8 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
  * each tool call is a numbered step; a step whose output is recorded returns it without running,
  * the first unrecorded one runs, and its output is recorded only after it returns.
  */
-function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, LifeResult, void> {
+function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, LifeResult | null, void> {
+  if (taskEnded(ctx)) return null;
   const { scenario, stores, strategy } = ctx;
   const workflowId = scenario.id;
   const conversation: Conversation = [{ role: 'user', content: scenario.customerMessage }];
