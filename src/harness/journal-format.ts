@@ -36,9 +36,16 @@ export class JournalSerializer {
   /** The messages last saved, and joined[i]: the JSON of the first i of them, comma-separated. */
   private readonly saved: Message[] = [];
   private readonly joined: string[] = [''];
+  /** JSON.stringify of messages whose text the caller already had (see `known`); made on first use. */
+  private knownJson: Map<Message, string> | null = null;
 
   constructor(runId: string) {
     this.head = `{"version":1,"runId":${JSON.stringify(runId)},"conversation":[`;
+  }
+
+  /** `json` is JSON.stringify(message), already made elsewhere: a save uses it rather than make it again. */
+  known(message: Message, json: string): void {
+    (this.knownJson ??= new Map()).set(message, json);
   }
 
   text(conversation: Conversation): string {
@@ -50,7 +57,7 @@ export class JournalSerializer {
     }
     for (let i = same; i < conversation.length; i++) {
       const message = conversation[i]!;
-      const json = JSON.stringify(message);
+      const json = this.knownJson?.get(message) ?? JSON.stringify(message);
       this.saved.push(message);
       this.joined.push(i === 0 ? json : `${this.joined[i]!},${json}`);
     }
