@@ -8,15 +8,12 @@ import { conversationProblem } from '../model/conversation.js';
 import type { Scenario } from '../model/scenario.js';
 import { ConversationRejected, ScriptedModel } from '../model/scripted-model.js';
 import type { RefusalRecord, ShopSnapshot, WriteRecord } from '../model/shop.js';
-import type { RunEvent } from './events.js';
+import { MAX_EVENTS_PER_LIFE, type RunEvent } from './events.js';
 import { JournalCorrupt } from './journal-format.js';
 import { agentLife, Interleaving, type LifeResult } from './runner.js';
 import { strategy as strategyNamed, type AnyStrategyName } from './strategies.js';
 import { reusableMemoryStores } from './reusable-stores.js';
 import type { DurableStores } from './stores.js';
-
-/** No scripted life has anywhere near this many events; more means a runaway loop. */
-const MAX_EVENTS_PER_LIFE = 100_000;
 
 export interface Schedule {
   kills: number[];

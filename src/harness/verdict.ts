@@ -56,6 +56,33 @@ function counts(items: string[]): Map<string, number> {
   return m;
 }
 
+export interface WriteComparison {
+  extraWrites: number;
+  doneTwice: string[];
+  differentWrites: string[];
+  lostWrites: string[];
+}
+
+/**
+ * Committed writes (as identities: kind, target, arguments) against the baseline's, as multisets:
+ * each write beyond the baseline's count is extra, done twice when the baseline made that write,
+ * different when it never did; each baseline write the run lacks is lost. Used by both tiers and
+ * by the verdict of a harness in any language, so the counts mean one thing everywhere.
+ */
+export function compareWrites(run: string[], baseline: string[]): WriteComparison {
+  const runWrites = counts(run);
+  const baseWrites = counts(baseline);
+  const doneTwice: string[] = [];
+  const differentWrites: string[] = [];
+  const lostWrites: string[] = [];
+  for (const [write, n] of runWrites) {
+    const b = baseWrites.get(write) ?? 0;
+    for (let i = b; i < n; i++) (b > 0 ? doneTwice : differentWrites).push(write);
+  }
+  for (const [write, b] of baseWrites) for (let i = runWrites.get(write) ?? 0; i < b; i++) lostWrites.push(write);
+  return { extraWrites: doneTwice.length + differentWrites.length, doneTwice, differentWrites, lostWrites };
+}
+
 export function modelCallsStarted(outcome: RunOutcome): number {
   let n = 0;
   for (const life of outcome.lives) for (const e of life.events) if (e.kind === 'model-request') n++;
@@ -76,18 +103,7 @@ function isScenarioAnswer(scenario: Scenario, text: string): boolean {
 }
 
 export function judge(scenario: Scenario, outcome: RunOutcome, baseline: RunOutcome): Verdict {
-  const runWrites = counts(outcome.writes.map(identity));
-  const baseWrites = counts(baseline.writes.map(identity));
-  const doneTwice: string[] = [];
-  const differentWrites: string[] = [];
-  const lostWrites: string[] = [];
-  let extraWrites = 0;
-  for (const [write, n] of runWrites) {
-    const b = baseWrites.get(write) ?? 0;
-    for (let i = b; i < n; i++) (b > 0 ? doneTwice : differentWrites).push(write);
-    extraWrites += Math.max(0, n - b);
-  }
-  for (const [write, b] of baseWrites) for (let i = runWrites.get(write) ?? 0; i < b; i++) lostWrites.push(write);
+  const { extraWrites, doneTwice, differentWrites, lostWrites } = compareWrites(outcome.writes.map(identity), baseline.writes.map(identity));
 
   const repeats = sentAgainOutcomes(outcome);
   const refused: Record<string, number> = {};

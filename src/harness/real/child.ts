@@ -7,6 +7,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ConversationRejected, ScriptedModel } from '../../model/scripted-model.js';
+import { MAX_EVENTS_PER_LIFE } from '../events.js';
 import { JournalCorrupt } from '../journal-format.js';
 import { agentLife, Interleaving } from '../runner.js';
 import { strategy as strategyNamed } from '../strategies.js';
@@ -14,9 +15,6 @@ import { closeStores } from '../stores.js';
 import { openFileStores } from '../file-stores.js';
 import { ENV, EXIT_FAILED, EventSink } from './protocol.js';
 import { deserializeScenario, TS_ENV, type RunSpec } from './run-spec.js';
-
-/** No scripted life has anywhere near this many events; more means a runaway loop. */
-const MAX_EVENTS_PER_LIFE = 100_000;
 
 function required(name: string): string {
   const value = process.env[name];

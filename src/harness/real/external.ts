@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { readOutbox } from '../file-stores.js';
 import { runChild, withTempDir, type ChildExit } from './processes.js';
 import { ENV, lifeEnd, ProtocolError, readEvents, type ProtocolEvent } from './protocol.js';
+import { compareWrites } from '../verdict.js';
 
 export interface ExternalHarness {
   /** Shown in reports, e.g. `python3 refund_agent.py --keys`. */
@@ -118,27 +119,14 @@ function readStores(dir: string, name: string): { writes: ExternalWrite[]; deliv
   return { writes, delivered };
 }
 
-function counts(items: string[]): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const item of items) m.set(item, (m.get(item) ?? 0) + 1);
-  return m;
-}
-
 export function judgeExternal(outcome: ExternalOutcome, baseline: ExternalOutcome): ExternalVerdict {
   const identity = (w: ExternalWrite) => `${w.kind} ${w.target} ${w.args}`;
-  const mine = counts(outcome.writes.map(identity));
-  const theirs = counts(baseline.writes.map(identity));
-  const doneTwice: string[] = [];
-  const differentWrites: string[] = [];
-  const lostWrites: string[] = [];
-  for (const [w, n] of mine) for (let i = theirs.get(w) ?? 0; i < n; i++) ((theirs.get(w) ?? 0) > 0 ? doneTwice : differentWrites).push(w);
-  for (const [w, n] of theirs) for (let i = mine.get(w) ?? 0; i < n; i++) lostWrites.push(w);
+  const { extraWrites, doneTwice, differentWrites, lostWrites } = compareWrites(outcome.writes.map(identity), baseline.writes.map(identity));
   const answer = outcome.delivered.at(-1) ?? null;
   const sameAnswer = answer !== null && answer === (baseline.delivered.at(-1) ?? null);
   const recoveryError = outcome.lives.find((l) => l.end === 'failed')?.error ?? null;
   const first = outcome.lives[0];
   const killedAfterEvent = first?.killedAfter === null || first === undefined ? null : first.killedAfter < 0 ? '(before the first event)' : eventLabel(first.events[first.killedAfter]!);
-  const extraWrites = doneTwice.length + differentWrites.length;
   return {
     harness: outcome.harness,
     kills: outcome.kills,
