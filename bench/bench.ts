@@ -4,10 +4,10 @@
 // >= 10,000 runs/s, single-kill enumeration < 2 s, two-kill enumeration < 60 s.
 // Run: npx tsx bench/bench.ts [--quick]
 
-import { explore } from '../src/harness/explore.js';
-import { simulate } from '../src/harness/simulate.js';
-import { STRATEGY_NAMES } from '../src/harness/strategies.js';
-import { judge } from '../src/harness/verdict.js';
+import { explore } from '../src/search/explore.js';
+import { simulate } from '../src/engines/scripted/simulate.js';
+import { STRATEGY_NAMES } from '../src/engines/scripted/strategies.js';
+import { judge } from '../src/check/verdict.js';
 import { lanternScenarios } from '../src/model/load.js';
 import { parseScenario, type Scenario } from '../src/model/scenario.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';

@@ -10,11 +10,11 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { lanternScenarios } from '../src/model/load.js';
-import { noKills, simulate } from '../src/harness/simulate.js';
-import { ALL_STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from '../src/harness/strategies.js';
-import { Baselines, compareTiers, everyKillPoint, formatMismatch, inPool, type TierCase } from '../src/harness/real/differential.js';
-import { UsageError } from '../src/harness/cli.js';
-import { ProtocolError } from '../src/harness/real/protocol.js';
+import { noKills, simulate } from '../src/engines/scripted/simulate.js';
+import { ALL_STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from '../src/engines/scripted/strategies.js';
+import { Baselines, compareTiers, everyKillPoint, formatMismatch, inPool, type TierCase } from '../src/real/differential.js';
+import { UsageError } from '../src/cli/usage-error.js';
+import { ProtocolError } from '../src/real/protocol.js';
 
 function list(raw: string | undefined): string[] | null {
   return raw === undefined ? null : raw.split(',').filter((s) => s !== '');

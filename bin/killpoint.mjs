@@ -9,5 +9,5 @@ process.stdout.on('error', (error) => {
 });
 
 register();
-const { main } = await import('../src/harness/cli.ts');
+const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

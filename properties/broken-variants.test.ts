@@ -2,8 +2,8 @@
 // assert the failure as a value (fast-check's result), and that the report explains it.
 import { test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { checkProperty } from './harness.js';
-import { conversationValid, exactlyOnce, noPartialAnswer, repeatIffGap } from '../src/harness/properties.js';
+import { checkProperty } from './run-property.js';
+import { conversationValid, exactlyOnce, noPartialAnswer, repeatIffGap } from '../src/check/properties.js';
 
 describe('each broken variant fails the property it breaks', () => {
   test('keys from a fresh random id repeat a write: exactly-once fails (journal)', () => {

@@ -3,8 +3,8 @@
 // and schedule of 1 to 3 kills.
 import { test } from '@fast-check/vitest';
 import { describe } from 'vitest';
-import { assertProperty } from './harness.js';
-import { exactlyOnce } from '../src/harness/properties.js';
+import { assertProperty } from './run-property.js';
+import { exactlyOnce } from '../src/check/properties.js';
 
 describe('with keys every write happens exactly once', () => {
   for (const strategy of ['journal+keys', 'workflow+keys'] as const) {

@@ -2,8 +2,8 @@
 // gap (after the shop commits it, before the save that records it), and never loses one.
 import { test } from '@fast-check/vitest';
 import { describe } from 'vitest';
-import { assertProperty } from './harness.js';
-import { repeatIffGap } from '../src/harness/properties.js';
+import { assertProperty } from './run-property.js';
+import { repeatIffGap } from '../src/check/properties.js';
 
 describe('without keys a write is repeated iff a kill lands in its gap', () => {
   for (const strategy of ['journal', 'workflow'] as const) {

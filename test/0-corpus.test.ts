@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CorpusError, loadCorpus, loadCorpusEntry, replayEntry } from '../src/harness/corpus.js';
+import { CorpusError, loadCorpus, loadCorpusEntry, replayEntry } from '../src/search/corpus.js';
 
 const entries = loadCorpus();
 

@@ -1,5 +1,5 @@
 // killpoint against a harness that is not TypeScript: the Python refund agent in
-// harness/python/refund_agent.py speaks the protocol alone (environment variables, an events
+// agents/python/refund_agent.py speaks the protocol alone (environment variables, an events
 // file, SIGKILL to itself). At every kill point, without keys it refunds Dana twice exactly when
 // the kill lands in the gap (after the shop's commit, before the journal's rename); with a key
 // made from the run and the step, it never does.
@@ -7,12 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/model/load.js';
-import { checkEveryKillPoint, runExternal, type ExternalHarness } from '../src/harness/real/external.js';
-import { harnessCommand } from '../src/harness/commands/harness.js';
-import { UsageError } from '../src/harness/cli.js';
-import { lifeEnd, ProtocolError } from '../src/harness/real/protocol.js';
+import { checkEveryKillPoint, runExternal, type ExternalHarness } from '../src/engines/external/external.js';
+import { harnessCommand } from '../src/cli/commands/harness.js';
+import { UsageError } from '../src/cli/usage-error.js';
+import { lifeEnd, ProtocolError } from '../src/real/protocol.js';
 
-const AGENT = join(PROJECT_ROOT, 'harness', 'python', 'refund_agent.py');
+const AGENT = join(PROJECT_ROOT, 'agents', 'python', 'refund_agent.py');
 const python = (keys: boolean): ExternalHarness => ({
   name: `python3 refund_agent.py${keys ? ' --keys' : ''}`,
   command: 'python3',

@@ -1,10 +1,10 @@
 // The explorer runs every schedule it says it runs, judges each, and finds what the strategies
 // are known to do on the chapter's tasks.
 import { describe, expect, it } from 'vitest';
-import { baselineInterleavings, explore } from '../src/harness/explore.js';
-import { promisedChecks } from '../src/harness/promises.js';
-import { simulate } from '../src/harness/simulate.js';
-import { STRATEGY_NAMES, strategy } from '../src/harness/strategies.js';
+import { baselineInterleavings, explore } from '../src/search/explore.js';
+import { promisedChecks } from '../src/check/promises.js';
+import { simulate } from '../src/engines/scripted/simulate.js';
+import { STRATEGY_NAMES, strategy } from '../src/engines/scripted/strategies.js';
 import { loadScenarioFile } from '../src/model/load.js';
 
 const dana = loadScenarioFile('scenarios/lantern/T01-dana-torn-pad.json');

@@ -9,16 +9,16 @@
 
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { explore } from '../src/harness/explore.js';
-import { simulate, type RunOutcome, type Schedule } from '../src/harness/simulate.js';
-import type { AnyStrategyName } from '../src/harness/strategies.js';
+import { explore } from '../src/search/explore.js';
+import { simulate, type RunOutcome, type Schedule } from '../src/engines/scripted/simulate.js';
+import type { AnyStrategyName } from '../src/engines/scripted/strategies.js';
 
 // The strategies the hashes were computed over: a variant added later does not move them.
 const ALL_STRATEGY_NAMES: readonly AnyStrategyName[] = [
   'restart', 'journal', 'journal+keys', 'workflow', 'workflow+keys',
   'journal+random-keys', 'workflow+random-keys', 'journal+keys/last-message', 'journal/entry-before-write', 'journal/in-place',
 ];
-import { judge } from '../src/harness/verdict.js';
+import { judge } from '../src/check/verdict.js';
 import { canonicalJson } from '../src/model/canonical-json.js';
 import { lanternScenarios } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';

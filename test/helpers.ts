@@ -1,9 +1,9 @@
 // Small helpers shared by the example-based tests.
 
-import type { RunEvent } from '../src/harness/events.js';
-import { noKills, simulate, type RunOutcome } from '../src/harness/simulate.js';
-import type { AnyStrategyName } from '../src/harness/strategies.js';
-import { judge, type Verdict } from '../src/harness/verdict.js';
+import type { RunEvent } from '../src/check/events.js';
+import { noKills, simulate, type RunOutcome } from '../src/engines/scripted/simulate.js';
+import type { AnyStrategyName } from '../src/engines/scripted/strategies.js';
+import { judge, type Verdict } from '../src/check/verdict.js';
 import type { Scenario } from '../src/model/scenario.js';
 
 export function baselineOf(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[] = []): RunOutcome {

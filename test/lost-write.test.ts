@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { explore } from '../src/harness/explore.js';
-import { unsentWrites } from '../src/harness/promises.js';
-import { simulate } from '../src/harness/simulate.js';
-import { judge } from '../src/harness/verdict.js';
+import { explore } from '../src/search/explore.js';
+import { unsentWrites } from '../src/check/promises.js';
+import { simulate } from '../src/engines/scripted/simulate.js';
+import { judge } from '../src/check/verdict.js';
 import { LANTERN_DIR } from '../src/model/load.js';
 import { parseScenario } from '../src/model/scenario.js';
 

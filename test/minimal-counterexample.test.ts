@@ -4,10 +4,10 @@
 // smaller schedule, so the answer is the same whichever failing schedule it starts from.
 import { fc } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { explore, judgeCase } from '../src/harness/explore.js';
-import { findMinimal } from '../src/harness/minimal.js';
-import { exactlyOnce } from '../src/harness/properties.js';
-import { simulate } from '../src/harness/simulate.js';
+import { explore, judgeCase } from '../src/search/explore.js';
+import { findMinimal } from '../src/search/minimal.js';
+import { exactlyOnce } from '../src/check/properties.js';
+import { simulate } from '../src/engines/scripted/simulate.js';
 import { loadScenarioFile } from '../src/model/load.js';
 
 const dana = loadScenarioFile('scenarios/lantern/T01-dana-torn-pad.json');

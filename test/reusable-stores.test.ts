@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { lanternScenarios } from '../src/model/load.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
-import { runLives, simulate, type RunOutcome } from '../src/harness/simulate.js';
-import { ALL_STRATEGY_NAMES, strategy } from '../src/harness/strategies.js';
-import { closeStores, memoryStores } from '../src/harness/stores.js';
+import { runLives, simulate, type RunOutcome } from '../src/engines/scripted/simulate.js';
+import { ALL_STRATEGY_NAMES, strategy } from '../src/engines/scripted/strategies.js';
+import { closeStores, memoryStores } from '../src/engines/scripted/stores.js';
 import type { Scenario } from '../src/model/scenario.js';
 
 // The reused, rolled-back shop must give exactly what a freshly created one gives.

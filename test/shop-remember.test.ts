@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reusableMemoryStores } from '../src/harness/reusable-stores.js';
+import { reusableMemoryStores } from '../src/engines/scripted/reusable-stores.js';
 import { lanternScenarios } from '../src/model/load.js';
 import { Shop } from '../src/model/shop.js';
 

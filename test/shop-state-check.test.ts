@@ -2,9 +2,9 @@
 // shop hands out (two writes committed in the other order swap them and change nothing else).
 
 import { describe, expect, it } from 'vitest';
-import { failedChecks, shopStateDifference } from '../src/harness/promises.js';
-import { simulate } from '../src/harness/simulate.js';
-import { judge, type Verdict } from '../src/harness/verdict.js';
+import { failedChecks, shopStateDifference } from '../src/check/promises.js';
+import { simulate } from '../src/engines/scripted/simulate.js';
+import { judge, type Verdict } from '../src/check/verdict.js';
 import { lanternScenario } from '../src/model/load.js';
 
 const withDiff = (shopDiff: string[]) => ({ shopDiff }) as Verdict;

@@ -1,0 +1,185 @@
+// The checker, kept apart from the system under test: it only reads what a run left behind (the
+// shop's logs and rows, the delivered answers, the events) and compares it with the baseline, the
+// same task run without a kill.
+//
+// Counts, as DESIGN.md defines them:
+// - extra writes: committed writes the baseline does not have (multiset difference on kind,
+//   target and arguments). Each is either done twice (the baseline made that write) or a
+//   different write (the baseline never made it).
+// - sent again: write calls (by call id) that already committed in an earlier life and ran again.
+//   Each one was committed again, refused by the shop's rules, or made harmless by its key.
+// - model calls redone: model calls started in all lives minus the baseline's.
+
+import type { Scenario } from '../model/scenario.js';
+import { STATE_TABLES, type WriteRecord } from '../model/shop.js';
+import { runConversationProblem, type RunOutcome } from '../engines/scripted/simulate.js';
+
+export interface Verdict {
+  scenarioId: string;
+  strategy: string;
+  kills: number[];
+  interleaving: number[];
+  writesCommitted: number;
+  extraWrites: number;
+  doneTwice: string[];
+  differentWrites: string[];
+  lostWrites: string[];
+  sentAgain: number;
+  /** Writes sent again that the shop's rules refused, by reason. */
+  refused: Record<string, number>;
+  refusedTotal: number;
+  /** Writes sent again that a key made harmless (the shop returned the first result). */
+  harmlessRepeats: number;
+  shopDiff: string[];
+  answer: string | null;
+  baselineAnswer: string | null;
+  sameAnswer: boolean;
+  answersDelivered: number;
+  /** A delivered answer that is not a complete answer of the scenario: half an answer acted on. */
+  partialAnswerDelivered: boolean;
+  modelCalls: number;
+  modelCallsRedone: number;
+  conversationValid: boolean;
+  conversationProblem: string | null;
+  /** Times the customer saw the answer start streaming again. */
+  answerRestarts: number;
+  recoveryError: string | null;
+}
+
+function identity(w: WriteRecord): string {
+  return `${w.kind} ${w.target} ${w.args}`;
+}
+
+function counts(items: string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const item of items) m.set(item, (m.get(item) ?? 0) + 1);
+  return m;
+}
+
+export interface WriteComparison {
+  extraWrites: number;
+  doneTwice: string[];
+  differentWrites: string[];
+  lostWrites: string[];
+}
+
+/**
+ * Committed writes (as identities: kind, target, arguments) against the baseline's, as multisets:
+ * each write beyond the baseline's count is extra, done twice when the baseline made that write,
+ * different when it never did; each baseline write the run lacks is lost. Used by both tiers and
+ * by the verdict of a harness in any language, so the counts mean one thing everywhere.
+ */
+export function compareWrites(run: string[], baseline: string[]): WriteComparison {
+  const runWrites = counts(run);
+  const baseWrites = counts(baseline);
+  const doneTwice: string[] = [];
+  const differentWrites: string[] = [];
+  const lostWrites: string[] = [];
+  for (const [write, n] of runWrites) {
+    const b = baseWrites.get(write) ?? 0;
+    for (let i = b; i < n; i++) (b > 0 ? doneTwice : differentWrites).push(write);
+  }
+  for (const [write, b] of baseWrites) for (let i = runWrites.get(write) ?? 0; i < b; i++) lostWrites.push(write);
+  return { extraWrites: doneTwice.length + differentWrites.length, doneTwice, differentWrites, lostWrites };
+}
+
+export function modelCallsStarted(outcome: RunOutcome): number {
+  let n = 0;
+  for (const life of outcome.lives) for (const e of life.events) if (e.kind === 'model-request') n++;
+  return n;
+}
+
+/** Times an answer started streaming (its first chunk arrived), over all lives. */
+function answerStreamsStarted(outcome: RunOutcome): number {
+  let n = 0;
+  for (const life of outcome.lives) for (const e of life.events) if (e.kind === 'model-chunk' && e.final && e.chunk === 0) n++;
+  return n;
+}
+
+/** The text is the whole of one of the scenario's answers. */
+function isScenarioAnswer(scenario: Scenario, text: string): boolean {
+  for (const step of scenario.steps.values()) if (step.kind === 'answer' && step.text === text) return true;
+  return false;
+}
+
+export function judge(scenario: Scenario, outcome: RunOutcome, baseline: RunOutcome): Verdict {
+  const { extraWrites, doneTwice, differentWrites, lostWrites } = compareWrites(outcome.writes.map(identity), baseline.writes.map(identity));
+
+  const repeats = sentAgainOutcomes(outcome);
+  const refused: Record<string, number> = {};
+  for (const r of repeats.refused) refused[r] = (refused[r] ?? 0) + 1;
+
+  const answer = outcome.delivered.at(-1) ?? null;
+  const baselineAnswer = baseline.delivered.at(-1) ?? null;
+  const problem = runConversationProblem(outcome);
+  const modelCalls = modelCallsStarted(outcome);
+  const answerStreams = answerStreamsStarted(outcome);
+  const failed = outcome.lives.find((l) => l.end === 'failed');
+  return {
+    scenarioId: outcome.scenarioId,
+    strategy: outcome.strategy,
+    kills: outcome.schedule.kills,
+    interleaving: outcome.picksTaken,
+    writesCommitted: outcome.writes.length,
+    extraWrites,
+    doneTwice,
+    differentWrites,
+    lostWrites,
+    sentAgain: repeats.sentAgain,
+    refused,
+    refusedTotal: repeats.refused.length,
+    harmlessRepeats: repeats.harmless,
+    shopDiff: shopDiff(outcome, baseline),
+    answer,
+    baselineAnswer,
+    sameAnswer: answer !== null && answer === baselineAnswer,
+    answersDelivered: outcome.delivered.length,
+    partialAnswerDelivered: outcome.delivered.some((text) => !isScenarioAnswer(scenario, text)),
+    modelCalls,
+    modelCallsRedone: modelCalls - modelCallsStarted(baseline),
+    conversationValid: problem === null,
+    conversationProblem: problem,
+    answerRestarts: Math.max(0, answerStreams - 1),
+    recoveryError: failed?.errorKind === 'journal-corrupt' ? failed.error : null,
+  };
+}
+
+/** Follows each write call id across lives: did a call that committed run again, and how did it end? */
+function sentAgainOutcomes(outcome: RunOutcome): { sentAgain: number; refused: string[]; harmless: number } {
+  const committedBefore = new Set<string>();
+  let sentAgain = 0;
+  let harmless = 0;
+  const refused: string[] = [];
+  for (const life of outcome.lives) {
+    const committedHere = new Set<string>();
+    for (const e of life.events) {
+      if (e.callId === undefined || !committedBefore.has(e.callId)) {
+        if (e.kind === 'shop-commit') committedHere.add(e.callId!);
+        continue;
+      }
+      if (e.kind === 'tool-start') sentAgain++;
+      if (e.kind === 'tool-result' && e.refused !== undefined) refused.push(e.refused);
+      if (e.kind === 'tool-result' && e.refused === undefined && !e.write) harmless++;
+    }
+    for (const id of committedHere) committedBefore.add(id);
+  }
+  return { sentAgain, refused, harmless };
+}
+
+function sameRows(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function shopDiff(outcome: RunOutcome, baseline: RunOutcome): string[] {
+  const diff: string[] = [];
+  for (const table of STATE_TABLES) {
+    if (sameRows(outcome.shop[table], baseline.shop[table])) continue; // equal lists differ by nothing
+    const mine = counts(outcome.shop[table]);
+    const theirs = counts(baseline.shop[table]);
+    for (const [row, n] of mine) for (let i = theirs.get(row) ?? 0; i < n; i++) diff.push(`+ ${table} ${row}`);
+    for (const [row, n] of theirs) for (let i = mine.get(row) ?? 0; i < n; i++) diff.push(`- ${table} ${row}`);
+  }
+  return diff;
+}

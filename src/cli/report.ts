@@ -1,0 +1,147 @@
+// Failures as values, and the reporter that explains them. A report says what ran (scenario or
+// generated shape, strategy, interleaving), what happened in each life up to its kill, what the
+// recovery did, what differs from the baseline, where it came from (fast-check seed and path),
+// and the one command that replays exactly this case.
+
+import { CHECK_LABELS, type CheckName } from '../check/promises.js';
+import { describeEvent } from '../check/events.js';
+import type { JudgedCase, Exploration } from '../search/explore.js';
+import type { LifeRecord } from '../engines/scripted/simulate.js';
+import type { Verdict } from '../check/verdict.js';
+
+/** Where a case can be replayed from. */
+export type CaseSource =
+  | { kind: 'scenario-file'; path: string }
+  | { kind: 'corpus-entry'; path: string }
+  /** A generated scenario not saved yet: the command that saves it as a corpus entry. */
+  | { kind: 'generated'; saveCommand: string };
+
+export interface FastCheckOrigin {
+  seed: number;
+  path: string;
+  property: string;
+}
+
+export interface Failure {
+  judged: JudgedCase;
+  source: CaseSource;
+  origin?: FastCheckOrigin;
+  /** A one-line description of a generated agent's shape (turns, calls, writes). */
+  shape?: string;
+}
+
+/** The one command that replays exactly this case. */
+export function replayCommand(source: CaseSource, judged: Pick<JudgedCase, 'strategy' | 'schedule'>): string {
+  switch (source.kind) {
+    case 'scenario-file': {
+      const picks = judged.schedule.interleaving.length > 0 ? ` --interleaving ${judged.schedule.interleaving.join(',')}` : '';
+      return `npx killpoint check ${source.path} --strategy ${judged.strategy} --schedule ${judged.schedule.kills.join(',')}${picks}`;
+    }
+    case 'corpus-entry':
+      return `npx killpoint check ${source.path}`;
+    case 'generated':
+      return source.saveCommand;
+  }
+}
+
+/** What differs from the baseline, one line each, e.g. "refund O-1042/L1 committed twice". */
+export function differences(v: Verdict): string[] {
+  const lines: string[] = [];
+  // A write's identity is "kind target args"; the args go last, after what happened to it.
+  const write = (identity: string, what: string): string => {
+    const [kind, target, ...args] = identity.split(' ');
+    return `${kind} ${target} ${what} (${args.join(' ')})`;
+  };
+  for (const w of v.doneTwice) lines.push(write(w, 'committed twice'));
+  for (const w of v.lostWrites) lines.push(write(w, 'never committed, though the baseline committed it'));
+  for (const w of v.differentWrites) lines.push(write(w, 'committed, a write the baseline never made'));
+  for (const [reason, n] of Object.entries(v.refused)) lines.push(`${n} repeat${n === 1 ? '' : 's'} refused by the shop's rules (${reason})`);
+  if (!v.sameAnswer) lines.push(`answer: ${quote(v.answer)}; baseline: ${quote(v.baselineAnswer)}`);
+  if (v.conversationProblem !== null) lines.push(`invalid conversation: ${v.conversationProblem}`);
+  if (v.recoveryError !== null) lines.push(`recovery failed: ${v.recoveryError}`);
+  if (v.partialAnswerDelivered) lines.push('a partial answer was delivered');
+  for (const d of v.shopDiff) lines.push(`shop: ${d}`);
+  return lines;
+}
+
+function quote(text: string | null): string {
+  if (text === null) return 'none delivered';
+  return JSON.stringify(text.length > 90 ? `${text.slice(0, 87)}...` : text);
+}
+
+function lifeLines(life: LifeRecord, index: number): string[] {
+  const name = index === 0 ? 'life 1 (the original run)' : `life ${index + 1} (recovery ${index})`;
+  const end = life.end === 'killed'
+    ? `killed after event ${life.killedAfter}${life.killedAfter === -1 ? ' (before its first event)' : ''}`
+    : life.end === 'failed' ? `stopped: ${life.error}` : 'ran to its end';
+  const lines = [`  ${name}: ${life.events.length} events, ${end}`];
+  for (const e of life.events) {
+    const mark = life.end === 'killed' && e.index === life.killedAfter ? '   <-- KILL' : '';
+    lines.push(`    ${String(e.index).padStart(3)} ${e.atMs.toFixed(2).padStart(9)} ms  ${describeEvent(e)}${mark}`);
+  }
+  if (life.events.length === 0 && life.end === 'killed') lines.push('    <-- KILL');
+  return lines;
+}
+
+/** The explanation of one failing (or passing) case. */
+export function formatFailure(f: Failure): string {
+  const { judged } = f;
+  const labels = (checks: readonly CheckName[]) => checks.map((c) => CHECK_LABELS[c]).join(', ');
+  // A case that fails only checks its strategy never promised is not a broken promise: say so,
+  // rather than "FAILS" above a summary that says every promised check holds.
+  const head = judged.broken.length > 0 ? `FAILS: ${labels(judged.broken)}`
+    : judged.failed.length > 0 ? `fails checks the strategy does not promise: ${labels(judged.failed)}`
+    : 'holds';
+  const lines = [
+    `${judged.scenario.id} (${judged.scenario.title}) under ${judged.strategy}: ${head}`,
+    ...(f.shape ? [`  generated shape: ${f.shape}`] : []),
+    `  kill schedule: ${judged.schedule.kills.join(', ') || 'none'}; interleaving picks: ${judged.outcome.picksTaken.join(',') || 'none (default order)'}`,
+    ...judged.outcome.lives.flatMap(lifeLines),
+    '  what differs from the baseline:',
+    ...(differences(judged.verdict).map((d) => `    ${d}`).concat(differences(judged.verdict).length === 0 ? ['    nothing'] : [])),
+  ];
+  if (f.origin) lines.push(`  found by fast-check: property "${f.origin.property}", seed ${f.origin.seed}, path "${f.origin.path}"`);
+  lines.push(`  replay: ${replayCommand(f.source, judged)}`);
+  return lines.join('\n');
+}
+
+/** One line per check count, for an exploration's summary. */
+export function formatExploration(e: Exploration, source: CaseSource): string {
+  const coverage = e.interleavings.exhaustive
+    ? `${e.interleavings.explored} interleaving${e.interleavings.explored === 1 ? '' : 's'} (all)`
+    : `more than ${e.interleavings.bound} interleavings: a seeded sample of ${e.interleavings.explored} (seed ${e.interleavings.sampleSeed})`;
+  const status = e.brokenPromises.length === 0 ? 'ok' : `FAIL (${e.brokenPromises.map((c) => CHECK_LABELS[c]).join(', ')})`;
+  const counts = (Object.entries(e.failures) as [CheckName, number][])
+    .filter(([, n]) => n > 0)
+    .map(([c, n]) => `${CHECK_LABELS[c]} ${n}${e.promised.includes(c) ? '' : ' (not promised)'}`);
+  const lines = [
+    `${e.scenarioId} ${e.strategy}: ${status}`,
+    `  ${e.schedulesExplored} schedules of up to ${e.kills} kill${e.kills === 1 ? '' : 's'}, ${coverage}`,
+    `  promises: ${e.promised.map((c) => CHECK_LABELS[c]).join(', ')}`,
+    `  failures: ${counts.join(', ') || 'none'}`,
+  ];
+  if (e.minimal) lines.push('  minimal counterexample:', ...formatFailure({ judged: e.minimal, source }).split('\n').map((l) => `  ${l}`));
+  return lines.join('\n');
+}
+
+/** The JSON form of an exploration (no event lists; the replay command brings them back). */
+export function explorationJson(e: Exploration, source: CaseSource): Record<string, unknown> {
+  return {
+    scenario: e.scenarioId,
+    strategy: e.strategy,
+    kills: e.kills,
+    interleavings: e.interleavings,
+    schedulesExplored: e.schedulesExplored,
+    promised: e.promised,
+    failures: e.failures,
+    brokenPromises: e.brokenPromises,
+    ok: e.brokenPromises.length === 0,
+    minimal: e.minimal === null ? null : {
+      schedule: { kills: e.minimal.schedule.kills, interleaving: e.minimal.outcome.picksTaken },
+      failed: e.minimal.failed,
+      broken: e.minimal.broken,
+      differences: differences(e.minimal.verdict),
+      replay: replayCommand(source, e.minimal),
+    },
+  };
+}

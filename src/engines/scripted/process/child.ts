@@ -1,0 +1,61 @@
+// One life of the TypeScript harness as a process: killpoint's own client of the protocol
+// (protocol.ts). It opens the durable stores from files, runs agentLife, appends every event to
+// the events file and sends itself SIGKILL right after the kill point. The run's scenario and
+// strategy come from the file KILLPOINT_TS_RUN names, the interleaving picks this life may use from
+// KILLPOINT_TS_PICKS. Each event line carries `pick` when the interleaving chose just before it, so
+// the parent knows which picks this life consumed.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ConversationRejected, ScriptedModel } from '../../../model/scripted-model.js';
+import { MAX_EVENTS_PER_LIFE } from '../../../check/events.js';
+import { JournalCorrupt } from '../journal-format.js';
+import { agentLife, Interleaving } from '../runner.js';
+import { strategy as strategyNamed } from '../strategies.js';
+import { closeStores } from '../stores.js';
+import { openFileStores } from '../file-stores.js';
+import { ENV, EXIT_FAILED, EventSink } from '../../../real/protocol.js';
+import { deserializeScenario, TS_ENV, type RunSpec } from './run-spec.js';
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (value === undefined || value === '') throw new Error(`${name}: not set`);
+  return value;
+}
+
+function main(): void {
+  const sink = EventSink.fromEnv();
+  sink.start();
+  const spec = JSON.parse(readFileSync(required(TS_ENV.run), 'utf8')) as RunSpec;
+  const scenario = deserializeScenario(spec.scenario);
+  const strategy = strategyNamed(spec.strategy);
+  const picks = JSON.parse(process.env[TS_ENV.picks] ?? '[]') as number[];
+  const lifeIndex = Number(required(ENV.life));
+  const resultPath = required(ENV.result);
+  const stores = openFileStores(required(ENV.stateDir), strategy.journalWrite);
+  const interleaving = new Interleaving(picks);
+  const events = agentLife({ scenario, model: new ScriptedModel(scenario), strategy, stores, lifeIndex, interleaving });
+  let picksSeen = 0;
+  try {
+    for (let count = 0; ; count++) {
+      if (count > MAX_EVENTS_PER_LIFE) throw new Error(`life ${lifeIndex}: more than ${MAX_EVENTS_PER_LIFE} events`);
+      const step = events.next();
+      if (step.done) {
+        writeFileSync(resultPath, JSON.stringify({ end: 'finished', conversation: step.value?.conversation ?? null }));
+        break;
+      }
+      // The pick and how many calls it chose among (the explorer enumerates orders from the widths).
+      const pick = interleaving.taken.length > picksSeen ? { pick: interleaving.taken[picksSeen], pickWidth: interleaving.widths[picksSeen++] } : {};
+      sink.emit({ ...step.value, ...pick });
+    }
+  } catch (error) {
+    if (!(error instanceof ConversationRejected) && !(error instanceof JournalCorrupt)) throw error;
+    const errorKind = error instanceof ConversationRejected ? 'conversation-rejected' : 'journal-corrupt';
+    writeFileSync(resultPath, JSON.stringify({ end: 'failed', errorKind, error: error.message }));
+    process.stderr.write(`${error.message}\n`);
+    closeStores(stores);
+    process.exit(EXIT_FAILED);
+  }
+  closeStores(stores);
+}
+
+main();

@@ -1,0 +1,112 @@
+// The real kill tier. Fault model: a child process runs one life with its durable stores in real
+// files and sends itself SIGKILL right after its kill point; nothing of it runs after that. The
+// parent sees the signal in the exit status and starts a fresh child on the same files, which
+// recovers with the same strategy. The outcome is read back from the files (the shop's SQLite
+// file, the outbox, the events) into the same RunOutcome that simulate() returns, so judge()
+// applies unchanged and the two tiers can be compared field by field.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Conversation } from '../../../model/conversation.js';
+import type { Scenario } from '../../../model/scenario.js';
+import { Shop } from '../../../model/shop.js';
+import type { RunEvent } from '../../../check/events.js';
+import { createFileStores, readOutbox, storePaths } from '../file-stores.js';
+import type { LifeRecord, RunOutcome, Schedule } from '../simulate.js';
+import { strategy as strategyNamed, type AnyStrategyName } from '../strategies.js';
+import { childBundle } from './child-bundle.js';
+import { runChild, withTempDir, type ChildExit } from '../../../real/processes.js';
+import { ENV, lifeEnd, readEvents } from '../../../real/protocol.js';
+import { serializeScenario, TS_ENV, type RunSpec } from './run-spec.js';
+
+interface ChildResult {
+  end: 'finished' | 'failed';
+  conversation?: Conversation | null;
+  errorKind?: LifeRecord['errorKind'];
+  error?: string;
+}
+
+/** Runs a scenario under a strategy and a kill schedule, one child process per life. */
+export async function realKill(scenario: Scenario, strategyName: AnyStrategyName, schedule: Schedule): Promise<RunOutcome> {
+  const strategy = strategyNamed(strategyName);
+  const bundle = await childBundle();
+  return withTempDir('killpoint-real-', async (dir) => {
+    const stateDir = join(dir, 'state');
+    const paths = storePaths(stateDir);
+    const specPath = join(dir, 'run.json');
+    const spec: RunSpec = { scenario: serializeScenario(scenario), strategy: strategy.name };
+    writeFileSync(specPath, JSON.stringify(spec));
+    createFileStores(stateDir, scenario.shop);
+
+    const lives: LifeRecord[] = [];
+    const picksTaken: number[] = [];
+    const pickWidths: number[] = [];
+    let finalConversation: Conversation | null = null;
+    for (let lifeIndex = 0; lifeIndex <= schedule.kills.length; lifeIndex++) {
+      const killAfter = lifeIndex < schedule.kills.length ? schedule.kills[lifeIndex]! : null;
+      const eventsPath = join(dir, `events-${lifeIndex}.jsonl`);
+      const resultPath = join(dir, `result-${lifeIndex}.json`);
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        [ENV.stateDir]: stateDir,
+        [ENV.events]: eventsPath,
+        [ENV.life]: String(lifeIndex),
+        [ENV.result]: resultPath,
+        [ENV.killAfter]: killAfter === null ? '' : String(killAfter),
+        [TS_ENV.run]: specPath,
+        // Picks are consumed in order across the whole run: this life gets the ones left.
+        [TS_ENV.picks]: JSON.stringify(schedule.interleaving.slice(Math.min(picksTaken.length, schedule.interleaving.length))),
+      };
+      const exit = await runChild(process.execPath, [bundle], env);
+      const what = `${scenario.id} ${strategy.name} life ${lifeIndex}`;
+      const lines = readEvents(eventsPath, what);
+      for (const line of lines) {
+        if (typeof line.pick === 'number') picksTaken.push(line.pick);
+        if (typeof line.pickWidth === 'number') pickWidths.push(line.pickWidth);
+      }
+      const events = lines.map(({ pick: _pick, pickWidth: _pickWidth, ...event }) => event as unknown as RunEvent);
+      const life = lifeRecord(exit, events, killAfter, resultPath, what);
+      lives.push(life.record);
+      if (life.conversation !== undefined) finalConversation = life.conversation;
+      if (life.record.end !== 'killed') break;
+    }
+
+    const shop = Shop.open(paths.shop);
+    try {
+      return {
+        scenarioId: scenario.id,
+        strategy: strategy.name,
+        schedule,
+        lives,
+        picksTaken,
+        pickWidths,
+        delivered: readOutbox(paths.outbox).filter((a) => a.runId === scenario.id).map((a) => a.text),
+        writes: shop.writeLog(),
+        refusals: shop.refusalLog(),
+        shop: shop.snapshot(),
+        finalConversation,
+      };
+    } finally {
+      shop.close();
+    }
+  });
+}
+
+/** How a life ended, from its exit status, its events and its result file. */
+function lifeRecord(exit: ChildExit, events: RunEvent[], killAfter: number | null, resultPath: string, what: string): { record: LifeRecord; conversation?: Conversation | null } {
+  const record: LifeRecord = { events, end: 'finished', killedAfter: null, error: null, errorKind: null };
+  if (lifeEnd(exit, events.length, killAfter, what) === 'killed') {
+    record.end = 'killed';
+    record.killedAfter = killAfter;
+    return { record };
+  }
+  const result = JSON.parse(readFileSync(resultPath, 'utf8')) as ChildResult;
+  if (result.end === 'failed') {
+    record.end = 'failed';
+    record.error = result.error ?? null;
+    record.errorKind = result.errorKind ?? null;
+    return { record };
+  }
+  // A life that found the task already ended returns no conversation, as in the simulation.
+  return result.conversation ? { record, conversation: result.conversation } : { record };
+}

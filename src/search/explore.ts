@@ -1,0 +1,184 @@
+// The exhaustive explorer. For one scenario and one strategy it runs every kill schedule small
+// enough to enumerate and judges each against the baseline (the same task, the same interleaving,
+// no kill):
+// - every single kill point of the baseline life, from -1 (before anything) to its last event;
+// - with two kills, every kill point of the recovery life after each first kill;
+// - every order in which parallel tool calls can interleave, enumerated depth-first like an
+//   exhaustive chooser (each leaf of the pick tree runs once); above `interleavingBound` orders, a
+//   seeded sample of that many instead, and the result says so.
+// The earliest failing schedule (fewest kills, then the earliest kills, then the first
+// interleaving in enumeration order) is the minimal counterexample.
+
+import seedrandom from 'seedrandom';
+import type { Scenario } from '../model/scenario.js';
+import { ScriptedModel } from '../model/scripted-model.js';
+import { brokenPromises, CHECKS, failedChecks, promisedChecks, type CheckName } from '../check/promises.js';
+import { simulate, type RunOutcome, type Schedule } from '../engines/scripted/simulate.js';
+import { strategy as strategyNamed, type AnyStrategyName } from '../engines/scripted/strategies.js';
+import { judge, type Verdict } from '../check/verdict.js';
+
+export interface ExploreOptions {
+  /** Kill schedules of 1 kill, or of 1 and 2 kills (the second during recovery). */
+  kills: 1 | 2;
+  /** Most interleavings explored per scenario and strategy; above it, a seeded sample of this many. */
+  interleavingBound: number;
+  /** Seeds the interleaving sample (only used above the bound). */
+  seed: number;
+}
+
+export const DEFAULT_EXPLORE_OPTIONS: ExploreOptions = { kills: 1, interleavingBound: 32, seed: 1 };
+
+/** A random pick sequence is this long: far more choices than any scripted batch makes. */
+const SAMPLE_PICKS = 512;
+/** Give up drawing new distinct interleavings after this many draws per wanted one. */
+const SAMPLE_DRAWS_PER_WANTED = 20;
+
+export interface InterleavingCoverage {
+  explored: number;
+  /** True when every interleaving was explored; false when the sample stands in for more. */
+  exhaustive: boolean;
+  /** Seed of the sample, when not exhaustive. */
+  sampleSeed: number | null;
+  bound: number;
+}
+
+/** One kill-and-resume run, judged. */
+export interface JudgedCase {
+  scenario: Scenario;
+  strategy: AnyStrategyName;
+  schedule: Schedule;
+  baseline: RunOutcome;
+  outcome: RunOutcome;
+  verdict: Verdict;
+  /** Every check the run fails. */
+  failed: CheckName[];
+  /** The failed checks the strategy promises. */
+  broken: CheckName[];
+}
+
+export interface Exploration {
+  scenarioId: string;
+  strategy: AnyStrategyName;
+  kills: 1 | 2;
+  promised: readonly CheckName[];
+  interleavings: InterleavingCoverage;
+  schedulesExplored: number;
+  /** How many schedules failed each check (promised or not). */
+  failures: Record<CheckName, number>;
+  /** Promised checks that failed at least once. */
+  brokenPromises: CheckName[];
+  /** The earliest schedule that breaks a promise, re-run with everything needed to explain it. */
+  minimal: JudgedCase | null;
+}
+
+export interface ExploredInterleaving {
+  picks: number[];
+  baseline: RunOutcome;
+}
+
+/**
+ * The interleavings of the baseline run: all of them when there are at most `bound`, else the
+ * default order plus a seeded sample. The first is always the default order.
+ */
+export function baselineInterleavings(scenario: Scenario, strategyName: AnyStrategyName, options: ExploreOptions, model = new ScriptedModel(scenario)): { list: ExploredInterleaving[]; coverage: InterleavingCoverage } {
+  const bound = Math.max(1, options.interleavingBound);
+  const list: ExploredInterleaving[] = [];
+  // Depth-first over the pick tree: run a prefix, take the picks the run made after it, and queue
+  // every other choice at every later position. Each complete pick sequence is run exactly once.
+  const stack: number[][] = [[]];
+  while (stack.length > 0 && list.length <= bound) {
+    const prefix = stack.pop()!;
+    const baseline = simulate(scenario, strategyName, { kills: [], interleaving: prefix }, model);
+    const taken = baseline.picksTaken;
+    list.push({ picks: taken, baseline });
+    for (let i = baseline.pickWidths.length - 1; i >= prefix.length; i--) {
+      for (let v = baseline.pickWidths[i]! - 1; v >= 0; v--) if (v !== taken[i]) stack.push([...taken.slice(0, i), v]);
+    }
+  }
+  if (list.length <= bound && stack.length === 0) {
+    return { list, coverage: { explored: list.length, exhaustive: true, sampleSeed: null, bound } };
+  }
+  // Too many to run them all: the default order, then distinct random orders from the seed.
+  const rng = seedrandom(`${options.seed}|${scenario.id}|${strategyName}`);
+  const sample: ExploredInterleaving[] = [list[0]!];
+  const seen = new Set([list[0]!.picks.join(',')]);
+  for (let draw = 0; sample.length < bound && draw < bound * SAMPLE_DRAWS_PER_WANTED; draw++) {
+    const picks = Array.from({ length: SAMPLE_PICKS }, () => Math.floor(rng() * 2 ** 20));
+    const baseline = simulate(scenario, strategyName, { kills: [], interleaving: picks }, model);
+    const key = baseline.picksTaken.join(',');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    sample.push({ picks: baseline.picksTaken, baseline });
+  }
+  return { list: sample, coverage: { explored: sample.length, exhaustive: false, sampleSeed: options.seed, bound } };
+}
+
+/** Runs one schedule and judges it against its baseline. */
+export function judgeCase(scenario: Scenario, strategyName: AnyStrategyName, schedule: Schedule, baseline?: RunOutcome, model = new ScriptedModel(scenario)): JudgedCase {
+  const base = baseline ?? simulate(scenario, strategyName, { kills: [], interleaving: schedule.interleaving }, model);
+  const outcome = simulate(scenario, strategyName, schedule, model);
+  const verdict = judge(scenario, outcome, base);
+  return {
+    scenario,
+    strategy: strategyName,
+    schedule,
+    baseline: base,
+    outcome,
+    verdict,
+    failed: failedChecks({ scenario, outcome, verdict }),
+    broken: brokenPromises(strategyNamed(strategyName), { scenario, outcome, verdict }),
+  };
+}
+
+/** Which schedule comes first: fewer kills, then earlier kills, then the earlier interleaving. */
+export function compareSchedules(a: { kills: number[]; order: number }, b: { kills: number[]; order: number }): number {
+  if (a.kills.length !== b.kills.length) return a.kills.length - b.kills.length;
+  for (let i = 0; i < a.kills.length; i++) if (a.kills[i] !== b.kills[i]) return a.kills[i]! - b.kills[i]!;
+  return a.order - b.order;
+}
+
+/** Every schedule of up to `options.kills` kills, over every explored interleaving. */
+export function explore(scenario: Scenario, strategyName: AnyStrategyName, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS): Exploration {
+  const strategy = strategyNamed(strategyName);
+  const model = new ScriptedModel(scenario);
+  const { list, coverage } = baselineInterleavings(scenario, strategyName, options, model);
+  const promised = promisedChecks(strategy);
+  const failures = Object.fromEntries(CHECKS.map((c) => [c, 0])) as Record<CheckName, number>;
+  let explored = 0;
+  let minimal: { kills: number[]; order: number; picks: number[]; baseline: RunOutcome } | null = null;
+
+  const visit = (kills: number[], order: number, it: ExploredInterleaving): RunOutcome => {
+    const outcome = simulate(scenario, strategyName, { kills, interleaving: it.picks }, model);
+    const verdict = judge(scenario, outcome, it.baseline);
+    explored++;
+    const failed = failedChecks({ scenario, outcome, verdict });
+    for (const c of failed) failures[c]++;
+    if (failed.some((c) => promised.includes(c)) && (minimal === null || compareSchedules({ kills, order }, minimal) < 0)) {
+      minimal = { kills, order, picks: it.picks, baseline: it.baseline };
+    }
+    return outcome;
+  };
+
+  for (const [order, it] of list.entries()) {
+    const lastEvent = it.baseline.lives[0]!.events.length - 1;
+    for (let first = -1; first <= lastEvent; first++) {
+      const once = visit([first], order, it);
+      if (options.kills < 2) continue;
+      const recoveryEvents = once.lives[1]?.events.length ?? 0;
+      for (let second = -1; second < recoveryEvents; second++) visit([first, second], order, it);
+    }
+  }
+
+  const found = minimal as { kills: number[]; picks: number[]; baseline: RunOutcome } | null;
+  return {
+    scenarioId: scenario.id,
+    strategy: strategyName,
+    kills: options.kills,
+    promised,
+    interleavings: coverage,
+    schedulesExplored: explored,
+    failures,
+    brokenPromises: promised.filter((c) => failures[c] > 0),
+    minimal: found === null ? null : judgeCase(scenario, strategyName, { kills: found.kills, interleaving: found.picks }, found.baseline, model),
+  };
+}
