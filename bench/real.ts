@@ -10,7 +10,8 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { lanternScenarios } from '../src/model/load.js';
-import { noKills, simulate } from '../src/engines/scripted/simulate.js';
+import { simulate } from '../src/engines/scripted/simulate.js';
+import { noKills } from '../src/check/outcome.js';
 import { ALL_STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from '../src/engines/scripted/strategies.js';
 import { Baselines, compareTiers, everyKillPoint, formatMismatch, inPool, type TierCase } from '../src/real/differential.js';
 import { UsageError } from '../src/cli/usage-error.js';

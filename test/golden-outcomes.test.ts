@@ -10,7 +10,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { explore } from '../src/search/explore.js';
-import { simulate, type RunOutcome, type Schedule } from '../src/engines/scripted/simulate.js';
+import { simulate } from '../src/engines/scripted/simulate.js';
+import { type RunOutcome, type Schedule } from '../src/check/outcome.js';
 import type { AnyStrategyName } from '../src/engines/scripted/strategies.js';
 
 // The strategies the hashes were computed over: a variant added later does not move them.

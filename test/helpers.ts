@@ -1,7 +1,8 @@
 // Small helpers shared by the example-based tests.
 
 import type { RunEvent } from '../src/check/events.js';
-import { noKills, simulate, type RunOutcome } from '../src/engines/scripted/simulate.js';
+import { simulate } from '../src/engines/scripted/simulate.js';
+import { noKills, type RunOutcome } from '../src/check/outcome.js';
 import type { AnyStrategyName } from '../src/engines/scripted/strategies.js';
 import { judge, type Verdict } from '../src/check/verdict.js';
 import type { Scenario } from '../src/model/scenario.js';

@@ -16,7 +16,8 @@ import { Baselines, compareTiers, everyKillPoint, formatMismatch, inPool, tierMi
 import { liveChildCount } from '../src/real/processes.js';
 import { realKill } from '../src/engines/scripted/process/real-kill.js';
 import { chosenKillPoints } from '../src/real/sample.js';
-import { noKills, simulate } from '../src/engines/scripted/simulate.js';
+import { simulate } from '../src/engines/scripted/simulate.js';
+import { noKills } from '../src/check/outcome.js';
 import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../src/engines/scripted/strategies.js';
 import { judge } from '../src/check/verdict.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { lanternScenarios } from '../src/model/load.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
-import { runLives, simulate, type RunOutcome } from '../src/engines/scripted/simulate.js';
+import { runLives, simulate } from '../src/engines/scripted/simulate.js';
+import { type RunOutcome } from '../src/check/outcome.js';
 import { ALL_STRATEGY_NAMES, strategy } from '../src/engines/scripted/strategies.js';
 import { closeStores, memoryStores } from '../src/engines/scripted/stores.js';
 import type { Scenario } from '../src/model/scenario.js';

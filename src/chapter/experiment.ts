@@ -8,7 +8,8 @@ import type { Scenario } from '../model/scenario.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import type { IntervalKind, RunEvent } from '../check/events.js';
 import { killAtTime, runDurationMs } from './kill-time.js';
-import { noKills, simulate, type RunOutcome } from '../engines/scripted/simulate.js';
+import { simulate } from '../engines/scripted/simulate.js';
+import { noKills, type RunOutcome } from '../check/outcome.js';
 import { STRATEGY_NAMES, type StrategyName } from '../engines/scripted/strategies.js';
 import { judge, type Verdict } from '../check/verdict.js';
 

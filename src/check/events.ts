@@ -14,9 +14,6 @@ export type EventKind =
   | 'step-recorded' // the workflow recorded a step's result
   | 'answer-delivered'; // the complete answer reached the customer
 
-/** No scripted life has anywhere near this many events; more means a runaway loop (in either tier). */
-export const MAX_EVENTS_PER_LIFE = 100_000;
-
 /** What the process was doing in the time before an event. */
 export type IntervalKind =
   | 'model' // waiting on the model: for its first chunk, or while it streams

@@ -20,7 +20,7 @@
 import { canonicalJson } from '../model/canonical-json.js';
 import type { Scenario } from '../model/scenario.js';
 import { isWriteTool, writeTarget } from '../model/tools.js';
-import type { RunOutcome } from '../engines/scripted/simulate.js';
+import { type RunOutcome } from './outcome.js';
 import type { Strategy } from '../engines/scripted/strategies.js';
 import type { Verdict } from './verdict.js';
 

@@ -12,7 +12,7 @@
 
 import type { Scenario } from '../model/scenario.js';
 import { STATE_TABLES, type WriteRecord } from '../model/shop.js';
-import { runConversationProblem, type RunOutcome } from '../engines/scripted/simulate.js';
+import { runConversationProblem, type RunOutcome } from './outcome.js';
 
 export interface Verdict {
   scenarioId: string;

@@ -6,7 +6,7 @@
 import { CHECK_LABELS, type CheckName } from '../check/promises.js';
 import { describeEvent } from '../check/events.js';
 import type { JudgedCase, Exploration } from '../search/explore.js';
-import type { LifeRecord } from '../engines/scripted/simulate.js';
+import { type LifeRecord } from '../check/outcome.js';
 import type { Verdict } from '../check/verdict.js';
 
 /** Where a case can be replayed from. */

@@ -4,7 +4,8 @@
 // journal lives (in memory or a file path), which a recovery error names.
 
 import type { Scenario } from '../model/scenario.js';
-import { noKills, simulate, type RunOutcome, type Schedule } from '../engines/scripted/simulate.js';
+import { simulate } from '../engines/scripted/simulate.js';
+import { noKills, type RunOutcome, type Schedule } from '../check/outcome.js';
 import type { AnyStrategyName } from '../engines/scripted/strategies.js';
 import { judge, type Verdict } from '../check/verdict.js';
 import { realKill } from '../engines/scripted/process/real-kill.js';

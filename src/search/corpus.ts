@@ -24,7 +24,7 @@ import { judgeCase, type JudgedCase } from './explore.js';
 import { CHECKS, type CheckName } from '../check/promises.js';
 import { PROPERTIES } from '../check/properties.js';
 import { differences } from '../cli/report.js';
-import type { Schedule } from '../engines/scripted/simulate.js';
+import { type Schedule } from '../check/outcome.js';
 import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../engines/scripted/strategies.js';
 
 export const CORPUS_DIR = join(PROJECT_ROOT, 'corpus');

@@ -13,7 +13,8 @@ import seedrandom from 'seedrandom';
 import type { Scenario } from '../model/scenario.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { brokenPromises, CHECKS, failedChecks, promisedChecks, type CheckName } from '../check/promises.js';
-import { simulate, type RunOutcome, type Schedule } from '../engines/scripted/simulate.js';
+import { simulate } from '../engines/scripted/simulate.js';
+import { type RunOutcome, type Schedule } from '../check/outcome.js';
 import { strategy as strategyNamed, type AnyStrategyName } from '../engines/scripted/strategies.js';
 import { judge, type Verdict } from '../check/verdict.js';
 

@@ -8,7 +8,8 @@
 import type { Scenario } from '../model/scenario.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { judgeCase, type JudgedCase } from './explore.js';
-import { simulate, type RunOutcome, type Schedule } from '../engines/scripted/simulate.js';
+import { simulate } from '../engines/scripted/simulate.js';
+import { type RunOutcome, type Schedule } from '../check/outcome.js';
 import type { AnyStrategyName } from '../engines/scripted/strategies.js';
 
 /** Most runs spent on the exhaustive scan before falling back to kill-by-kill descent. */

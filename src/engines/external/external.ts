@@ -11,6 +11,7 @@ import { readOutbox } from '../scripted/file-stores.js';
 import { runChild, withTempDir, type ChildExit } from '../../real/processes.js';
 import { ENV, lifeEnd, ProtocolError, readEvents, type ProtocolEvent } from '../../real/protocol.js';
 import { compareWrites } from '../../check/verdict.js';
+import { MAX_EVENTS_PER_LIFE, runLivesAsync } from '../life-loop.js';
 
 export interface ExternalHarness {
   /** Shown in reports, e.g. `python3 refund_agent.py --keys`. */
@@ -61,9 +62,7 @@ export interface ExternalVerdict {
 /** Runs the harness under a kill schedule, one process per life. */
 export function runExternal(harness: ExternalHarness, kills: number[]): Promise<ExternalOutcome> {
   return withTempDir('killpoint-external-', async (dir) => {
-    const lives: ExternalLife[] = [];
-    for (let lifeIndex = 0; lifeIndex <= kills.length; lifeIndex++) {
-      const killAfter = lifeIndex < kills.length ? kills[lifeIndex]! : null;
+    const lives = await runLivesAsync(kills, async (lifeIndex, killAfter): Promise<ExternalLife> => {
       const eventsPath = join(dir, `events-${lifeIndex}.jsonl`);
       const what = `${harness.name} life ${lifeIndex}`;
       const exit = await startLife(harness, what, {
@@ -75,11 +74,10 @@ export function runExternal(harness: ExternalHarness, kills: number[]): Promise<
         [ENV.killAfter]: killAfter === null ? '' : String(killAfter),
       });
       const events = readEvents(eventsPath, what);
+      if (events.length > MAX_EVENTS_PER_LIFE) throw new ProtocolError(`${what}: more than ${MAX_EVENTS_PER_LIFE} events, a runaway loop`);
       const end = lifeEnd(exit, events.length, killAfter, what);
-      const life: ExternalLife = { events, end, killedAfter: end === 'killed' ? killAfter : null, error: end === 'failed' ? exit.stderr.trim() : null };
-      lives.push(life);
-      if (life.end !== 'killed') break;
-    }
+      return { events, end, killedAfter: end === 'killed' ? killAfter : null, error: end === 'failed' ? exit.stderr.trim() : null };
+    });
     return { harness: harness.name, kills, lives, ...readStores(dir, harness.name) };
   });
 }

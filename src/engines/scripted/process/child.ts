@@ -6,9 +6,9 @@
 // the parent knows which picks this life consumed.
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ConversationRejected, ScriptedModel } from '../../../model/scripted-model.js';
-import { MAX_EVENTS_PER_LIFE } from '../../../check/events.js';
-import { JournalCorrupt } from '../journal-format.js';
+import { ScriptedModel } from '../../../model/scripted-model.js';
+import { driveLife } from '../../life-loop.js';
+import { classifyScriptedError } from '../life-errors.js';
 import { agentLife, Interleaving } from '../runner.js';
 import { strategy as strategyNamed } from '../strategies.js';
 import { closeStores } from '../stores.js';
@@ -33,28 +33,21 @@ function main(): void {
   const resultPath = required(ENV.result);
   const stores = openFileStores(required(ENV.stateDir), strategy.journalWrite);
   const interleaving = new Interleaving(picks);
-  const events = agentLife({ scenario, model: new ScriptedModel(scenario), strategy, stores, lifeIndex, interleaving });
   let picksSeen = 0;
-  try {
-    for (let count = 0; ; count++) {
-      if (count > MAX_EVENTS_PER_LIFE) throw new Error(`life ${lifeIndex}: more than ${MAX_EVENTS_PER_LIFE} events`);
-      const step = events.next();
-      if (step.done) {
-        writeFileSync(resultPath, JSON.stringify({ end: 'finished', conversation: step.value?.conversation ?? null }));
-        break;
-      }
-      // The pick and how many calls it chose among (the explorer enumerates orders from the widths).
-      const pick = interleaving.taken.length > picksSeen ? { pick: interleaving.taken[picksSeen], pickWidth: interleaving.widths[picksSeen++] } : {};
-      sink.emit({ ...step.value, ...pick });
-    }
-  } catch (error) {
-    if (!(error instanceof ConversationRejected) && !(error instanceof JournalCorrupt)) throw error;
-    const errorKind = error instanceof ConversationRejected ? 'conversation-rejected' : 'journal-corrupt';
-    writeFileSync(resultPath, JSON.stringify({ end: 'failed', errorKind, error: error.message }));
-    process.stderr.write(`${error.message}\n`);
+  // The kill is the child's own SIGKILL, sent by the sink right after the kill point's event; the
+  // life loop drives the life with no kill point of its own and keeps the per-life event bound.
+  const driven = driveLife(lifeIndex, null, () => agentLife({ scenario, model: new ScriptedModel(scenario), strategy, stores, lifeIndex, interleaving }), classifyScriptedError, (event) => {
+    // The pick and how many calls it chose among (the explorer enumerates orders from the widths).
+    const pick = interleaving.taken.length > picksSeen ? { pick: interleaving.taken[picksSeen], pickWidth: interleaving.widths[picksSeen++] } : {};
+    sink.emit({ ...event, ...pick });
+  });
+  if (driven.record.end === 'failed') {
+    writeFileSync(resultPath, JSON.stringify({ end: 'failed', errorKind: driven.record.errorKind, error: driven.record.error }));
+    process.stderr.write(`${driven.record.error}\n`);
     closeStores(stores);
     process.exit(EXIT_FAILED);
   }
+  writeFileSync(resultPath, JSON.stringify({ end: 'finished', conversation: driven.result?.conversation ?? null }));
   closeStores(stores);
 }
 

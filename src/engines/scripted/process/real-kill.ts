@@ -12,11 +12,12 @@ import type { Scenario } from '../../../model/scenario.js';
 import { Shop } from '../../../model/shop.js';
 import type { RunEvent } from '../../../check/events.js';
 import { createFileStores, readOutbox, storePaths } from '../file-stores.js';
-import type { LifeRecord, RunOutcome, Schedule } from '../simulate.js';
+import { type LifeRecord, type RunOutcome, type Schedule } from '../../../check/outcome.js';
 import { strategy as strategyNamed, type AnyStrategyName } from '../strategies.js';
 import { childBundle } from './child-bundle.js';
 import { runChild, withTempDir, type ChildExit } from '../../../real/processes.js';
 import { ENV, lifeEnd, readEvents } from '../../../real/protocol.js';
+import { runLivesAsync } from '../../life-loop.js';
 import { serializeScenario, TS_ENV, type RunSpec } from './run-spec.js';
 
 interface ChildResult {
@@ -38,12 +39,10 @@ export async function realKill(scenario: Scenario, strategyName: AnyStrategyName
     writeFileSync(specPath, JSON.stringify(spec));
     createFileStores(stateDir, scenario.shop);
 
-    const lives: LifeRecord[] = [];
     const picksTaken: number[] = [];
     const pickWidths: number[] = [];
     let finalConversation: Conversation | null = null;
-    for (let lifeIndex = 0; lifeIndex <= schedule.kills.length; lifeIndex++) {
-      const killAfter = lifeIndex < schedule.kills.length ? schedule.kills[lifeIndex]! : null;
+    const lives = await runLivesAsync(schedule.kills, async (lifeIndex, killAfter) => {
       const eventsPath = join(dir, `events-${lifeIndex}.jsonl`);
       const resultPath = join(dir, `result-${lifeIndex}.json`);
       const env: NodeJS.ProcessEnv = {
@@ -66,10 +65,9 @@ export async function realKill(scenario: Scenario, strategyName: AnyStrategyName
       }
       const events = lines.map(({ pick: _pick, pickWidth: _pickWidth, ...event }) => event as unknown as RunEvent);
       const life = lifeRecord(exit, events, killAfter, resultPath, what);
-      lives.push(life.record);
       if (life.conversation !== undefined) finalConversation = life.conversation;
-      if (life.record.end !== 'killed') break;
-    }
+      return life.record;
+    });
 
     const shop = Shop.open(paths.shop);
     try {
