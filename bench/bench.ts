@@ -11,6 +11,7 @@ import { judge } from '../src/check/verdict.js';
 import { lanternScenarios } from '../src/model/load.js';
 import { parseScenario, type Scenario } from '../src/model/scenario.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
+import { scripted } from '../src/engines/scripted/engine.js';
 
 const TARGET_RUNS_PER_S = 10_000;
 const TARGET_SINGLE_S = 2;
@@ -55,7 +56,7 @@ function runsPerSecond(scenarios: Scenario[], forS: number): { runs: number; s: 
 function enumerate(scenarios: Scenario[], kills: 1 | 2, interleavingBound: number): { schedules: number; s: number } {
   let schedules = 0;
   const s = seconds(() => {
-    for (const scenario of scenarios) for (const name of STRATEGY_NAMES) schedules += explore(scenario, name, { kills, interleavingBound, seed: 1 }).schedulesExplored;
+    for (const scenario of scenarios) for (const name of STRATEGY_NAMES) schedules += explore(scenario, scripted(name), { kills, interleavingBound, seed: 1 }).schedulesExplored;
   });
   return { schedules, s };
 }
@@ -99,8 +100,8 @@ for (const reads of quick ? [2, 4, 8] : [2, 4, 8, 16, 32]) {
   const events = simulate(scenario, 'journal+keys', { kills: [], interleaving: [] }).lives[0]!.events.length;
   let one = 0;
   let twoRuns = 0;
-  const oneS = seconds(() => { one = explore(scenario, 'journal+keys', { kills: 1, interleavingBound: 1, seed: 1 }).schedulesExplored; });
-  const twoS = withTwo ? seconds(() => { twoRuns = explore(scenario, 'journal+keys', { kills: 2, interleavingBound: 1, seed: 1 }).schedulesExplored; }) : 0;
+  const oneS = seconds(() => { one = explore(scenario, scripted('journal+keys'), { kills: 1, interleavingBound: 1, seed: 1 }).schedulesExplored; });
+  const twoS = withTwo ? seconds(() => { twoRuns = explore(scenario, scripted('journal+keys'), { kills: 2, interleavingBound: 1, seed: 1 }).schedulesExplored; }) : 0;
   const twoGrowth = withTwo && previous ? `, two-kill x${fmt(twoRuns / previous.two, 1)} schedules, x${fmt(twoS / previous.twoS, 1)} time` : '';
   const growth = previous ? `; x${fmt(events / previous.events, 1)} events: single x${fmt(oneS / previous.oneS, 1)} time${twoGrowth}` : '';
   const twoText = withTwo ? `, 1-2 kills ${fmt(twoRuns)} in ${fmt(twoS * 1000, 0)} ms` : ', 1-2 kills not run (too long)';

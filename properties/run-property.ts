@@ -12,6 +12,7 @@ import { minimalSchedule } from '../src/search/minimal.js';
 import { formatFailure } from '../src/cli/report.js';
 import type { AnyStrategyName } from '../src/engines/scripted/strategies.js';
 import { agentShape, describeShape, interleaving, killSchedule, runs, scenarioJson, scenarioOf, type AgentShape } from './arbitraries.js';
+import { scripted } from '../src/engines/scripted/engine.js';
 
 export interface GeneratedCase {
   shape: AgentShape;
@@ -24,7 +25,7 @@ export const generatedCase: fc.Arbitrary<GeneratedCase> = fc.record({ shape: age
 export type Property = (judged: JudgedCase) => string | null;
 
 export function judgeGenerated(c: GeneratedCase, strategy: AnyStrategyName): JudgedCase {
-  return judgeCase(scenarioOf(c.shape), strategy, { kills: c.kills, interleaving: c.picks });
+  return judgeCase(scenarioOf(c.shape), scripted(strategy), { kills: c.kills, interleaving: c.picks });
 }
 
 /** The seed every property run uses: fixed, so a run repeats; KILLPOINT_SEED to search elsewhere. */
@@ -50,7 +51,7 @@ export function checkProperty(name: string, file: string, strategy: AnyStrategyN
   const [c] = details.counterexample;
   const scenario = scenarioOf(c.shape);
   const fails = (j: JudgedCase): boolean => property(j) !== null;
-  const minimal = minimalSchedule(scenario, strategy, { kills: c.kills, interleaving: c.picks }, fails);
+  const minimal = minimalSchedule(scenario, scripted(strategy), { kills: c.kills, interleaving: c.picks }, fails);
   const entryName = `generated-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}-${strategy.replace(/[^a-z0-9]+/gi, '-')}`;
   const origin = { seed: details.seed, path: details.counterexamplePath ?? '', property: name };
   let saveCommand = `KILLPOINT_SAVE_CORPUS=1 KILLPOINT_SEED=${details.seed} npx vitest run ${file}`;

@@ -25,7 +25,7 @@ describe('a Python harness, through the protocol alone', () => {
     const failing = verdicts.filter((v) => !v.ok);
     expect(failing.map((v) => v.killedAfterEvent)).toEqual(['shop-commit refund step-2', 'tool-result refund step-2', 'journal-write']);
     for (const v of failing) {
-      expect(v.doneTwice).toEqual(['refund O-1042/L1 {"amountCents": 7950, "lineId": "L1", "orderId": "O-1042"}']);
+      expect(v.doneTwice.map(String)).toEqual(['refund O-1042/L1 {"amountCents": 7950, "lineId": "L1", "orderId": "O-1042"}']);
       expect(v.sameAnswer).toBe(false);
     }
     expect(verdicts.length).toBeGreaterThan(failing.length);

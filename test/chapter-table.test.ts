@@ -79,7 +79,7 @@ describe('killed right after a write (committed, result not yet back)', () => {
     expect(row.refusedBy).toEqual({ 'over-refund': 7, 'already-cancelled': 3 });
     expect(row.differentBy).toEqual({ hand_off: 3, send_email: 1 });
     const runs = runsOf(result, 'after-write', strategy);
-    expect(runs.flatMap((r) => r.verdict.doneTwice.map((w) => `${r.scenarioId} ${w.split(' ').slice(0, 2).join(' ')}`)))
+    expect(runs.flatMap((r) => r.verdict.doneTwice.map((w) => `${r.scenarioId} ${w.kind} ${w.target}`)))
       .toEqual(['T01 refund O-1042/L1', 'T04 change_address C-104']); // Dana's second $79.50, Owen's address twice
     expect(ids(runs, (r) => r.killPoint !== null && r.verdict.sameAnswer)).toEqual(['T04']); // only Owen's
     expect(ids(runs, (r) => r.killPoint === null)).toEqual(['T05', 'T06']); // no write: the baseline
@@ -90,7 +90,7 @@ describe('killed right after a write (committed, result not yet back)', () => {
     const run = runsOf(result, 'after-write', 'journal').find((r) => r.scenarioId === 'T02')!;
     const outcome = simulate(scenario, 'journal', { kills: [run.killPoint!], interleaving: [] });
     expect(outcome.refusals.map((r) => r.reason)).toEqual(['over-refund', 'over-refund']);
-    expect(run.verdict.differentWrites.map((w) => w.split(' ')[0])).toEqual(['hand_off']);
+    expect(run.verdict.differentWrites.map((w) => w.kind)).toEqual(['hand_off']);
     expect(run.verdict.answer).toContain('the refund is blocked');
   });
 

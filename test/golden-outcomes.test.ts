@@ -23,6 +23,7 @@ import { judge } from '../src/check/verdict.js';
 import { canonicalJson } from '../src/model/canonical-json.js';
 import { lanternScenarios } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
+import { scripted } from '../src/engines/scripted/engine.js';
 
 class Digest {
   private readonly canonical = createHash('sha256');
@@ -92,10 +93,14 @@ describe('the simulated tier computes exactly what it computed before', () => {
     // Two kills only under the variant whose bug needs parallel calls (the rest would be slow).
     const runs = [...ALL_STRATEGY_NAMES.map((name) => ({ name, kills: 1 as const })), { name: 'journal+keys/last-message' as const, kills: 2 as const }];
     for (const { name, kills } of runs) {
-      {
-        const { minimal, ...rest } = explore(t03, name, { kills, interleavingBound: kills === 1 ? 32 : 1, seed: 1 });
-        digest.add({ ...rest, minimal: minimal === null ? null : { ...minimal, scenario: minimal.scenario.id } });
-      }
+      const { minimal, ...rest } = explore(t03, scripted(name), { kills, interleavingBound: kills === 1 ? 32 : 1, seed: 1 });
+      // Hashed as the explorer's results were shaped when the hash was taken: the answer-twice
+      // check (added later, and failing nowhere on T03) and the system a case ran on are left out.
+      expect(rest.failures['answer-twice']).toBe(0);
+      const { 'answer-twice': _never, ...failures } = rest.failures;
+      const promised = rest.promised.filter((c) => c !== 'answer-twice');
+      const shaped = minimal === null ? null : (({ system: _system, ...m }) => ({ ...m, scenario: m.scenario.id }))(minimal);
+      digest.add({ ...rest, promised, failures, minimal: shaped });
     }
     expect(digest.hex()).toEqual(GOLDEN.explore);
   });

@@ -5,11 +5,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { explore } from '../src/search/explore.js';
-import { unsentWrites } from '../src/check/promises.js';
+import { unsentWrites } from '../src/check/checks.js';
 import { simulate } from '../src/engines/scripted/simulate.js';
 import { judge } from '../src/check/verdict.js';
 import { LANTERN_DIR } from '../src/model/load.js';
 import { parseScenario } from '../src/model/scenario.js';
+import { scripted } from '../src/engines/scripted/engine.js';
 
 function danaRefundsBothPads() {
   const raw = JSON.parse(readFileSync(join(LANTERN_DIR, 'T01-dana-torn-pad.json'), 'utf8'));
@@ -30,12 +31,12 @@ describe('a write lost between its journal entry and the shop', () => {
   it('is lost even though an identical refund was sent', () => {
     const outcome = simulate(scenario, strategy, { kills: [entrySaved.index], interleaving: [] });
     const verdict = judge(scenario, outcome, baseline);
-    expect(verdict.lostWrites).toEqual(['refund O-1042/L1 {"amountCents":7950,"lineId":"L1","orderId":"O-1042"}']);
+    expect(verdict.lostWrites.map(String)).toEqual(['refund O-1042/L1 {"amountCents":7950,"lineId":"L1","orderId":"O-1042"}']);
     expect(unsentWrites({ scenario, outcome, verdict })).toEqual(verdict.lostWrites);
   });
 
   it('makes the explorer fail the strategy on the lost-write check', () => {
-    const result = explore(scenario, strategy, { kills: 1, interleavingBound: 1, seed: 1 });
+    const result = explore(scenario, scripted(strategy), { kills: 1, interleavingBound: 1, seed: 1 });
     expect(result.minimal?.failed).toContain('lost-write');
   });
 });

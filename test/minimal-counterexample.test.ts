@@ -9,6 +9,7 @@ import { findMinimal } from '../src/search/minimal.js';
 import { exactlyOnce } from '../src/check/properties.js';
 import { simulate } from '../src/engines/scripted/simulate.js';
 import { loadScenarioFile } from '../src/model/load.js';
+import { scripted } from '../src/engines/scripted/engine.js';
 
 const dana = loadScenarioFile('scenarios/lantern/T01-dana-torn-pad.json');
 const events = simulate(dana, 'journal+random-keys', { kills: [], interleaving: [] }).lives[0]!.events;
@@ -17,12 +18,12 @@ const fails = (j: ReturnType<typeof judgeCase>): boolean => exactlyOnce(j) !== n
 
 describe('minimal counterexample: journal+random-keys on Dana', () => {
   it('a kill one event earlier (the refund started, not committed) passes', () => {
-    expect(fails(judgeCase(dana, 'journal+random-keys', { kills: [refundCommit - 1], interleaving: [] }))).toBe(false);
-    expect(fails(judgeCase(dana, 'journal+random-keys', { kills: [refundCommit], interleaving: [] }))).toBe(true);
+    expect(fails(judgeCase(dana, scripted('journal+random-keys'), { kills: [refundCommit - 1], interleaving: [] }))).toBe(false);
+    expect(fails(judgeCase(dana, scripted('journal+random-keys'), { kills: [refundCommit], interleaving: [] }))).toBe(true);
   });
 
   it('the explorer\'s earliest failing schedule is the kill right after the refund commits', () => {
-    const minimal = explore(dana, 'journal+random-keys').minimal!;
+    const minimal = explore(dana, scripted('journal+random-keys')).minimal!;
     expect(minimal.schedule.kills).toEqual([refundCommit]);
     expect(minimal.outcome.lives[0]!.events.at(-1)!.kind).toBe('shop-commit');
   });
@@ -30,9 +31,9 @@ describe('minimal counterexample: journal+random-keys on Dana', () => {
   it('from any failing schedule of 1 to 3 kills, findMinimal reaches that kill point and proves it', () => {
     const starts = [[refundCommit + 2], [refundCommit + 1, 5], [refundCommit, 9, -1], [70, 0]];
     for (const kills of starts) {
-      const start = judgeCase(dana, 'journal+random-keys', { kills, interleaving: [] });
+      const start = judgeCase(dana, scripted('journal+random-keys'), { kills, interleaving: [] });
       if (!fails(start)) continue;
-      const { judged, proven } = findMinimal(dana, 'journal+random-keys', { kills, interleaving: [] }, fails);
+      const { judged, proven } = findMinimal(dana, scripted('journal+random-keys'), { kills, interleaving: [] }, fails);
       expect(judged.schedule.kills).toEqual([refundCommit]);
       expect(proven).toBe(true);
     }
@@ -40,12 +41,12 @@ describe('minimal counterexample: journal+random-keys on Dana', () => {
 
   it('a fast-check search, shrunk and finished off, reports the same kill point', () => {
     const details = fc.check(
-      fc.property(fc.array(fc.integer({ min: -1, max: 80 }), { minLength: 1, maxLength: 3 }), (kills) => !fails(judgeCase(dana, 'journal+random-keys', { kills, interleaving: [] }))),
+      fc.property(fc.array(fc.integer({ min: -1, max: 80 }), { minLength: 1, maxLength: 3 }), (kills) => !fails(judgeCase(dana, scripted('journal+random-keys'), { kills, interleaving: [] }))),
       { seed: 7, numRuns: 2000 },
     );
     expect(details.failed).toBe(true);
     const [kills] = details.counterexample!;
-    const { judged } = findMinimal(dana, 'journal+random-keys', { kills, interleaving: [] }, fails);
+    const { judged } = findMinimal(dana, scripted('journal+random-keys'), { kills, interleaving: [] }, fails);
     expect(judged.schedule.kills).toEqual([refundCommit]);
   });
 });

@@ -2,12 +2,19 @@
 // shop hands out (two writes committed in the other order swap them and change nothing else).
 
 import { describe, expect, it } from 'vitest';
-import { failedChecks, shopStateDifference } from '../src/check/promises.js';
+import { failedChecks, shopStateDifference } from '../src/check/checks.js';
 import { simulate } from '../src/engines/scripted/simulate.js';
 import { judge, type Verdict } from '../src/check/verdict.js';
+import { ShopDifference } from '../src/check/records.js';
 import { lanternScenario } from '../src/model/load.js';
 
-const withDiff = (shopDiff: string[]) => ({ shopDiff }) as Verdict;
+// Differences written as the verdict's JSON shows them: "+ table row".
+const withDiff = (lines: string[]) => ({
+  shopDiff: lines.map((line) => {
+    const [sign, table, ...row] = line.split(' ');
+    return new ShopDifference(sign as '+' | '-', table!, row.join(' '));
+  }),
+}) as unknown as Verdict;
 
 describe('shopStateDifference', () => {
   it('ignores two cancellations that swapped their row numbers', () => {
@@ -29,7 +36,7 @@ describe('shopStateDifference', () => {
 
   it('keeps a second refund', () => {
     expect(shopStateDifference(withDiff(['+ refunds {"id":2,"order_id":"O-1042","line_id":"L1","amount_cents":7950}'])))
-      .toEqual(['+ refunds {"order_id":"O-1042","line_id":"L1","amount_cents":7950}']);
+      .toEqual([new ShopDifference('+', 'refunds', '{"order_id":"O-1042","line_id":"L1","amount_cents":7950}')]);
   });
 });
 

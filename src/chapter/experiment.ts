@@ -131,7 +131,7 @@ export function summarize(moment: Moment, strategy: StrategyName, runs: TaskRun[
     if (v.sameAnswer) row.sameAnswer++;
     row.sentAgain += v.sentAgain;
     for (const [reason, n] of Object.entries(v.refused)) tally(row.refusedBy, reason, n);
-    for (const write of v.differentWrites) tally(row.differentBy, write.split(' ')[0]!);
+    for (const write of v.differentWrites) tally(row.differentBy, write.kind);
   }
   if (moment === 'random') row.landed = landingCounts(runs);
   return row;

@@ -2,6 +2,9 @@
 // Every event carries the virtual time it happened at and what the process was doing in the
 // interval before it, so that a random kill *time* maps to the event in progress.
 
+/** Every kind of event killpoint's own runner emits, in the order a run meets them. */
+export const EVENT_KINDS = ['model-request', 'model-chunk', 'model-reply', 'tool-start', 'shop-commit', 'tool-result', 'journal-write', 'journal-save', 'step-recorded', 'answer-delivered'] as const;
+
 export type EventKind =
   | 'model-request' // a request to the model was sent
   | 'model-chunk' // a chunk of the streamed reply arrived

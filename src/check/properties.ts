@@ -1,20 +1,31 @@
-// The properties, as functions from a judged kill-and-resume case to the problem found (null when
-// the property holds). Each properties/*.test.ts file checks one of them over generated agents; the
-// broken-variants test checks that each can fail; corpus entries name the one they keep a case of.
+// The properties the fast-check suites hold every system to, by the name a corpus entry records.
+// A property is a named set of the checks in checks.ts (fails when one of them fails), or, for the
+// two that relate a run to something beyond its own verdict, a relation of its own: a repeat
+// happens exactly when a kill lands in a gap, and the same case run twice gives the same run.
+// Each returns the problem found, null when it holds; the reporter explains the case itself.
 
 import type { JudgedCase } from '../search/explore.js';
 import type { RunEvent } from './events.js';
-import { unsentWrites } from './promises.js';
-import { differences } from '../cli/report.js';
-import { simulate } from '../engines/scripted/simulate.js';
+import { CHECK_LABELS, failedChecks, unsentWrites, type CheckName } from './checks.js';
+
+export type Property = (j: JudgedCase) => string | null;
+
+/** The property that holds when none of these checks fails. */
+function checksHold(checks: readonly CheckName[]): Property {
+  return (j) => {
+    const failed = failedChecks(j).filter((c) => checks.includes(c));
+    return failed.length === 0 ? null : `fails: ${failed.map((c) => CHECK_LABELS[c]).join(', ')}`;
+  };
+}
 
 /** With keys: every write exactly once, the shop and the answer as in the baseline, a valid conversation. */
-export function exactlyOnce(j: JudgedCase): string | null {
-  const v = j.verdict;
-  const wrong = v.doneTwice.length + v.lostWrites.length + v.differentWrites.length + v.refusedTotal + v.shopDiff.length > 0;
-  if (wrong || !v.sameAnswer || !v.conversationValid || v.recoveryError !== null) return differences(v).join('; ');
-  return null;
-}
+export const exactlyOnce: Property = checksHold(['done-twice', 'lost-write', 'refused-repeat', 'different-write', 'shop-differs', 'different-answer', 'invalid-conversation']);
+
+/** Every resumed conversation is one a model API accepts, and the journal could be read back. */
+export const conversationValid: Property = checksHold(['invalid-conversation']);
+
+/** No partial answer is delivered, stored in the conversation that survives, or acted on; the answer is delivered once. */
+export const noPartialAnswer: Property = checksHold(['half-answer', 'answer-twice']);
 
 /**
  * The write calls a kill left in their gap: committed in that life, but no save recording the
@@ -72,42 +83,18 @@ export function repeatIffGap(j: JudgedCase): string | null {
   return null;
 }
 
-/** Every resumed conversation is one a model API accepts, and the journal could be read back. */
-export function conversationValid(j: JudgedCase): string | null {
-  if (j.verdict.conversationProblem !== null) return `invalid conversation: ${j.verdict.conversationProblem}`;
-  if (j.verdict.recoveryError !== null) return j.verdict.recoveryError;
-  return null;
-}
-
-/** No partial answer is delivered, stored in the conversation that survives, or acted on. */
-export function noPartialAnswer(j: JudgedCase): string | null {
-  const answers = new Set([...j.scenario.steps.values()].flatMap((s) => (s.kind === 'answer' ? [s.text] : [])));
-  if (j.verdict.partialAnswerDelivered) return `a partial answer was delivered: ${JSON.stringify(j.outcome.delivered)}`;
-  if (j.outcome.delivered.length > 1) return `the answer was delivered ${j.outcome.delivered.length} times`;
-  for (const m of j.outcome.finalConversation ?? []) {
-    if (m.role !== 'assistant') continue;
-    if (m.toolCalls.length === 0 && !answers.has(m.content)) return `the conversation holds a partial answer: ${JSON.stringify(m.content)}`;
-    if (m.toolCalls.length > 0 && m.content !== '') return `a tool-call reply holds text: ${JSON.stringify(m.content)}`;
-  }
-  // Acted on: a tool starts only for a call of a reply the model completed in some life, or one
-  // the resumed conversation holds (it was saved only after its reply completed).
-  const known = new Set([...j.scenario.steps.values()].flatMap((s) => (s.kind === 'calls' ? s.calls.map((c) => c.id) : [])));
-  for (const life of j.outcome.lives) {
-    for (const e of life.events) if (e.kind === 'tool-start' && !known.has(e.callId!)) return `a tool started for an unknown call ${e.callId}`;
-  }
-  return null;
-}
-
 /** The same inputs give the same events, shop, logs and answers. */
 export function deterministic(j: JudgedCase): string | null {
-  const again = simulate(j.scenario, j.strategy, j.schedule);
-  const a = JSON.stringify(j.outcome);
-  const b = JSON.stringify(again);
-  return a === b ? null : 'two runs of the same case differ';
+  const again = j.system.run(j.scenario, j.schedule);
+  if (again instanceof Promise) {
+    again.catch(() => undefined);
+    return null; // a process tier is compared by the differential check, not here
+  }
+  return JSON.stringify(j.outcome) === JSON.stringify(again) ? null : 'two runs of the same case differ';
 }
 
 /** The properties by the name a corpus entry records, so a replay can check the one it broke. */
-export const PROPERTIES: Record<string, (j: JudgedCase) => string | null> = {
+export const PROPERTIES: Record<string, Property> = {
   'keys: exactly once': exactlyOnce,
   'no keys: repeat iff gap': repeatIffGap,
   'resumed conversation valid': conversationValid,

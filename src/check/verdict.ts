@@ -11,7 +11,8 @@
 // - model calls redone: model calls started in all lives minus the baseline's.
 
 import type { Scenario } from '../model/scenario.js';
-import { STATE_TABLES, type WriteRecord } from '../model/shop.js';
+import { STATE_TABLES } from '../model/shop.js';
+import { ShopDifference, WriteIdentity } from './records.js';
 import { runConversationProblem, type RunOutcome } from './outcome.js';
 
 export interface Verdict {
@@ -21,16 +22,16 @@ export interface Verdict {
   interleaving: number[];
   writesCommitted: number;
   extraWrites: number;
-  doneTwice: string[];
-  differentWrites: string[];
-  lostWrites: string[];
+  doneTwice: WriteIdentity[];
+  differentWrites: WriteIdentity[];
+  lostWrites: WriteIdentity[];
   sentAgain: number;
   /** Writes sent again that the shop's rules refused, by reason. */
   refused: Record<string, number>;
   refusedTotal: number;
   /** Writes sent again that a key made harmless (the shop returned the first result). */
   harmlessRepeats: number;
-  shopDiff: string[];
+  shopDiff: ShopDifference[];
   answer: string | null;
   baselineAnswer: string | null;
   sameAnswer: boolean;
@@ -46,10 +47,6 @@ export interface Verdict {
   recoveryError: string | null;
 }
 
-function identity(w: WriteRecord): string {
-  return `${w.kind} ${w.target} ${w.args}`;
-}
-
 function counts(items: string[]): Map<string, number> {
   const m = new Map<string, number>();
   for (const item of items) m.set(item, (m.get(item) ?? 0) + 1);
@@ -58,9 +55,9 @@ function counts(items: string[]): Map<string, number> {
 
 export interface WriteComparison {
   extraWrites: number;
-  doneTwice: string[];
-  differentWrites: string[];
-  lostWrites: string[];
+  doneTwice: WriteIdentity[];
+  differentWrites: WriteIdentity[];
+  lostWrites: WriteIdentity[];
 }
 
 /**
@@ -69,17 +66,20 @@ export interface WriteComparison {
  * different when it never did; each baseline write the run lacks is lost. Used by both tiers and
  * by the verdict of a harness in any language, so the counts mean one thing everywhere.
  */
-export function compareWrites(run: string[], baseline: string[]): WriteComparison {
-  const runWrites = counts(run);
-  const baseWrites = counts(baseline);
-  const doneTwice: string[] = [];
-  const differentWrites: string[] = [];
-  const lostWrites: string[] = [];
-  for (const [write, n] of runWrites) {
-    const b = baseWrites.get(write) ?? 0;
-    for (let i = b; i < n; i++) (b > 0 ? doneTwice : differentWrites).push(write);
+export function compareWrites(run: readonly WriteIdentity[], baseline: readonly WriteIdentity[]): WriteComparison {
+  const byKey = new Map<string, WriteIdentity>();
+  for (const w of run) if (!byKey.has(w.key)) byKey.set(w.key, w);
+  for (const w of baseline) if (!byKey.has(w.key)) byKey.set(w.key, w);
+  const runWrites = counts(run.map((w) => w.key));
+  const baseWrites = counts(baseline.map((w) => w.key));
+  const doneTwice: WriteIdentity[] = [];
+  const differentWrites: WriteIdentity[] = [];
+  const lostWrites: WriteIdentity[] = [];
+  for (const [key, n] of runWrites) {
+    const b = baseWrites.get(key) ?? 0;
+    for (let i = b; i < n; i++) (b > 0 ? doneTwice : differentWrites).push(byKey.get(key)!);
   }
-  for (const [write, b] of baseWrites) for (let i = runWrites.get(write) ?? 0; i < b; i++) lostWrites.push(write);
+  for (const [key, b] of baseWrites) for (let i = runWrites.get(key) ?? 0; i < b; i++) lostWrites.push(byKey.get(key)!);
   return { extraWrites: doneTwice.length + differentWrites.length, doneTwice, differentWrites, lostWrites };
 }
 
@@ -96,14 +96,22 @@ function answerStreamsStarted(outcome: RunOutcome): number {
   return n;
 }
 
-/** The text is the whole of one of the scenario's answers. */
+/**
+ * The text is the whole of one of the scenario's answers. A task with no scripted answers (an
+ * agent behind the kill protocol runs a task of its own) has none to compare: any text passes.
+ */
 function isScenarioAnswer(scenario: Scenario, text: string): boolean {
-  for (const step of scenario.steps.values()) if (step.kind === 'answer' && step.text === text) return true;
-  return false;
+  let scripted = false;
+  for (const step of scenario.steps.values()) {
+    if (step.kind !== 'answer') continue;
+    if (step.text === text) return true;
+    scripted = true;
+  }
+  return !scripted;
 }
 
 export function judge(scenario: Scenario, outcome: RunOutcome, baseline: RunOutcome): Verdict {
-  const { extraWrites, doneTwice, differentWrites, lostWrites } = compareWrites(outcome.writes.map(identity), baseline.writes.map(identity));
+  const { extraWrites, doneTwice, differentWrites, lostWrites } = compareWrites(outcome.writes.map(WriteIdentity.of), baseline.writes.map(WriteIdentity.of));
 
   const repeats = sentAgainOutcomes(outcome);
   const refused: Record<string, number> = {};
@@ -172,14 +180,14 @@ function sameRows(a: string[], b: string[]): boolean {
   return true;
 }
 
-function shopDiff(outcome: RunOutcome, baseline: RunOutcome): string[] {
-  const diff: string[] = [];
+function shopDiff(outcome: RunOutcome, baseline: RunOutcome): ShopDifference[] {
+  const diff: ShopDifference[] = [];
   for (const table of STATE_TABLES) {
     if (sameRows(outcome.shop[table], baseline.shop[table])) continue; // equal lists differ by nothing
     const mine = counts(outcome.shop[table]);
     const theirs = counts(baseline.shop[table]);
-    for (const [row, n] of mine) for (let i = theirs.get(row) ?? 0; i < n; i++) diff.push(`+ ${table} ${row}`);
-    for (const [row, n] of theirs) for (let i = mine.get(row) ?? 0; i < n; i++) diff.push(`- ${table} ${row}`);
+    for (const [row, n] of mine) for (let i = theirs.get(row) ?? 0; i < n; i++) diff.push(new ShopDifference('+', table, row));
+    for (const [row, n] of theirs) for (let i = mine.get(row) ?? 0; i < n; i++) diff.push(new ShopDifference('-', table, row));
   }
   return diff;
 }

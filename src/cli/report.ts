@@ -3,8 +3,9 @@
 // recovery did, what differs from the baseline, where it came from (fast-check seed and path),
 // and the one command that replays exactly this case.
 
-import { CHECK_LABELS, type CheckName } from '../check/promises.js';
+import { CHECK_LABELS, type CheckName } from '../check/checks.js';
 import { describeEvent } from '../check/events.js';
+import type { WriteIdentity } from '../check/records.js';
 import type { JudgedCase, Exploration } from '../search/explore.js';
 import { type LifeRecord } from '../check/outcome.js';
 import type { Verdict } from '../check/verdict.js';
@@ -31,11 +32,11 @@ export interface Failure {
 }
 
 /** The one command that replays exactly this case. */
-export function replayCommand(source: CaseSource, judged: Pick<JudgedCase, 'strategy' | 'schedule'>): string {
+export function replayCommand(source: CaseSource, judged: Pick<JudgedCase, 'system' | 'schedule'>): string {
   switch (source.kind) {
     case 'scenario-file': {
       const picks = judged.schedule.interleaving.length > 0 ? ` --interleaving ${judged.schedule.interleaving.join(',')}` : '';
-      return `npx killpoint check ${source.path} --strategy ${judged.strategy} --schedule ${judged.schedule.kills.join(',')}${picks}`;
+      return `npx killpoint check ${source.path} ${judged.system.selector.map(shellWord).join(' ')} --schedule ${judged.schedule.kills.join(',')}${picks}`;
     }
     case 'corpus-entry':
       return `npx killpoint check ${source.path}`;
@@ -44,14 +45,16 @@ export function replayCommand(source: CaseSource, judged: Pick<JudgedCase, 'stra
   }
 }
 
+/** A word as a shell reads it: quoted only when it has to be. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 /** What differs from the baseline, one line each, e.g. "refund O-1042/L1 committed twice". */
 export function differences(v: Verdict): string[] {
   const lines: string[] = [];
-  // A write's identity is "kind target args"; the args go last, after what happened to it.
-  const write = (identity: string, what: string): string => {
-    const [kind, target, ...args] = identity.split(' ');
-    return `${kind} ${target} ${what} (${args.join(' ')})`;
-  };
+  // The arguments go last, after what happened to the write.
+  const write = (w: WriteIdentity, what: string): string => `${w.kind} ${w.target} ${what} (${w.args})`;
   for (const w of v.doneTwice) lines.push(write(w, 'committed twice'));
   for (const w of v.lostWrites) lines.push(write(w, 'never committed, though the baseline committed it'));
   for (const w of v.differentWrites) lines.push(write(w, 'committed, a write the baseline never made'));
@@ -60,6 +63,7 @@ export function differences(v: Verdict): string[] {
   if (v.conversationProblem !== null) lines.push(`invalid conversation: ${v.conversationProblem}`);
   if (v.recoveryError !== null) lines.push(`recovery failed: ${v.recoveryError}`);
   if (v.partialAnswerDelivered) lines.push('a partial answer was delivered');
+  if (v.answersDelivered > 1) lines.push(`the answer was delivered ${v.answersDelivered} times`);
   for (const d of v.shopDiff) lines.push(`shop: ${d}`);
   return lines;
 }

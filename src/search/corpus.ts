@@ -6,7 +6,8 @@
 // An entry:
 //   note       one line: why this case is kept
 //   scenario   a scenario file (relative to the project root) or a scenario object inline
-//   strategy   a strategy or broken variant
+//   engine     optional: the registered engine that runs it (default "scripted")
+//   strategy   the engine's system: for the scripted engine, a strategy or broken variant
 //   schedule   { kills: [k1, k2, ...], interleaving: [picks], killedAfter?: [event labels] }
 //              killedAfter, when given, pins what each kill point is ("refund call_refund: shop
 //              commit"), so an entry whose events shifted fails loudly instead of testing nothing
@@ -20,12 +21,13 @@ import { isAbsolute, join, relative } from 'node:path';
 import { loadScenarioFile, PROJECT_ROOT } from '../model/load.js';
 import { parseScenario, ScenarioError, type Scenario } from '../model/scenario.js';
 import { describeEvent } from '../check/events.js';
-import { judgeCase, type JudgedCase } from './explore.js';
-import { CHECKS, type CheckName } from '../check/promises.js';
+import { judgeCase, judgeCaseAsync, type JudgedCase } from './explore.js';
+import { CHECK_NAMES, type CheckName } from '../check/checks.js';
 import { PROPERTIES } from '../check/properties.js';
 import { differences } from '../cli/report.js';
 import { type Schedule } from '../check/outcome.js';
-import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../engines/scripted/strategies.js';
+import type { SystemUnderTest } from '../engines/engine.js';
+import { DEFAULT_ENGINE, engineNamed, engineNames } from '../engines/registry.js';
 
 export const CORPUS_DIR = join(PROJECT_ROOT, 'corpus');
 
@@ -46,7 +48,9 @@ export interface CorpusEntry {
   scenarioFile: string | null;
   /** The inline scenario as written, when there is one (so it can be written back). */
   scenarioInline: unknown;
-  strategy: AnyStrategyName;
+  engine: string;
+  strategy: string;
+  system: SystemUnderTest;
   schedule: Schedule;
   killedAfter: string[] | null;
   property: string;
@@ -74,7 +78,7 @@ function text(file: string, value: unknown, field: string): string {
 export function parseCorpusEntry(raw: unknown, file: string): CorpusEntry {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new CorpusError(file, '(top level)', 'an object');
   const o = raw as Record<string, unknown>;
-  const allowed = ['note', 'scenario', 'strategy', 'schedule', 'property', 'expected', 'origin'];
+  const allowed = ['note', 'scenario', 'engine', 'strategy', 'schedule', 'property', 'expected', 'origin'];
   for (const key of Object.keys(o)) if (!allowed.includes(key)) throw new CorpusError(file, key, `no such field (allowed: ${allowed.join(', ')})`);
   const note = text(file, o.note, 'note');
   let scenario: Scenario;
@@ -87,9 +91,11 @@ export function parseCorpusEntry(raw: unknown, file: string): CorpusEntry {
   } else {
     throw new CorpusError(file, 'scenario', 'a scenario file path or an inline scenario object');
   }
-  if (typeof o.strategy !== 'string' || !(ALL_STRATEGY_NAMES as readonly string[]).includes(o.strategy)) {
-    throw new CorpusError(file, 'strategy', `one of ${ALL_STRATEGY_NAMES.join(', ')}`);
-  }
+  const engineName = o.engine === undefined ? DEFAULT_ENGINE : o.engine;
+  const engine = typeof engineName === 'string' ? engineNamed(engineName) : undefined;
+  if (engine === undefined) throw new CorpusError(file, 'engine', `one of the registered engines: ${engineNames().join(', ')}`);
+  const system = typeof o.strategy === 'string' ? engine.system(o.strategy) : undefined;
+  if (system === undefined) throw new CorpusError(file, 'strategy', `one of the ${engine.name} engine's systems: ${engine.systemNames.join(', ')}`);
   if (typeof o.schedule !== 'object' || o.schedule === null) throw new CorpusError(file, 'schedule', 'an object { kills, interleaving }');
   const s = o.schedule as Record<string, unknown>;
   const kills = intList(file, s.kills, 'schedule.kills', -1);
@@ -105,8 +111,8 @@ export function parseCorpusEntry(raw: unknown, file: string): CorpusEntry {
   const property = text(file, o.property, 'property');
   if (typeof o.expected !== 'object' || o.expected === null) throw new CorpusError(file, 'expected', 'an object { failed, differences? }');
   const e = o.expected as Record<string, unknown>;
-  if (!Array.isArray(e.failed) || !e.failed.every((c) => (CHECKS as readonly unknown[]).includes(c))) {
-    throw new CorpusError(file, 'expected.failed', `a list of checks among ${CHECKS.join(', ')}`);
+  if (!Array.isArray(e.failed) || !e.failed.every((c) => (CHECK_NAMES as readonly unknown[]).includes(c))) {
+    throw new CorpusError(file, 'expected.failed', `a list of checks among ${CHECK_NAMES.join(', ')}`);
   }
   let expectedDifferences: string[] | null = null;
   if (e.differences !== undefined) {
@@ -131,11 +137,13 @@ export function parseCorpusEntry(raw: unknown, file: string): CorpusEntry {
     scenario,
     scenarioFile,
     scenarioInline: scenarioFile === null ? o.scenario : null,
-    strategy: o.strategy as AnyStrategyName,
+    engine: engine.name,
+    strategy: system.name,
+    system,
     schedule: { kills, interleaving },
     killedAfter,
     property,
-    expected: { failed: CHECKS.filter((c) => (e.failed as string[]).includes(c)), differences: expectedDifferences, property: expectedProperty },
+    expected: { failed: CHECK_NAMES.filter((c) => (e.failed as string[]).includes(c)), differences: expectedDifferences, property: expectedProperty },
     origin,
   };
 }
@@ -163,7 +171,15 @@ export interface Replay {
 }
 
 export function replayEntry(entry: CorpusEntry): Replay {
-  const judged = judgeCase(entry.scenario, entry.strategy, entry.schedule);
+  return compareReplay(entry, judgeCase(entry.scenario, entry.system, entry.schedule));
+}
+
+/** Replays an entry of an engine whose lives are processes (or any other). */
+export async function replayEntryAsync(entry: CorpusEntry): Promise<Replay> {
+  return compareReplay(entry, await judgeCaseAsync(entry.scenario, entry.system, entry.schedule));
+}
+
+function compareReplay(entry: CorpusEntry, judged: JudgedCase): Replay {
   const mismatches: string[] = [];
   if (entry.killedAfter !== null) {
     for (const [life, label] of entry.killedAfter.entries()) {
@@ -201,6 +217,7 @@ export function saveCorpusEntry(judged: JudgedCase, options: { name: string; not
   const entry = {
     note: options.note,
     scenario: options.scenarioFile ?? options.scenarioInline,
+    ...(judged.system.engine === DEFAULT_ENGINE ? {} : { engine: judged.system.engine }),
     strategy: judged.strategy,
     schedule: { kills: judged.schedule.kills, interleaving: judged.schedule.interleaving, killedAfter },
     property: options.property,

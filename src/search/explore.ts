@@ -1,6 +1,6 @@
-// The exhaustive explorer. For one scenario and one strategy it runs every kill schedule small
-// enough to enumerate and judges each against the baseline (the same task, the same interleaving,
-// no kill):
+// The exhaustive explorer, for any system under test. For one scenario and one system it runs
+// every kill schedule small enough to enumerate and judges each against the baseline (the same
+// task, the same interleaving, no kill):
 // - every single kill point of the baseline life, from -1 (before anything) to its last event;
 // - with two kills, every kill point of the recovery life after each first kill;
 // - every order in which parallel tool calls can interleave, enumerated depth-first like an
@@ -8,20 +8,22 @@
 //   seeded sample of that many instead, and the result says so.
 // The earliest failing schedule (fewest kills, then the earliest kills, then the first
 // interleaving in enumeration order) is the minimal counterexample.
+//
+// The search is a plan (plan.ts): `explore` drives it in process, `exploreAsync` drives it for
+// systems whose lives are processes.
 
 import seedrandom from 'seedrandom';
 import type { Scenario } from '../model/scenario.js';
-import { ScriptedModel } from '../model/scripted-model.js';
-import { brokenPromises, CHECKS, failedChecks, promisedChecks, type CheckName } from '../check/promises.js';
-import { simulate } from '../engines/scripted/simulate.js';
-import { type RunOutcome, type Schedule } from '../check/outcome.js';
-import { strategy as strategyNamed, type AnyStrategyName } from '../engines/scripted/strategies.js';
+import { brokenPromises, CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
+import type { RunOutcome, Schedule } from '../check/outcome.js';
 import { judge, type Verdict } from '../check/verdict.js';
+import type { SystemUnderTest } from '../engines/engine.js';
+import { runPlan, runPlanAsync, type AsyncPlanOptions, type Plan } from './plan.js';
 
 export interface ExploreOptions {
   /** Kill schedules of 1 kill, or of 1 and 2 kills (the second during recovery). */
   kills: 1 | 2;
-  /** Most interleavings explored per scenario and strategy; above it, a seeded sample of this many. */
+  /** Most interleavings explored per scenario and system; above it, a seeded sample of this many. */
   interleavingBound: number;
   /** Seeds the interleaving sample (only used above the bound). */
   seed: number;
@@ -46,20 +48,22 @@ export interface InterleavingCoverage {
 /** One kill-and-resume run, judged. */
 export interface JudgedCase {
   scenario: Scenario;
-  strategy: AnyStrategyName;
+  system: SystemUnderTest;
+  /** The system's name (for the scripted engine, its strategy). */
+  strategy: string;
   schedule: Schedule;
   baseline: RunOutcome;
   outcome: RunOutcome;
   verdict: Verdict;
   /** Every check the run fails. */
   failed: CheckName[];
-  /** The failed checks the strategy promises. */
+  /** The failed checks the system promises. */
   broken: CheckName[];
 }
 
 export interface Exploration {
   scenarioId: string;
-  strategy: AnyStrategyName;
+  strategy: string;
   kills: 1 | 2;
   promised: readonly CheckName[];
   interleavings: InterleavingCoverage;
@@ -77,11 +81,17 @@ export interface ExploredInterleaving {
   baseline: RunOutcome;
 }
 
+/** Asks for one run and hands back its outcome. */
+export function* runOne(schedule: Schedule): Plan<RunOutcome> {
+  const [outcome] = yield [schedule];
+  return outcome!;
+}
+
 /**
  * The interleavings of the baseline run: all of them when there are at most `bound`, else the
  * default order plus a seeded sample. The first is always the default order.
  */
-export function baselineInterleavings(scenario: Scenario, strategyName: AnyStrategyName, options: ExploreOptions, model = new ScriptedModel(scenario)): { list: ExploredInterleaving[]; coverage: InterleavingCoverage } {
+export function* baselineInterleavingsPlan(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions): Plan<{ list: ExploredInterleaving[]; coverage: InterleavingCoverage }> {
   const bound = Math.max(1, options.interleavingBound);
   const list: ExploredInterleaving[] = [];
   // Depth-first over the pick tree: run a prefix, take the picks the run made after it, and queue
@@ -89,7 +99,7 @@ export function baselineInterleavings(scenario: Scenario, strategyName: AnyStrat
   const stack: number[][] = [[]];
   while (stack.length > 0 && list.length <= bound) {
     const prefix = stack.pop()!;
-    const baseline = simulate(scenario, strategyName, { kills: [], interleaving: prefix }, model);
+    const baseline = yield* runOne({ kills: [], interleaving: prefix });
     const taken = baseline.picksTaken;
     list.push({ picks: taken, baseline });
     for (let i = baseline.pickWidths.length - 1; i >= prefix.length; i--) {
@@ -100,12 +110,12 @@ export function baselineInterleavings(scenario: Scenario, strategyName: AnyStrat
     return { list, coverage: { explored: list.length, exhaustive: true, sampleSeed: null, bound } };
   }
   // Too many to run them all: the default order, then distinct random orders from the seed.
-  const rng = seedrandom(`${options.seed}|${scenario.id}|${strategyName}`);
+  const rng = seedrandom(`${options.seed}|${scenario.id}|${system.name}`);
   const sample: ExploredInterleaving[] = [list[0]!];
   const seen = new Set([list[0]!.picks.join(',')]);
   for (let draw = 0; sample.length < bound && draw < bound * SAMPLE_DRAWS_PER_WANTED; draw++) {
     const picks = Array.from({ length: SAMPLE_PICKS }, () => Math.floor(rng() * 2 ** 20));
-    const baseline = simulate(scenario, strategyName, { kills: [], interleaving: picks }, model);
+    const baseline = yield* runOne({ kills: [], interleaving: picks });
     const key = baseline.picksTaken.join(',');
     if (seen.has(key)) continue;
     seen.add(key);
@@ -114,21 +124,31 @@ export function baselineInterleavings(scenario: Scenario, strategyName: AnyStrat
   return { list: sample, coverage: { explored: sample.length, exhaustive: false, sampleSeed: options.seed, bound } };
 }
 
-/** Runs one schedule and judges it against its baseline. */
-export function judgeCase(scenario: Scenario, strategyName: AnyStrategyName, schedule: Schedule, baseline?: RunOutcome, model = new ScriptedModel(scenario)): JudgedCase {
-  const base = baseline ?? simulate(scenario, strategyName, { kills: [], interleaving: schedule.interleaving }, model);
-  const outcome = simulate(scenario, strategyName, schedule, model);
-  const verdict = judge(scenario, outcome, base);
-  return {
-    scenario,
-    strategy: strategyName,
-    schedule,
-    baseline: base,
-    outcome,
-    verdict,
-    failed: failedChecks({ scenario, outcome, verdict }),
-    broken: brokenPromises(strategyNamed(strategyName), { scenario, outcome, verdict }),
-  };
+/** The baseline interleavings of an in-process system (see baselineInterleavingsPlan). */
+export function baselineInterleavings(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions): { list: ExploredInterleaving[]; coverage: InterleavingCoverage } {
+  return runPlan(baselineInterleavingsPlan(scenario, system, options), system, scenario);
+}
+
+/** Judges a run against its baseline. */
+export function judged(scenario: Scenario, system: SystemUnderTest, schedule: Schedule, baseline: RunOutcome, outcome: RunOutcome): JudgedCase {
+  const verdict = judge(scenario, outcome, baseline);
+  const j = { scenario, outcome, verdict };
+  return { scenario, system, strategy: system.name, schedule, baseline, outcome, verdict, failed: failedChecks(j), broken: brokenPromises(system.promised, j) };
+}
+
+/** Runs one schedule (and its baseline, unless given) and judges it. */
+export function* judgeCasePlan(scenario: Scenario, system: SystemUnderTest, schedule: Schedule, baseline?: RunOutcome): Plan<JudgedCase> {
+  const base = baseline ?? (yield* runOne({ kills: [], interleaving: schedule.interleaving }));
+  const outcome = yield* runOne(schedule);
+  return judged(scenario, system, schedule, base, outcome);
+}
+
+export function judgeCase(scenario: Scenario, system: SystemUnderTest, schedule: Schedule, baseline?: RunOutcome): JudgedCase {
+  return runPlan(judgeCasePlan(scenario, system, schedule, baseline), system, scenario);
+}
+
+export function judgeCaseAsync(scenario: Scenario, system: SystemUnderTest, schedule: Schedule, baseline?: RunOutcome, options?: AsyncPlanOptions): Promise<JudgedCase> {
+  return runPlanAsync(judgeCasePlan(scenario, system, schedule, baseline), system, scenario, options);
 }
 
 /** Which schedule comes first: fewer kills, then earlier kills, then the earlier interleaving. */
@@ -139,17 +159,14 @@ export function compareSchedules(a: { kills: number[]; order: number }, b: { kil
 }
 
 /** Every schedule of up to `options.kills` kills, over every explored interleaving. */
-export function explore(scenario: Scenario, strategyName: AnyStrategyName, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS): Exploration {
-  const strategy = strategyNamed(strategyName);
-  const model = new ScriptedModel(scenario);
-  const { list, coverage } = baselineInterleavings(scenario, strategyName, options, model);
-  const promised = promisedChecks(strategy);
-  const failures = Object.fromEntries(CHECKS.map((c) => [c, 0])) as Record<CheckName, number>;
+export function* explorePlan(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS): Plan<Exploration> {
+  const { list, coverage } = yield* baselineInterleavingsPlan(scenario, system, options);
+  const promised = system.promised;
+  const failures = Object.fromEntries(CHECK_NAMES.map((c) => [c, 0])) as Record<CheckName, number>;
   let explored = 0;
   let minimal: { kills: number[]; order: number; picks: number[]; baseline: RunOutcome } | null = null;
 
-  const visit = (kills: number[], order: number, it: ExploredInterleaving): RunOutcome => {
-    const outcome = simulate(scenario, strategyName, { kills, interleaving: it.picks }, model);
+  const visit = (kills: number[], order: number, it: ExploredInterleaving, outcome: RunOutcome): void => {
     const verdict = judge(scenario, outcome, it.baseline);
     explored++;
     const failed = failedChecks({ scenario, outcome, verdict });
@@ -157,29 +174,44 @@ export function explore(scenario: Scenario, strategyName: AnyStrategyName, optio
     if (failed.some((c) => promised.includes(c)) && (minimal === null || compareSchedules({ kills, order }, minimal) < 0)) {
       minimal = { kills, order, picks: it.picks, baseline: it.baseline };
     }
-    return outcome;
   };
 
   for (const [order, it] of list.entries()) {
     const lastEvent = it.baseline.lives[0]!.events.length - 1;
-    for (let first = -1; first <= lastEvent; first++) {
-      const once = visit([first], order, it);
-      if (options.kills < 2) continue;
-      const recoveryEvents = once.lives[1]?.events.length ?? 0;
-      for (let second = -1; second < recoveryEvents; second++) visit([first, second], order, it);
+    const firsts: number[][] = [];
+    for (let first = -1; first <= lastEvent; first++) firsts.push([first]);
+    const once = yield firsts.map((kills) => ({ kills, interleaving: it.picks }));
+    for (const [i, kills] of firsts.entries()) visit(kills, order, it, once[i]!);
+    if (options.kills < 2) continue;
+    const seconds: number[][] = [];
+    for (const [i, [first]] of firsts.entries()) {
+      const recoveryEvents = once[i]!.lives[1]?.events.length ?? 0;
+      for (let second = -1; second < recoveryEvents; second++) seconds.push([first!, second]);
     }
+    const twice = yield seconds.map((kills) => ({ kills, interleaving: it.picks }));
+    for (const [i, kills] of seconds.entries()) visit(kills, order, it, twice[i]!);
   }
 
   const found = minimal as { kills: number[]; picks: number[]; baseline: RunOutcome } | null;
   return {
     scenarioId: scenario.id,
-    strategy: strategyName,
+    strategy: system.name,
     kills: options.kills,
     promised,
     interleavings: coverage,
     schedulesExplored: explored,
     failures,
     brokenPromises: promised.filter((c) => failures[c] > 0),
-    minimal: found === null ? null : judgeCase(scenario, strategyName, { kills: found.kills, interleaving: found.picks }, found.baseline, model),
+    minimal: found === null ? null : yield* judgeCasePlan(scenario, system, { kills: found.kills, interleaving: found.picks }, found.baseline),
   };
+}
+
+/** Explores an in-process system. */
+export function explore(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS): Exploration {
+  return runPlan(explorePlan(scenario, system, options), system, scenario);
+}
+
+/** Explores any system, its runs `concurrency` at a time. */
+export function exploreAsync(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, planOptions?: AsyncPlanOptions): Promise<Exploration> {
+  return runPlanAsync(explorePlan(scenario, system, options), system, scenario, planOptions);
 }

@@ -1,23 +1,25 @@
-// killpoint check <scenario.json | corpus-entry.json ...> [--strategy S ...] [--kills 1|2]
+// killpoint check <scenario.json | corpus-entry.json ...> [--engine E] [--strategy S ...] [--kills 1|2]
 //                 [--interleavings N] [--seed N] [--schedule k1,k2 [--interleaving p1,p2]] [--json]
-// Explores every kill schedule of each scenario under each strategy (the bundled scenarios and the
-// five strategies when none are named) and exits 0 when every check each strategy promises holds,
+// Explores every kill schedule of each scenario under each of the engine's systems (the bundled
+// scenarios and the scripted engine's five strategies when none are named) and exits 0 when every check each strategy promises holds,
 // 1 when one fails, 2 on bad input. --schedule replays one exact schedule and explains it. A corpus
 // entry replays its case and compares the verdict with the one it expects.
 
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { LANTERN_DIR, loadScenarioFile } from '../../model/load.js';
 import { ScenarioError, type Scenario } from '../../model/scenario.js';
 import { UsageError } from '../usage-error.js';
-import { isCorpusEntry, loadCorpusEntry, replayEntry } from '../../search/corpus.js';
-import { DEFAULT_EXPLORE_OPTIONS, explore, judgeCase } from '../../search/explore.js';
+import { isCorpusEntry, loadCorpusEntry, replayEntry, replayEntryAsync } from '../../search/corpus.js';
+import { DEFAULT_EXPLORE_OPTIONS, explore, exploreAsync, judgeCase, judgeCaseAsync } from '../../search/explore.js';
+import { DEFAULT_ENGINE, engineNamed, engineNames } from '../../engines/registry.js';
 import { explorationJson, formatExploration, formatFailure, differences, type CaseSource } from '../report.js';
-import { ALL_STRATEGY_NAMES, STRATEGY_NAMES, type AnyStrategyName } from '../../engines/scripted/strategies.js';
 
 interface CheckArgs {
   files: string[];
-  strategies: AnyStrategyName[];
+  engine: string;
+  strategies: string[];
   kills: 1 | 2;
   interleavingBound: number;
   seed: number;
@@ -41,17 +43,21 @@ function oneInt(value: string | undefined, option: string, min: number): number 
 }
 
 export function parseCheckArgs(args: string[]): CheckArgs {
-  const parsed: CheckArgs = { files: [], strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false };
+  const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = (): string | undefined => args[++i];
     switch (arg) {
+      case '--engine': {
+        const name = value();
+        if (name === undefined || engineNamed(name) === undefined) throw new UsageError(`--engine: expected one of ${engineNames().join(', ')}, got ${name === undefined ? 'nothing' : `"${name}"`}`);
+        parsed.engine = name;
+        break;
+      }
       case '--strategy': {
         const name = value();
-        if (name === undefined || !(ALL_STRATEGY_NAMES as readonly string[]).includes(name)) {
-          throw new UsageError(`--strategy: expected one of ${ALL_STRATEGY_NAMES.join(', ')}, got ${name === undefined ? 'nothing' : `"${name}"`}`);
-        }
-        parsed.strategies.push(name as AnyStrategyName);
+        if (name === undefined) throw new UsageError('--strategy: expected a name, got nothing');
+        parsed.strategies.push(name);
         break;
       }
       case '--kills': {
@@ -76,11 +82,15 @@ export function parseCheckArgs(args: string[]): CheckArgs {
         parsed.json = true;
         break;
       default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json)`);
+        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json)`);
         parsed.files.push(arg);
     }
   }
   if (parsed.schedule === null && parsed.interleaving.length > 0) throw new UsageError('--interleaving: only with --schedule');
+  const engine = engineNamed(parsed.engine)!;
+  for (const name of parsed.strategies) {
+    if (engine.system(name) === undefined) throw new UsageError(`--strategy: expected one of ${engine.systemNames.join(', ')}, got "${name}"`);
+  }
   return parsed;
 }
 
@@ -94,7 +104,8 @@ export async function checkCommand(args: string[]): Promise<number> {
   const files = a.files.length > 0
     ? a.files
     : readdirSync(LANTERN_DIR).filter((n) => n.endsWith('.json')).sort().map((n) => displayPath(join(LANTERN_DIR, n)));
-  const strategies = a.strategies.length > 0 ? a.strategies : [...STRATEGY_NAMES];
+  const engine = engineNamed(a.engine)!;
+  const systems = (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name)!);
   const scenarios: { scenario: Scenario; source: CaseSource }[] = [];
   const corpusFiles: string[] = [];
   for (const file of files) {
@@ -116,7 +127,8 @@ export async function checkCommand(args: string[]): Promise<number> {
   };
 
   for (const file of corpusFiles) {
-    const replay = replayEntry(loadCorpusEntry(file));
+    const entry = loadCorpusEntry(file);
+    const replay = entry.system.inProcess ? replayEntry(entry) : await replayEntryAsync(entry);
     const ok = replay.mismatches.length === 0;
     if (!ok) failing++;
     json.push({ corpusEntry: file, ok, mismatches: replay.mismatches, failed: replay.judged.failed, differences: differences(replay.judged.verdict) });
@@ -126,15 +138,17 @@ export async function checkCommand(args: string[]): Promise<number> {
   }
 
   for (const { scenario, source } of scenarios) {
-    for (const name of strategies) {
+    for (const system of systems) {
       if (a.schedule !== null) {
-        const judged = judgeCase(scenario, name, { kills: a.schedule, interleaving: a.interleaving });
+        const schedule = { kills: a.schedule, interleaving: a.interleaving };
+        const judged = system.inProcess ? judgeCase(scenario, system, schedule) : await judgeCaseAsync(scenario, system, schedule);
         if (judged.broken.length > 0) failing++;
-        json.push({ scenario: scenario.id, strategy: name, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) });
+        json.push({ scenario: scenario.id, engine: system.engine, strategy: system.name, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) });
         print(formatFailure({ judged, source }));
         continue;
       }
-      const exploration = explore(scenario, name, { kills: a.kills, interleavingBound: a.interleavingBound, seed: a.seed });
+      const options = { kills: a.kills, interleavingBound: a.interleavingBound, seed: a.seed };
+      const exploration = system.inProcess ? explore(scenario, system, options) : await exploreAsync(scenario, system, options, { concurrency: availableParallelism() });
       if (exploration.brokenPromises.length > 0) failing++;
       json.push(explorationJson(exploration, source));
       print(formatExploration(exploration, source));

@@ -11,6 +11,7 @@ import { readOutbox } from '../scripted/file-stores.js';
 import { runChild, withTempDir, type ChildExit } from '../../real/processes.js';
 import { ENV, lifeEnd, ProtocolError, readEvents, type ProtocolEvent } from '../../real/protocol.js';
 import { compareWrites } from '../../check/verdict.js';
+import { WriteIdentity } from '../../check/records.js';
 import { MAX_EVENTS_PER_LIFE, runLivesAsync } from '../life-loop.js';
 
 export interface ExternalHarness {
@@ -48,9 +49,9 @@ export interface ExternalVerdict {
   /** The event the (first) kill landed after, for reports. */
   killedAfterEvent: string | null;
   extraWrites: number;
-  doneTwice: string[];
-  differentWrites: string[];
-  lostWrites: string[];
+  doneTwice: WriteIdentity[];
+  differentWrites: WriteIdentity[];
+  lostWrites: WriteIdentity[];
   answer: string | null;
   sameAnswer: boolean;
   answersDelivered: number;
@@ -118,8 +119,7 @@ function readStores(dir: string, name: string): { writes: ExternalWrite[]; deliv
 }
 
 export function judgeExternal(outcome: ExternalOutcome, baseline: ExternalOutcome): ExternalVerdict {
-  const identity = (w: ExternalWrite) => `${w.kind} ${w.target} ${w.args}`;
-  const { extraWrites, doneTwice, differentWrites, lostWrites } = compareWrites(outcome.writes.map(identity), baseline.writes.map(identity));
+  const { extraWrites, doneTwice, differentWrites, lostWrites } = compareWrites(outcome.writes.map(WriteIdentity.of), baseline.writes.map(WriteIdentity.of));
   const answer = outcome.delivered.at(-1) ?? null;
   const sameAnswer = answer !== null && answer === (baseline.delivered.at(-1) ?? null);
   const recoveryError = outcome.lives.find((l) => l.end === 'failed')?.error ?? null;

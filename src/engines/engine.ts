@@ -1,0 +1,60 @@
+// The one seam for a system under test. An engine (killpoint's own scripted runner, an agent in
+// any language behind the kill protocol, a real durable engine) offers systems; a system runs a
+// scenario under a kill schedule and leaves a RunOutcome. The life loop (life-loop.ts), the checks
+// (src/check), the search (src/search), the reports and the command line are written once against
+// this interface: adding an engine is one folder and one line in registry.ts.
+
+import type { CheckName } from '../check/checks.js';
+import type { RunOutcome, Schedule } from '../check/outcome.js';
+import type { Scenario } from '../model/scenario.js';
+
+export interface SystemUnderTest {
+  /** The engine it belongs to, as registered. */
+  engine: string;
+  /** Its name within the engine (for the scripted engine, a strategy or broken variant); a RunOutcome's `strategy`. */
+  name: string;
+  summary: string;
+  /** The checks that must hold at every kill schedule; the others are reported but not promised. */
+  promised: readonly CheckName[];
+  /** The kinds of event it can be killed right after: the kill points it exposes. */
+  killPoints: readonly string[];
+  /** The command-line words that select it again (after the file), for replay commands. */
+  selector: readonly string[];
+  /** True when run() answers at once (in process); false when it answers with a promise (processes). */
+  inProcess: boolean;
+  /**
+   * Runs a scenario under a kill schedule, from fresh durable stores. In-memory engines answer at
+   * once; engines whose lives are processes answer with a promise.
+   */
+  run(scenario: Scenario, schedule: Schedule): RunOutcome | Promise<RunOutcome>;
+}
+
+export interface Engine {
+  name: string;
+  summary: string;
+  /** Every system it knows by name, for validation and help. */
+  systemNames: readonly string[];
+  /** The systems `check` explores when none is named. */
+  defaultSystems: readonly string[];
+  /** The system of this name; undefined when the engine has none. */
+  system(name: string): SystemUnderTest | undefined;
+}
+
+/** A system ran in processes where only an in-process answer will do. */
+export class NotInProcess extends Error {
+  constructor(system: SystemUnderTest) {
+    super(`${system.engine} ${system.name}: its lives are processes; use the asynchronous search`);
+    this.name = 'NotInProcess';
+  }
+}
+
+/** Runs a system that answers in process; throws NotInProcess for one that answers with a promise. */
+export function runInProcess(system: SystemUnderTest, scenario: Scenario, schedule: Schedule): RunOutcome {
+  if (!system.inProcess) throw new NotInProcess(system);
+  const outcome = system.run(scenario, schedule);
+  if (outcome instanceof Promise) {
+    outcome.catch(() => undefined); // nobody waits for it
+    throw new NotInProcess(system);
+  }
+  return outcome;
+}

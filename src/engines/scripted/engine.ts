@@ -1,0 +1,57 @@
+// killpoint's own scripted runner as an engine: one system per strategy or broken variant, each
+// run in process over in-memory stores (simulate.ts), so thousands of kill-and-resume runs take a
+// second. Its process tier (process/) runs the same lives in child processes for the differential
+// check.
+
+import { EVENT_KINDS } from '../../check/events.js';
+import type { RunOutcome, Schedule } from '../../check/outcome.js';
+import type { Scenario } from '../../model/scenario.js';
+import { ScriptedModel } from '../../model/scripted-model.js';
+import type { Engine, SystemUnderTest } from '../engine.js';
+import { promisedChecks } from './promises.js';
+import { simulate } from './simulate.js';
+import { ALL_STRATEGY_NAMES, STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from './strategies.js';
+
+/**
+ * One scripted model per scenario, shared by every run of it: the model keeps what it has read of
+ * the conversation it last answered, which is exact for any conversation and saves reading it again.
+ */
+const models = new WeakMap<Scenario, ScriptedModel>();
+function modelOf(scenario: Scenario): ScriptedModel {
+  let model = models.get(scenario);
+  if (model === undefined) {
+    model = new ScriptedModel(scenario);
+    models.set(scenario, model);
+  }
+  return model;
+}
+
+const systems = new Map<string, SystemUnderTest>();
+
+/** The scripted engine's system for a strategy or broken variant (throws on an unknown name). */
+export function scripted(name: AnyStrategyName | string): SystemUnderTest {
+  let system = systems.get(name);
+  if (system === undefined) {
+    const strategy = strategyNamed(name);
+    system = {
+      engine: 'scripted',
+      name: strategy.name,
+      summary: strategy.summary,
+      promised: promisedChecks(strategy),
+      killPoints: EVENT_KINDS,
+      selector: ['--strategy', strategy.name],
+      inProcess: true,
+      run: (scenario: Scenario, schedule: Schedule): RunOutcome => simulate(scenario, strategy.name, schedule, modelOf(scenario)),
+    };
+    systems.set(name, system);
+  }
+  return system;
+}
+
+export const scriptedEngine: Engine = {
+  name: 'scripted',
+  summary: "killpoint's own agent runner, in process, under five ways to recover and six broken variants",
+  systemNames: ALL_STRATEGY_NAMES,
+  defaultSystems: STRATEGY_NAMES,
+  system: (name) => ((ALL_STRATEGY_NAMES as readonly string[]).includes(name) ? scripted(name) : undefined),
+};
