@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/model/load.js';
-import { checkEveryKillPoint, runExternal, type ExternalHarness } from '../src/engines/external/external.js';
+import { runExternal, type ExternalHarness } from '../src/engines/external/external.js';
+import { checkEveryKillPoint } from '../src/engines/external/engine.js';
 import { harnessCommand } from '../src/cli/commands/harness.js';
 import { UsageError } from '../src/cli/usage-error.js';
 import { lifeEnd, ProtocolError } from '../src/real/protocol.js';
@@ -23,7 +24,7 @@ describe('a Python harness, through the protocol alone', () => {
   it('without keys: killpoint finds the gap, and only the gap', async () => {
     const verdicts = await checkEveryKillPoint(python(false));
     const failing = verdicts.filter((v) => !v.ok);
-    expect(failing.map((v) => v.killedAfterEvent)).toEqual(['shop-commit refund step-2', 'tool-result refund step-2', 'journal-write']);
+    expect(failing.map((v) => v.killedAfterEvent)).toEqual(['refund step-2: shop commit', 'refund step-2: result', 'journal written (not yet renamed)']);
     for (const v of failing) {
       expect(v.doneTwice.map(String)).toEqual(['refund O-1042/L1 {"amountCents": 7950, "lineId": "L1", "orderId": "O-1042"}']);
       expect(v.sameAnswer).toBe(false);
@@ -48,7 +49,7 @@ describe('killpoint harness -- <command>', () => {
     } finally {
       console.log = log;
     }
-    expect(JSON.parse(lines.join('\n'))).toMatchObject({ kills: [5], killedAfterEvent: 'shop-commit refund step-2', extraWrites: 1, ok: false });
+    expect(JSON.parse(lines.join('\n'))).toMatchObject({ kills: [5], killedAfterEvent: 'refund step-2: shop commit', extraWrites: 1, ok: false });
   });
 
   it('is a usage error without a command', async () => {

@@ -71,5 +71,8 @@ export function describeEvent(e: RunEvent): string {
       return `workflow step ${e.step} recorded`;
     case 'answer-delivered':
       return 'answer delivered';
+    default:
+      // An event of an agent behind the kill protocol: its kind, and the tool and call it names.
+      return [e.kind, e.tool, e.callId].filter((v) => typeof v === 'string').join(' ');
   }
 }

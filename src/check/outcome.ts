@@ -13,8 +13,12 @@ export interface Schedule {
   interleaving: number[];
 }
 
-/** How a life that stopped on an error of its own (not a kill) is classified. */
-export type LifeErrorKind = 'conversation-rejected' | 'journal-corrupt';
+/**
+ * How a life that stopped on an error of its own (not a kill) is classified: the model API
+ * rejected its conversation, its journal could not be read back, or (an agent behind the kill
+ * protocol) it stopped on an error it reported.
+ */
+export type LifeErrorKind = 'conversation-rejected' | 'journal-corrupt' | 'stopped';
 
 export interface LifeRecord {
   events: RunEvent[];

@@ -148,7 +148,9 @@ export function judge(scenario: Scenario, outcome: RunOutcome, baseline: RunOutc
     conversationValid: problem === null,
     conversationProblem: problem,
     answerRestarts: Math.max(0, answerStreams - 1),
-    recoveryError: failed?.errorKind === 'journal-corrupt' ? failed.error : null,
+    // A rejected conversation is reported as an invalid conversation; any other error a life
+    // stopped on is the recovery failing.
+    recoveryError: failed !== undefined && failed.errorKind !== 'conversation-rejected' ? failed.error : null,
   };
 }
 

@@ -3,6 +3,7 @@
 // test or a user's own setup add one at run time.
 
 import type { Engine } from './engine.js';
+import { externalEngine } from './external/engine.js';
 import { scriptedEngine } from './scripted/engine.js';
 
 const ENGINES = new Map<string, Engine>();
@@ -25,3 +26,4 @@ export function engineNames(): string[] {
 export const DEFAULT_ENGINE = 'scripted';
 
 registerEngine(scriptedEngine);
+registerEngine(externalEngine);

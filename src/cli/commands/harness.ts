@@ -5,7 +5,8 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../usage-error.js';
-import { checkEveryKillPoint, judgeExternal, runExternal, type ExternalHarness, type ExternalVerdict } from '../../engines/external/external.js';
+import { runExternal, type ExternalHarness } from '../../engines/external/external.js';
+import { checkEveryKillPoint, judgeExternal, type ExternalVerdict } from '../../engines/external/engine.js';
 
 function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -41,7 +42,7 @@ export async function harnessCommand(args: string[]): Promise<number> {
     // Number('') is 0: an empty entry ('', '5,') must not become kill point 0.
     const kills = parsed.values.kills.split(',').map((k) => (k.trim() === '' ? NaN : Number(k)));
     if (kills.some((k) => !Number.isInteger(k) || k < -1)) throw new UsageError(`--kills: expected kill points (integers >= -1) separated by commas, got "${parsed.values.kills}"`);
-    const verdict = judgeExternal(await runExternal(harness, kills), await runExternal(harness, []));
+    const verdict = judgeExternal(harness, await runExternal(harness, kills), await runExternal(harness, []));
     console.log(JSON.stringify(verdict, null, 2));
     return verdict.ok ? 0 : 1;
   }

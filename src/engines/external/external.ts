@@ -1,17 +1,16 @@
-// killpoint against a harness in any language, through the protocol (protocol.ts) alone: start
-// it once per life with a kill point, restart it after each SIGKILL on the same state folder, then
-// read what it left: the shop's write_log, the delivered answers and the events. The verdict is
-// the part of judge()'s that needs no scenario: writes done twice, different or lost against a
-// run never killed, and whether the customer got the same answer, once.
+// An agent in any language, through the kill protocol (src/real/protocol.ts) alone: start it once
+// per life with a kill point, restart it after each SIGKILL on the same state folder, then read
+// what it left: the shop's write_log, the delivered answers and the events, as a RunOutcome.
 
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readOutbox } from '../scripted/file-stores.js';
 import { runChild, withTempDir, type ChildExit } from '../../real/processes.js';
-import { ENV, lifeEnd, ProtocolError, readEvents, type ProtocolEvent } from '../../real/protocol.js';
-import { compareWrites } from '../../check/verdict.js';
-import { WriteIdentity } from '../../check/records.js';
+import { ENV, lifeEnd, ProtocolError, readEvents } from '../../real/protocol.js';
+import type { RunEvent } from '../../check/events.js';
+import type { LifeRecord, RunOutcome } from '../../check/outcome.js';
+import { STATE_TABLES, type ShopSnapshot, type WriteRecord } from '../../model/shop.js';
 import { MAX_EVENTS_PER_LIFE, runLivesAsync } from '../life-loop.js';
 
 export interface ExternalHarness {
@@ -21,49 +20,17 @@ export interface ExternalHarness {
   args: string[];
 }
 
-export interface ExternalLife {
-  events: ProtocolEvent[];
-  end: 'killed' | 'finished' | 'failed';
-  killedAfter: number | null;
-  error: string | null;
-}
+/** The run's id in reports and outcomes: the harness runs a task of its own, not a scenario of ours. */
+export const EXTERNAL_TASK_ID = 'harness';
 
-export interface ExternalWrite {
-  kind: string;
-  target: string;
-  args: string;
-  key: string | null;
-}
-
-export interface ExternalOutcome {
-  harness: string;
-  kills: number[];
-  lives: ExternalLife[];
-  writes: ExternalWrite[];
-  delivered: string[];
-}
-
-export interface ExternalVerdict {
-  harness: string;
-  kills: number[];
-  /** The event the (first) kill landed after, for reports. */
-  killedAfterEvent: string | null;
-  extraWrites: number;
-  doneTwice: WriteIdentity[];
-  differentWrites: WriteIdentity[];
-  lostWrites: WriteIdentity[];
-  answer: string | null;
-  sameAnswer: boolean;
-  answersDelivered: number;
-  recoveryError: string | null;
-  /** Survived the kill: no write extra or lost, the same answer, delivered once, no error. */
-  ok: boolean;
-}
-
-/** Runs the harness under a kill schedule, one process per life. */
-export function runExternal(harness: ExternalHarness, kills: number[]): Promise<ExternalOutcome> {
+/**
+ * Runs the harness under a kill schedule, one process per life, and reads the outcome back from
+ * the state folder. The shop's rows and refusals are the harness's own business: the outcome holds
+ * its write_log and its delivered answers, no shop rows and no conversation.
+ */
+export function runExternal(harness: ExternalHarness, kills: number[]): Promise<RunOutcome> {
   return withTempDir('killpoint-external-', async (dir) => {
-    const lives = await runLivesAsync(kills, async (lifeIndex, killAfter): Promise<ExternalLife> => {
+    const lives = await runLivesAsync(kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
       const eventsPath = join(dir, `events-${lifeIndex}.jsonl`);
       const what = `${harness.name} life ${lifeIndex}`;
       const exit = await startLife(harness, what, {
@@ -77,9 +44,30 @@ export function runExternal(harness: ExternalHarness, kills: number[]): Promise<
       const events = readEvents(eventsPath, what);
       if (events.length > MAX_EVENTS_PER_LIFE) throw new ProtocolError(`${what}: more than ${MAX_EVENTS_PER_LIFE} events, a runaway loop`);
       const end = lifeEnd(exit, events.length, killAfter, what);
-      return { events, end, killedAfter: end === 'killed' ? killAfter : null, error: end === 'failed' ? exit.stderr.trim() : null };
+      return {
+        // The harness's events carry what it writes: an index, a kind, and fields of its own.
+        events: events as unknown as RunEvent[],
+        end,
+        killedAfter: end === 'killed' ? killAfter : null,
+        error: end === 'failed' ? exit.stderr.trim() : null,
+        errorKind: end === 'failed' ? 'stopped' : null,
+      };
     });
-    return { harness: harness.name, kills, lives, ...readStores(dir, harness.name) };
+    const { writes, delivered } = readStores(dir, harness.name);
+    const shop = Object.fromEntries(STATE_TABLES.map((t) => [t, []])) as unknown as ShopSnapshot;
+    return {
+      scenarioId: EXTERNAL_TASK_ID,
+      strategy: harness.name,
+      schedule: { kills, interleaving: [] },
+      lives,
+      picksTaken: [],
+      pickWidths: [],
+      delivered,
+      writes,
+      refusals: [],
+      shop,
+      finalConversation: null,
+    };
   });
 }
 
@@ -95,14 +83,15 @@ async function startLife(harness: ExternalHarness, what: string, env: NodeJS.Pro
 }
 
 /** The two stores the protocol reads back: the shop's write_log and the delivered answers. */
-function readStores(dir: string, name: string): { writes: ExternalWrite[]; delivered: string[] } {
+function readStores(dir: string, name: string): { writes: WriteRecord[]; delivered: string[] } {
   const shopPath = join(dir, 'shop.sqlite');
   if (!existsSync(shopPath)) throw new ProtocolError(`${name}: left no shop.sqlite in ${ENV.stateDir} (the protocol reads its table write_log(kind, target, args, key)); a harness that breaks the protocol is bad input`);
-  let writes: ExternalWrite[];
+  let writes: WriteRecord[];
   let db: Database.Database | null = null;
   try {
     db = new Database(shopPath, { readonly: true, fileMustExist: true });
-    writes = db.prepare('SELECT kind, target, args, key FROM write_log ORDER BY seq').all() as ExternalWrite[];
+    // The kinds are the harness's own; the checks compare them as text.
+    writes = db.prepare('SELECT kind, target, args, key FROM write_log ORDER BY seq').all() as WriteRecord[];
   } catch (error) {
     throw new ProtocolError(`${name}: cannot read write_log(kind, target, args, key) from its shop.sqlite (${(error as Error).message}); a harness that breaks the protocol is bad input`);
   } finally {
@@ -116,58 +105,4 @@ function readStores(dir: string, name: string): { writes: ExternalWrite[]; deliv
     throw new ProtocolError(`${name}: its outbox.jsonl is not one {"runId", "text"} JSON object per line (${(error as Error).message.replace(/^.*outbox\.jsonl:/, 'line ')}); a harness that breaks the protocol is bad input`);
   }
   return { writes, delivered };
-}
-
-export function judgeExternal(outcome: ExternalOutcome, baseline: ExternalOutcome): ExternalVerdict {
-  const { extraWrites, doneTwice, differentWrites, lostWrites } = compareWrites(outcome.writes.map(WriteIdentity.of), baseline.writes.map(WriteIdentity.of));
-  const answer = outcome.delivered.at(-1) ?? null;
-  const sameAnswer = answer !== null && answer === (baseline.delivered.at(-1) ?? null);
-  const recoveryError = outcome.lives.find((l) => l.end === 'failed')?.error ?? null;
-  const first = outcome.lives[0];
-  const killedAfterEvent = first?.killedAfter === null || first === undefined ? null : first.killedAfter < 0 ? '(before the first event)' : eventLabel(first.events[first.killedAfter]!);
-  return {
-    harness: outcome.harness,
-    kills: outcome.kills,
-    killedAfterEvent,
-    extraWrites,
-    doneTwice,
-    differentWrites,
-    lostWrites,
-    answer,
-    sameAnswer,
-    answersDelivered: outcome.delivered.length,
-    recoveryError,
-    ok: extraWrites === 0 && lostWrites.length === 0 && sameAnswer && outcome.delivered.length === 1 && recoveryError === null,
-  };
-}
-
-function eventLabel(e: ProtocolEvent): string {
-  const detail = ['tool', 'callId'].map((f) => e[f]).filter((v) => typeof v === 'string');
-  return [e.kind, ...detail].join(' ');
-}
-
-/** Every single kill point of the harness, from a run never killed: -1 to its last event. */
-export async function checkEveryKillPoint(harness: ExternalHarness, concurrency = 2): Promise<ExternalVerdict[]> {
-  const baseline = await runExternal(harness, []);
-  if (baseline.lives[0]!.end !== 'finished') throw new ProtocolError(`${harness.name}: the run without a kill did not finish: ${baseline.lives[0]!.error}`);
-  const points = Array.from({ length: baseline.lives[0]!.events.length + 1 }, (_, i) => i - 1);
-  const verdicts: ExternalVerdict[] = new Array(points.length);
-  let next = 0;
-  // One life that breaks the protocol ends the check: no worker starts a new run after it. Points
-  // are taken in order and the runs under way finish, so every point below a failing one has run:
-  // the error reported is the lowest point's, whatever the timing.
-  const errors = new Map<number, unknown>();
-  const worker = async (): Promise<void> => {
-    while (next < points.length && errors.size === 0) {
-      const i = next++;
-      try {
-        verdicts[i] = judgeExternal(await runExternal(harness, [points[i]!]), baseline);
-      } catch (error) {
-        errors.set(i, error);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  if (errors.size > 0) throw errors.get(Math.min(...errors.keys()));
-  return verdicts;
 }
