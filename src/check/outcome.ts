@@ -3,7 +3,6 @@
 // only this; it never imports an engine.
 
 import { conversationProblem, type Conversation } from '../model/conversation.js';
-import type { RefusalRecord, ShopSnapshot, WriteRecord } from '../model/shop.js';
 import type { RunEvent } from './events.js';
 
 export interface Schedule {
@@ -40,11 +39,30 @@ export interface RunOutcome {
   /** How many calls could advance at each pick taken (same length as picksTaken). */
   pickWidths: number[];
   delivered: string[];
-  writes: WriteRecord[];
-  refusals: RefusalRecord[];
-  shop: ShopSnapshot;
+  /** Every committed write, in order. */
+  writes: CommittedWrite[];
+  refusals: RefusedWrite[];
+  /**
+   * The durable rows the system under test keeps, by table, each row as JSON text (the scripted
+   * shop: its state tables; another engine: whatever state it promises to leave as the baseline does).
+   */
+  shop: Record<string, string[]>;
   /** The conversation of the life that finished, or null when none did. */
   finalConversation: Conversation | null;
+}
+
+/** A write the system committed (the scripted shop's write log is one; another engine's kinds of write are as good). */
+export interface CommittedWrite {
+  kind: string;
+  target: string;
+  /** Canonical JSON of the arguments. */
+  args: string;
+  key: string | null;
+}
+
+/** A write the system's rules refused, and why. */
+export interface RefusedWrite extends CommittedWrite {
+  reason: string;
 }
 
 export function noKills(interleaving: number[] = []): Schedule {

@@ -11,7 +11,6 @@
 // - model calls redone: model calls started in all lives minus the baseline's.
 
 import type { Scenario } from '../model/scenario.js';
-import { STATE_TABLES } from '../model/shop.js';
 import { ShopDifference, WriteIdentity } from './records.js';
 import { runConversationProblem, type RunOutcome } from './outcome.js';
 
@@ -184,10 +183,15 @@ function sameRows(a: string[], b: string[]): boolean {
 
 function shopDiff(outcome: RunOutcome, baseline: RunOutcome): ShopDifference[] {
   const diff: ShopDifference[] = [];
-  for (const table of STATE_TABLES) {
-    if (sameRows(outcome.shop[table], baseline.shop[table])) continue; // equal lists differ by nothing
-    const mine = counts(outcome.shop[table]);
-    const theirs = counts(baseline.shop[table]);
+  // The tables in the baseline's order (the shop's snapshot lists its tables in one fixed order), then any only the run has.
+  const tables = Object.keys(baseline.shop);
+  for (const table of Object.keys(outcome.shop)) if (!(table in baseline.shop)) tables.push(table);
+  for (const table of tables) {
+    const rows = outcome.shop[table] ?? [];
+    const baselineRows = baseline.shop[table] ?? [];
+    if (sameRows(rows, baselineRows)) continue; // equal lists differ by nothing
+    const mine = counts(rows);
+    const theirs = counts(baselineRows);
     for (const [row, n] of mine) for (let i = theirs.get(row) ?? 0; i < n; i++) diff.push(new ShopDifference('+', table, row));
     for (const [row, n] of theirs) for (let i = mine.get(row) ?? 0; i < n; i++) diff.push(new ShopDifference('-', table, row));
   }

@@ -1,18 +1,19 @@
 // killpoint check <scenario.json | corpus-entry.json ...> [--engine E] [--strategy S ...] [--kills 1|2]
-//                 [--interleavings N] [--seed N] [--schedule k1,k2 [--interleaving p1,p2]] [--json]
+//                 [--interleavings N] [--seed N] [--schedule k1,k2 [--interleaving p1,p2]] [--json] [--save DIR]
 // Explores every kill schedule of each scenario under each of the engine's systems (the bundled
-// scenarios and the scripted engine's five strategies when none are named) and exits 0 when every check each strategy promises holds,
-// 1 when one fails, 2 on bad input. --schedule replays one exact schedule and explains it. A corpus
-// entry replays its case and compares the verdict with the one it expects.
+// scenarios and the scripted engine's five strategies when none are named) and exits 0 when every
+// check each system promises holds, 1 when one fails, 2 on bad input. --schedule replays one exact
+// schedule and explains it. A corpus entry replays its case and compares the verdict with the one
+// it expects. --save keeps each minimal counterexample as a corpus entry.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, relative } from 'node:path';
-import { LANTERN_DIR, loadScenarioFile } from '../../model/load.js';
+import { join, relative, resolve } from 'node:path';
+import { LANTERN_DIR, loadScenarioFile, PROJECT_ROOT } from '../../model/load.js';
 import { ScenarioError, type Scenario } from '../../model/scenario.js';
 import { UsageError } from '../usage-error.js';
-import { isCorpusEntry, loadCorpusEntry, replayEntry, replayEntryAsync } from '../../search/corpus.js';
-import { DEFAULT_EXPLORE_OPTIONS, explore, exploreAsync, judgeCase, judgeCaseAsync } from '../../search/explore.js';
+import { isCorpusEntry, loadCorpusEntry, replayEntry, replayEntryAsync, saveCorpusEntry } from '../../search/corpus.js';
+import { DEFAULT_EXPLORE_OPTIONS, explore, exploreAsync, judgeCase, judgeCaseAsync, type JudgedCase } from '../../search/explore.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../../engines/registry.js';
 import { explorationJson, formatExploration, formatFailure, differences, type CaseSource } from '../report.js';
 
@@ -26,6 +27,8 @@ interface CheckArgs {
   schedule: number[] | null;
   interleaving: number[];
   json: boolean;
+  /** Where to keep each failure's minimal case as a corpus entry, when asked. */
+  saveDir: string | null;
 }
 
 function intList(value: string | undefined, option: string, min: number): number[] {
@@ -43,7 +46,7 @@ function oneInt(value: string | undefined, option: string, min: number): number 
 }
 
 export function parseCheckArgs(args: string[]): CheckArgs {
-  const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false };
+  const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = (): string | undefined => args[++i];
@@ -81,8 +84,14 @@ export function parseCheckArgs(args: string[]): CheckArgs {
       case '--json':
         parsed.json = true;
         break;
+      case '--save': {
+        const dir = value();
+        if (dir === undefined || dir.trim() === '' || dir.startsWith('-')) throw new UsageError(`--save: expected the folder to keep corpus entries in, got ${dir === undefined ? 'nothing' : `"${dir}"`}`);
+        parsed.saveDir = dir;
+        break;
+      }
       default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json)`);
+        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save)`);
         parsed.files.push(arg);
     }
   }
@@ -97,6 +106,22 @@ export function parseCheckArgs(args: string[]): CheckArgs {
 function displayPath(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel.startsWith('..') ? path : rel;
+}
+
+/** Keeps a minimal counterexample as a corpus entry named after its scenario and system. */
+function saveMinimal(minimal: JudgedCase, source: CaseSource, dir: string): string {
+  const scenarioPath = source.kind === 'scenario-file' ? resolve(source.path) : null;
+  // Corpus entries name their scenario file from the project root when it lies inside it.
+  const scenarioFile = scenarioPath === null ? undefined : scenarioPath.startsWith(`${PROJECT_ROOT}/`) ? relative(PROJECT_ROOT, scenarioPath) : scenarioPath;
+  const name = `${minimal.scenario.id}-${minimal.system.engine}-${minimal.system.name}`.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
+  const file = saveCorpusEntry(minimal, {
+    name,
+    note: `found by killpoint check: the earliest schedule that breaks ${minimal.broken.join(', ')}`,
+    property: 'promised checks',
+    ...(scenarioFile === undefined ? { scenarioInline: null } : { scenarioFile }),
+    dir: resolve(dir),
+  });
+  return displayPath(resolve(PROJECT_ROOT, file));
 }
 
 export async function checkCommand(args: string[]): Promise<number> {
@@ -152,6 +177,10 @@ export async function checkCommand(args: string[]): Promise<number> {
       if (exploration.brokenPromises.length > 0) failing++;
       json.push(explorationJson(exploration, source));
       print(formatExploration(exploration, source));
+      if (a.saveDir !== null && exploration.minimal !== null) {
+        const saved = saveMinimal(exploration.minimal, source, a.saveDir);
+        print(`  kept as a corpus entry: ${saved} (replay: npx killpoint check ${saved})`);
+      }
     }
   }
   if (a.json) console.log(JSON.stringify(json, null, 2));

@@ -9,8 +9,7 @@ import { readOutbox } from '../scripted/file-stores.js';
 import { runChild, withTempDir, type ChildExit } from '../../real/processes.js';
 import { ENV, lifeEnd, ProtocolError, readEvents } from '../../real/protocol.js';
 import type { RunEvent } from '../../check/events.js';
-import type { LifeRecord, RunOutcome } from '../../check/outcome.js';
-import { STATE_TABLES, type ShopSnapshot, type WriteRecord } from '../../model/shop.js';
+import type { CommittedWrite, LifeRecord, RunOutcome } from '../../check/outcome.js';
 import { MAX_EVENTS_PER_LIFE, runLivesAsync } from '../life-loop.js';
 
 export interface ExternalHarness {
@@ -54,7 +53,6 @@ export function runExternal(harness: ExternalHarness, kills: number[]): Promise<
       };
     });
     const { writes, delivered } = readStores(dir, harness.name);
-    const shop = Object.fromEntries(STATE_TABLES.map((t) => [t, []])) as unknown as ShopSnapshot;
     return {
       scenarioId: EXTERNAL_TASK_ID,
       strategy: harness.name,
@@ -65,7 +63,7 @@ export function runExternal(harness: ExternalHarness, kills: number[]): Promise<
       delivered,
       writes,
       refusals: [],
-      shop,
+      shop: {},
       finalConversation: null,
     };
   });
@@ -83,15 +81,15 @@ async function startLife(harness: ExternalHarness, what: string, env: NodeJS.Pro
 }
 
 /** The two stores the protocol reads back: the shop's write_log and the delivered answers. */
-function readStores(dir: string, name: string): { writes: WriteRecord[]; delivered: string[] } {
+function readStores(dir: string, name: string): { writes: CommittedWrite[]; delivered: string[] } {
   const shopPath = join(dir, 'shop.sqlite');
   if (!existsSync(shopPath)) throw new ProtocolError(`${name}: left no shop.sqlite in ${ENV.stateDir} (the protocol reads its table write_log(kind, target, args, key)); a harness that breaks the protocol is bad input`);
-  let writes: WriteRecord[];
+  let writes: CommittedWrite[];
   let db: Database.Database | null = null;
   try {
     db = new Database(shopPath, { readonly: true, fileMustExist: true });
     // The kinds are the harness's own; the checks compare them as text.
-    writes = db.prepare('SELECT kind, target, args, key FROM write_log ORDER BY seq').all() as WriteRecord[];
+    writes = db.prepare('SELECT kind, target, args, key FROM write_log ORDER BY seq').all() as CommittedWrite[];
   } catch (error) {
     throw new ProtocolError(`${name}: cannot read write_log(kind, target, args, key) from its shop.sqlite (${(error as Error).message}); a harness that breaks the protocol is bad input`);
   } finally {

@@ -1,0 +1,62 @@
+// The seam is real: an engine that is one folder (test/engines/counter) and one registration line
+// gets the whole of killpoint: `killpoint check` explores its every kill point, finds its gap,
+// shrinks it to the earliest kill, prints the command that replays it, and keeps it as a corpus
+// entry that replays.
+
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../src/cli/main.js';
+import { registerEngine } from '../src/engines/registry.js';
+import { counterEngine } from './engines/counter/engine.js';
+
+registerEngine(counterEngine);
+
+const TASK = 'test/engines/counter/count-once.json';
+const saveDir = mkdtempSync(join(tmpdir(), 'killpoint-seam-'));
+afterAll(() => rmSync(saveDir, { recursive: true, force: true }));
+
+let out: string[] = [];
+beforeEach(() => {
+  out = [];
+  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe('a test-only engine behind the seam: a counter with and without a key', () => {
+  it('without a key: check finds the gap, at the earliest kill point, and keeps it in the corpus', async () => {
+    expect(await main(['check', TASK, '--engine', 'counter', '--strategy', 'no-key', '--save', saveDir])).toBe(1);
+    const text = out.join('\n');
+    expect(text).toMatch(/COUNT no-key: FAIL \(done twice, shop state differs\)/);
+    // Killed right after the service commits and before the task records it: the gap.
+    expect(text).toMatch(/1 +[\d.]+ ms +add call_add: shop commit +<-- KILL/);
+    expect(text).toMatch(/add counter committed twice/);
+    expect(text).toMatch(/replay: npx killpoint check test\/engines\/counter\/count-once\.json --engine counter --strategy no-key --schedule 1$/m);
+    expect(readdirSync(saveDir)).toEqual(['count-counter-no-key.json']);
+    const entry = JSON.parse(readFileSync(join(saveDir, 'count-counter-no-key.json'), 'utf8'));
+    expect(entry).toMatchObject({ engine: 'counter', strategy: 'no-key', schedule: { kills: [1] }, expected: { failed: ['done-twice', 'shop-differs'] } });
+  });
+
+  it('the kept entry replays as expected, and so does the printed command', async () => {
+    expect(await main(['check', join(saveDir, 'count-counter-no-key.json')])).toBe(0);
+    expect(out.join('\n')).toMatch(/replays as expected/);
+    out = [];
+    expect(await main(['check', TASK, '--engine', 'counter', '--strategy', 'no-key', '--schedule', '1'])).toBe(1);
+    expect(out.join('\n')).toMatch(/FAILS: done twice, shop state differs/);
+  });
+
+  it('with a key from the run and the call: every kill point passes', async () => {
+    expect(await main(['check', TASK, '--engine', 'counter', '--strategy', 'with-key'])).toBe(0);
+    expect(out.join('\n')).toMatch(/COUNT with-key: ok\n +5 schedules of up to 1 kill/);
+  });
+
+  it('an engine or system it does not know is bad input, naming what it knows', async () => {
+    expect(await main(['check', TASK, '--engine', 'abacus'])).toBe(2);
+    expect(out.join('\n')).toMatch(/--engine: expected one of scripted, external, counter, got "abacus"/);
+    out = [];
+    expect(await main(['check', TASK, '--engine', 'counter', '--strategy', 'journal'])).toBe(2);
+    expect(out.join('\n')).toMatch(/--strategy: expected one of no-key, with-key, got "journal"/);
+  });
+});
