@@ -1,6 +1,6 @@
 // The regression corpus replays first (the file name sorts first): every kept case, as concrete
 // data, must still give the verdict it expects. A bug found once is checked forever.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,11 +29,12 @@ describe('regression corpus', () => {
     writeFileSync(file, JSON.stringify({ note: 'x', scenario: 'scenarios/lantern/T01-dana-torn-pad.json', strategy: 'journal', schedule: { kills: ['a'] }, property: 'p', expected: { failed: [] } }));
     expect(() => loadCorpusEntry(file)).toThrow(CorpusError);
     expect(() => loadCorpusEntry(file)).toThrow(`${file}: schedule.kills: expected a list of integers >= -1`);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('reports an entry whose kill point no longer lands where it says', () => {
     const entry = entries.find((e) => e.file.endsWith('dana-journal-refunded-twice.json'))!;
-    const shifted = { ...entry, schedule: { ...entry.schedule, kills: [entry.schedule.kills[0]! - 1] } };
+    const shifted = { ...entry, schedule: { ...entry.schedule, kills: [entry.schedule.kills![0]! - 1] } };
     const mismatches = replayEntry(shifted).mismatches;
     expect(mismatches.join('\n')).toMatch(/killedAfter\[0\]: expected kill \d+ to be after "refund call_refund: shop commit"/);
     expect(mismatches.join('\n')).toMatch(/expected.failed: expected \[done-twice[^\]]*\], got \[\]/);

@@ -40,7 +40,7 @@ describe('options are read strictly: a value that is not what the option expects
     [['check', '--seed', '1,2'], 'killpoint check: --seed: expected one integer >= 0, got "1,2"'],
     [['check', '--interleavings', '3,4'], 'killpoint check: --interleavings: expected one integer >= 1, got "3,4"'],
     [['check', '--seed', ''], 'killpoint check: --seed: expected one integer >= 0, got ""'],
-    [['check', '--schedule', '5,', 'scenarios/lantern/T01-dana-torn-pad.json'], 'killpoint check: --schedule: expected a comma-separated list of integers >= -1, got "5,"'],
+    [['check', '--schedule', '5,', 'scenarios/lantern/T01-dana-torn-pad.json'], 'killpoint check: --schedule: expected kill points separated by commas, each an integer >= -1 or an event identity such as shop-commit[call_refund], got "5,"'],
   ])('%j: exit 2, naming the option', async (argv, message) => {
     const { status, stderr } = await run(argv);
     expect(stderr).toEqual([message]);

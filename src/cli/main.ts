@@ -4,6 +4,7 @@
 
 import { ScenarioError } from '../model/scenario.js';
 import { ProtocolError } from '../real/protocol.js';
+import { UnknownKillPoint } from '../check/kill-points.js';
 import { UsageError } from './usage-error.js';
 
 type Command = (args: string[]) => Promise<number> | number;
@@ -46,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await (await command.load())(args);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ScenarioError || error instanceof ProtocolError) {
+    if (error instanceof UsageError || error instanceof ScenarioError || error instanceof ProtocolError || error instanceof UnknownKillPoint) {
       console.error(`killpoint ${name}: ${error.message}`);
       return 2;
     }

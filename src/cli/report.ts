@@ -5,6 +5,7 @@
 
 import { CHECK_LABELS, type CheckName } from '../check/checks.js';
 import { describeEvent } from '../check/events.js';
+import { killPointIdentity } from '../check/kill-points.js';
 import type { WriteIdentity } from '../check/records.js';
 import type { JudgedCase, Exploration } from '../search/explore.js';
 import { type LifeRecord } from '../check/outcome.js';
@@ -87,6 +88,15 @@ function lifeLines(life: LifeRecord, index: number): string[] {
   return lines;
 }
 
+/** The kill points by identity, which stay the same moments when the order of events does not. */
+function killAt(judged: Pick<JudgedCase, 'schedule' | 'outcome'>): string[] {
+  return judged.schedule.kills.map((k, life) => killPointIdentity(judged.outcome.lives[life]?.events ?? [], k));
+}
+
+function killAtText(judged: JudgedCase): string {
+  return judged.schedule.kills.length === 0 ? '' : ` (${killAt(judged).join(', ')})`;
+}
+
 /** The explanation of one failing (or passing) case. */
 export function formatFailure(f: Failure): string {
   const { judged } = f;
@@ -99,7 +109,7 @@ export function formatFailure(f: Failure): string {
   const lines = [
     `${judged.scenario.id} (${judged.scenario.title}) under ${judged.strategy}: ${head}`,
     ...(f.shape ? [`  generated shape: ${f.shape}`] : []),
-    `  kill schedule: ${judged.schedule.kills.join(', ') || 'none'}; interleaving picks: ${judged.outcome.picksTaken.join(',') || 'none (default order)'}`,
+    `  kill schedule: ${judged.schedule.kills.join(', ') || 'none'}${killAtText(judged)}; interleaving picks: ${judged.outcome.picksTaken.join(',') || 'none (default order)'}`,
     ...judged.outcome.lives.flatMap(lifeLines),
     '  what differs from the baseline:',
     ...(differences(judged.verdict).map((d) => `    ${d}`).concat(differences(judged.verdict).length === 0 ? ['    nothing'] : [])),
@@ -141,7 +151,7 @@ export function explorationJson(e: Exploration, source: CaseSource): Record<stri
     brokenPromises: e.brokenPromises,
     ok: e.brokenPromises.length === 0,
     minimal: e.minimal === null ? null : {
-      schedule: { kills: e.minimal.schedule.kills, interleaving: e.minimal.outcome.picksTaken },
+      schedule: { kills: e.minimal.schedule.kills, killAt: killAt(e.minimal), interleaving: e.minimal.outcome.picksTaken },
       failed: e.minimal.failed,
       broken: e.minimal.broken,
       differences: differences(e.minimal.verdict),

@@ -1,14 +1,19 @@
-// The differential check: the simulated tier must tell the truth. For a scenario, a strategy and a
-// kill schedule, run both tiers, judge each against its own tier's baseline, and compare the
-// verdicts field by field, and the lives' events too. The only difference allowed is where the
-// journal lives (in memory or a file path), which a recovery error names.
+// The differential check: two systems that should behave alike must agree, kill point by kill
+// point. For a scenario and a kill schedule, run both, judge each against its own baseline, and
+// compare the verdicts field by field, and the lives' events too. Its first use: the simulated
+// tier must tell the truth, so the scripted engine in process is compared with the same strategy
+// in child processes killed with SIGKILL. The only difference allowed there is where the journal
+// lives (in memory or a file path), which a recovery error names.
 
 import type { Scenario } from '../model/scenario.js';
-import { simulate } from '../engines/scripted/simulate.js';
 import { noKills, type RunOutcome, type Schedule } from '../check/outcome.js';
-import type { AnyStrategyName } from '../engines/scripted/strategies.js';
 import { judge, type Verdict } from '../check/verdict.js';
-import { realKill } from '../engines/scripted/process/real-kill.js';
+import type { SystemUnderTest } from '../engines/engine.js';
+import { scripted, scriptedProcess } from '../engines/scripted/engine.js';
+import type { AnyStrategyName } from '../engines/scripted/strategies.js';
+import { runInProcess } from '../engines/engine.js';
+
+export { inPool } from '../search/plan.js';
 
 export interface TierCase {
   scenario: Scenario;
@@ -26,7 +31,7 @@ export interface TierComparison {
 
 /** Every single kill point of the simulated baseline: -1 (before anything) to its last event. */
 export function everyKillPoint(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[] = []): number[] {
-  const events = simulate(scenario, strategy, noKills(interleaving)).lives[0]!.events.length;
+  const events = runInProcess(scripted(strategy), scenario, noKills(interleaving)).lives[0]!.events.length;
   return Array.from({ length: events + 1 }, (_, i) => i - 1);
 }
 
@@ -52,38 +57,45 @@ export function replayCommand(c: TierCase): string {
   return `npx tsx bench/real.ts --scenario ${c.scenario.id} --strategy '${c.strategy}' --kills ${c.schedule.kills.join(',')}${interleaving}`;
 }
 
-/** The baselines of both tiers, computed once per scenario, strategy and interleaving. */
+/** Each system's baseline (its run never killed), computed once per scenario and interleaving. */
 export class Baselines {
-  private readonly real = new Map<string, Promise<RunOutcome>>();
-  private readonly simulated = new Map<string, RunOutcome>();
+  private readonly runs = new Map<string, Promise<RunOutcome>>();
 
-  private key(c: TierCase): string {
-    return `${c.scenario.id}|${c.strategy}|${c.schedule.interleaving.join(',')}`;
-  }
-
-  of(c: TierCase): { simulated: RunOutcome; real: Promise<RunOutcome> } {
-    const key = this.key(c);
-    let simulated = this.simulated.get(key);
-    if (!simulated) {
-      simulated = simulate(c.scenario, c.strategy, noKills(c.schedule.interleaving));
-      this.simulated.set(key, simulated);
+  of(scenario: Scenario, system: SystemUnderTest, interleaving: number[]): Promise<RunOutcome> {
+    const key = `${system.engine}|${system.name}|${system.inProcess}|${scenario.id}|${interleaving.join(',')}`;
+    let run = this.runs.get(key);
+    if (!run) {
+      run = Promise.resolve(system.run(scenario, noKills(interleaving)));
+      this.runs.set(key, run);
     }
-    let real = this.real.get(key);
-    if (!real) {
-      real = realKill(c.scenario, c.strategy, noKills(c.schedule.interleaving));
-      this.real.set(key, real);
-    }
-    return { simulated, real };
+    return run;
   }
 }
 
+export interface SystemComparison {
+  a: { outcome: RunOutcome; verdict: Verdict };
+  b: { outcome: RunOutcome; verdict: Verdict };
+  /** One line per field that differs; empty when the two agree. */
+  mismatches: string[];
+}
+
+/**
+ * Runs one schedule on two systems that should behave alike, judges each against its own
+ * baseline, and compares the verdicts field by field and the lives event by event.
+ */
+export async function compareSystems(scenario: Scenario, a: SystemUnderTest, b: SystemUnderTest, schedule: Schedule, baselines: Baselines): Promise<SystemComparison> {
+  const [aOutcome, bOutcome] = await Promise.all([a.run(scenario, schedule), b.run(scenario, schedule)]);
+  const aVerdict = judge(scenario, aOutcome, await baselines.of(scenario, a, schedule.interleaving));
+  const bVerdict = judge(scenario, bOutcome, await baselines.of(scenario, b, schedule.interleaving));
+  const left = { outcome: aOutcome, verdict: aVerdict };
+  const right = { outcome: bOutcome, verdict: bVerdict };
+  return { a: left, b: right, mismatches: tierMismatches(left, right) };
+}
+
+/** The scripted engine in process against the same strategy in processes killed with SIGKILL. */
 export async function compareTiers(c: TierCase, baselines: Baselines): Promise<TierComparison> {
-  const base = baselines.of(c);
-  const realOutcome = await realKill(c.scenario, c.strategy, c.schedule);
-  const simOutcome = simulate(c.scenario, c.strategy, c.schedule);
-  const simulated = judge(c.scenario, simOutcome, base.simulated);
-  const real = judge(c.scenario, realOutcome, await base.real);
-  return { case: c, simulated, real, mismatches: tierMismatches({ outcome: simOutcome, verdict: simulated }, { outcome: realOutcome, verdict: real }) };
+  const cmp = await compareSystems(c.scenario, scripted(c.strategy), scriptedProcess(c.strategy), c.schedule, baselines);
+  return { case: c, simulated: cmp.a.verdict, real: cmp.b.verdict, mismatches: cmp.mismatches };
 }
 
 /** Every field in which two tiers' runs differ, one line each; empty when they agree. */
@@ -98,20 +110,6 @@ export function tierMismatches(simulated: { outcome: RunOutcome; verdict: Verdic
   }
   if (JSON.stringify(lifeShape(simulated.outcome)) !== JSON.stringify(lifeShape(real.outcome))) mismatches.push('lives: the events or the ends of the lives differ');
   return mismatches;
-}
-
-/** Runs `work` over `items` with at most `limit` in flight, results in input order. */
-export async function inPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  async function worker(): Promise<void> {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]!);
-    }
-  }
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return results;
 }
 
 export function formatMismatch(cmp: TierComparison): string {

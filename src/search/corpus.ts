@@ -8,7 +8,9 @@
 //   scenario   a scenario file (relative to the project root) or a scenario object inline
 //   engine     optional: the registered engine that runs it (default "scripted")
 //   strategy   the engine's system: for the scripted engine, a strategy or broken variant
-//   schedule   { kills: [k1, k2, ...], interleaving: [picks], killedAfter?: [event labels] }
+//   schedule   { kills?: [k1, k2, ...], killAt?: [identities], interleaving: [picks], killedAfter?: [event labels] }
+//              kills by index, or killAt by identity (shop-commit[call_refund]: see
+//              src/check/kill-points.ts), or both, and then each index must be that event;
 //              killedAfter, when given, pins what each kill point is ("refund call_refund: shop
 //              commit"), so an entry whose events shifted fails loudly instead of testing nothing
 //   property   the property or check the case belongs to
@@ -21,11 +23,12 @@ import { isAbsolute, join, relative } from 'node:path';
 import { loadScenarioFile, PROJECT_ROOT } from '../model/load.js';
 import { parseScenario, ScenarioError, type Scenario } from '../model/scenario.js';
 import { describeEvent } from '../check/events.js';
-import { judgeCase, judgeCaseAsync, type JudgedCase } from './explore.js';
+import { judgeCasePlan, resolveKillsPlan, type JudgedCase } from './explore.js';
+import { runPlan, runPlanAsync, type Plan } from './plan.js';
+import { killPointIdentity, parseKillPointSpec } from '../check/kill-points.js';
 import { CHECK_NAMES, type CheckName } from '../check/checks.js';
 import { PROPERTIES } from '../check/properties.js';
 import { differences } from '../cli/report.js';
-import { type Schedule } from '../check/outcome.js';
 import type { SystemUnderTest } from '../engines/engine.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../engines/registry.js';
 
@@ -51,7 +54,9 @@ export interface CorpusEntry {
   engine: string;
   strategy: string;
   system: SystemUnderTest;
-  schedule: Schedule;
+  /** The schedule; its kills are null when the entry names them only by identity (resolved at replay). */
+  schedule: { kills: number[] | null; interleaving: number[] };
+  killAt: string[] | null;
   killedAfter: string[] | null;
   property: string;
   expected: { failed: CheckName[]; differences: string[] | null; property: 'holds' | 'fails' | null };
@@ -98,12 +103,21 @@ export function parseCorpusEntry(raw: unknown, file: string): CorpusEntry {
   if (system === undefined) throw new CorpusError(file, 'strategy', `one of the ${engine.name} engine's systems: ${engine.systemNames.join(', ')}`);
   if (typeof o.schedule !== 'object' || o.schedule === null) throw new CorpusError(file, 'schedule', 'an object { kills, interleaving }');
   const s = o.schedule as Record<string, unknown>;
-  const kills = intList(file, s.kills, 'schedule.kills', -1);
-  if (kills.length === 0) throw new CorpusError(file, 'schedule.kills', 'at least one kill point');
+  let killAt: string[] | null = null;
+  if (s.killAt !== undefined) {
+    if (!Array.isArray(s.killAt) || s.killAt.length === 0 || !s.killAt.every((x) => typeof x === 'string' && typeof parseKillPointSpec(x) === 'string')) {
+      throw new CorpusError(file, 'schedule.killAt', 'a list of event identities, one per kill point (such as "shop-commit[call_refund]")');
+    }
+    killAt = s.killAt as string[];
+  }
+  const kills = s.kills === undefined && killAt !== null ? null : intList(file, s.kills, 'schedule.kills', -1);
+  if (kills !== null && kills.length === 0) throw new CorpusError(file, 'schedule.kills', 'at least one kill point');
+  if (kills !== null && killAt !== null && kills.length !== killAt.length) throw new CorpusError(file, 'schedule.killAt', `one identity per kill point (${kills.length})`);
+  const killCount = kills?.length ?? killAt!.length;
   const interleaving = intList(file, s.interleaving ?? [], 'schedule.interleaving', 0);
   let killedAfter: string[] | null = null;
   if (s.killedAfter !== undefined) {
-    if (!Array.isArray(s.killedAfter) || s.killedAfter.length !== kills.length || !s.killedAfter.every((x) => typeof x === 'string')) {
+    if (!Array.isArray(s.killedAfter) || s.killedAfter.length !== killCount || !s.killedAfter.every((x) => typeof x === 'string')) {
       throw new CorpusError(file, 'schedule.killedAfter', 'one event label per kill point');
     }
     killedAfter = s.killedAfter as string[];
@@ -141,6 +155,7 @@ export function parseCorpusEntry(raw: unknown, file: string): CorpusEntry {
     strategy: system.name,
     system,
     schedule: { kills, interleaving },
+    killAt,
     killedAfter,
     property,
     expected: { failed: CHECK_NAMES.filter((c) => (e.failed as string[]).includes(c)), differences: expectedDifferences, property: expectedProperty },
@@ -170,20 +185,34 @@ export interface Replay {
   mismatches: string[];
 }
 
+/** Runs an entry's case: its kills by index, or found by identity life by life. */
+function* replayPlan(entry: CorpusEntry): Plan<JudgedCase> {
+  const { interleaving } = entry.schedule;
+  const kills = entry.schedule.kills ?? (yield* resolveKillsPlan(entry.killAt!, interleaving));
+  return yield* judgeCasePlan(entry.scenario, entry.system, { kills, interleaving });
+}
+
 export function replayEntry(entry: CorpusEntry): Replay {
-  return compareReplay(entry, judgeCase(entry.scenario, entry.system, entry.schedule));
+  return compareReplay(entry, runPlan(replayPlan(entry), entry.system, entry.scenario));
 }
 
 /** Replays an entry of an engine whose lives are processes (or any other). */
 export async function replayEntryAsync(entry: CorpusEntry): Promise<Replay> {
-  return compareReplay(entry, await judgeCaseAsync(entry.scenario, entry.system, entry.schedule));
+  return compareReplay(entry, await runPlanAsync(replayPlan(entry), entry.system, entry.scenario));
 }
 
 function compareReplay(entry: CorpusEntry, judged: JudgedCase): Replay {
   const mismatches: string[] = [];
+  if (entry.killAt !== null) {
+    for (const [life, identity] of entry.killAt.entries()) {
+      const k = judged.schedule.kills[life]!;
+      const got = killPointIdentity(judged.outcome.lives[life]?.events ?? [], k);
+      if (got !== identity) mismatches.push(`schedule.killAt[${life}]: expected kill ${k} to be after "${identity}", it is after "${got}"`);
+    }
+  }
   if (entry.killedAfter !== null) {
     for (const [life, label] of entry.killedAfter.entries()) {
-      const k = entry.schedule.kills[life]!;
+      const k = judged.schedule.kills[life]!;
       const events = judged.outcome.lives[life]?.events ?? [];
       const got = k === -1 ? '(before the first event)' : events[k] === undefined ? '(no such event)' : describeEvent(events[k]!);
       if (got !== label) mismatches.push(`schedule.killedAfter[${life}]: expected kill ${k} to be after "${label}", it is after "${got}"`);
@@ -219,7 +248,12 @@ export function saveCorpusEntry(judged: JudgedCase, options: { name: string; not
     scenario: options.scenarioFile ?? options.scenarioInline,
     ...(judged.system.engine === DEFAULT_ENGINE ? {} : { engine: judged.system.engine }),
     strategy: judged.strategy,
-    schedule: { kills: judged.schedule.kills, interleaving: judged.schedule.interleaving, killedAfter },
+    schedule: {
+      kills: judged.schedule.kills,
+      killAt: judged.schedule.kills.map((k, life) => killPointIdentity(judged.outcome.lives[life]?.events ?? [], k)),
+      interleaving: judged.schedule.interleaving,
+      killedAfter,
+    },
     property: options.property,
     expected: {
       failed: judged.failed,

@@ -15,6 +15,7 @@
 import seedrandom from 'seedrandom';
 import type { Scenario } from '../model/scenario.js';
 import { brokenPromises, CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
+import { findKillPoint, UnknownKillPoint, type KillPointSpec } from '../check/kill-points.js';
 import type { RunOutcome, Schedule } from '../check/outcome.js';
 import { judge, type Verdict } from '../check/verdict.js';
 import type { SystemUnderTest } from '../engines/engine.js';
@@ -85,6 +86,25 @@ export interface ExploredInterleaving {
 export function* runOne(schedule: Schedule): Plan<RunOutcome> {
   const [outcome] = yield [schedule];
   return outcome!;
+}
+
+/**
+ * Turns kill points given by identity into indices, life by life: the life a kill lands in is run
+ * under the kills before it to find the event of that identity.
+ */
+export function* resolveKillsPlan(specs: readonly KillPointSpec[], interleaving: number[]): Plan<number[]> {
+  const kills: number[] = [];
+  for (const [life, spec] of specs.entries()) {
+    if (typeof spec === 'number') {
+      kills.push(spec);
+      continue;
+    }
+    const events = (yield* runOne({ kills: [...kills], interleaving })).lives[life]?.events ?? [];
+    const index = findKillPoint(events, spec);
+    if (index === null) throw new UnknownKillPoint(spec, life, events);
+    kills.push(index);
+  }
+  return kills;
 }
 
 /**

@@ -1,5 +1,6 @@
 // killpoint check <scenario.json | corpus-entry.json ...> [--engine E] [--strategy S ...] [--kills 1|2]
 //                 [--interleavings N] [--seed N] [--schedule k1,k2 [--interleaving p1,p2]] [--json] [--save DIR]
+// A kill point of --schedule is an event's index or its identity (shop-commit[call_refund]).
 // Explores every kill schedule of each scenario under each of the engine's systems (the bundled
 // scenarios and the scripted engine's five strategies when none are named) and exits 0 when every
 // check each system promises holds, 1 when one fails, 2 on bad input. --schedule replays one exact
@@ -13,7 +14,9 @@ import { LANTERN_DIR, loadScenarioFile, PROJECT_ROOT } from '../../model/load.js
 import { ScenarioError, type Scenario } from '../../model/scenario.js';
 import { UsageError } from '../usage-error.js';
 import { isCorpusEntry, loadCorpusEntry, replayEntry, replayEntryAsync, saveCorpusEntry } from '../../search/corpus.js';
-import { DEFAULT_EXPLORE_OPTIONS, explore, exploreAsync, judgeCase, judgeCaseAsync, type JudgedCase } from '../../search/explore.js';
+import { DEFAULT_EXPLORE_OPTIONS, explore, exploreAsync, judgeCase, judgeCaseAsync, resolveKillsPlan, type JudgedCase } from '../../search/explore.js';
+import { runPlan, runPlanAsync } from '../../search/plan.js';
+import { parseKillPointSpec, type KillPointSpec } from '../../check/kill-points.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../../engines/registry.js';
 import { explorationJson, formatExploration, formatFailure, differences, type CaseSource } from '../report.js';
 
@@ -24,7 +27,8 @@ interface CheckArgs {
   kills: 1 | 2;
   interleavingBound: number;
   seed: number;
-  schedule: number[] | null;
+  /** Kill points by index or by identity (see src/check/kill-points.ts). */
+  schedule: KillPointSpec[] | null;
   interleaving: number[];
   json: boolean;
   /** Where to keep each failure's minimal case as a corpus entry, when asked. */
@@ -37,6 +41,14 @@ function intList(value: string | undefined, option: string, min: number): number
   const list = value.split(',').map((v) => (v.trim() === '' ? NaN : Number(v)));
   if (list.some((n) => !Number.isInteger(n) || n < min)) throw new UsageError(`${option}: expected a comma-separated list of integers >= ${min}, got "${value}"`);
   return list;
+}
+
+/** Kill points separated by commas: indices (integers >= -1) or identities such as shop-commit[call_refund]. */
+function killPointList(value: string | undefined): KillPointSpec[] {
+  if (value === undefined) throw new UsageError('--schedule: expected kill points separated by commas');
+  const specs = value.split(',').map(parseKillPointSpec);
+  if (specs.some((k) => k === null)) throw new UsageError(`--schedule: expected kill points separated by commas, each an integer >= -1 or an event identity such as shop-commit[call_refund], got "${value}"`);
+  return specs as KillPointSpec[];
 }
 
 function oneInt(value: string | undefined, option: string, min: number): number {
@@ -76,7 +88,7 @@ export function parseCheckArgs(args: string[]): CheckArgs {
         parsed.seed = oneInt(value(), '--seed', 0);
         break;
       case '--schedule':
-        parsed.schedule = intList(value(), '--schedule', -1);
+        parsed.schedule = killPointList(value());
         break;
       case '--interleaving':
         parsed.interleaving = intList(value(), '--interleaving', 0);
@@ -165,7 +177,9 @@ export async function checkCommand(args: string[]): Promise<number> {
   for (const { scenario, source } of scenarios) {
     for (const system of systems) {
       if (a.schedule !== null) {
-        const schedule = { kills: a.schedule, interleaving: a.interleaving };
+        const resolve = resolveKillsPlan(a.schedule, a.interleaving);
+        const kills = system.inProcess ? runPlan(resolve, system, scenario) : await runPlanAsync(resolve, system, scenario);
+        const schedule = { kills, interleaving: a.interleaving };
         const judged = system.inProcess ? judgeCase(scenario, system, schedule) : await judgeCaseAsync(scenario, system, schedule);
         if (judged.broken.length > 0) failing++;
         json.push({ scenario: scenario.id, engine: system.engine, strategy: system.name, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) });

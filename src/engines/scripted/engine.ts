@@ -8,6 +8,7 @@ import type { RunOutcome, Schedule } from '../../check/outcome.js';
 import type { Scenario } from '../../model/scenario.js';
 import { ScriptedModel } from '../../model/scripted-model.js';
 import type { Engine, SystemUnderTest } from '../engine.js';
+import { realKill } from './process/real-kill.js';
 import { promisedChecks } from './promises.js';
 import { simulate } from './simulate.js';
 import { ALL_STRATEGY_NAMES, STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from './strategies.js';
@@ -27,6 +28,21 @@ function modelOf(scenario: Scenario): ScriptedModel {
 }
 
 const systems = new Map<string, SystemUnderTest>();
+const processSystems = new Map<string, SystemUnderTest>();
+
+/**
+ * The same strategy with each life a child process that sends itself SIGKILL, its stores in real
+ * files: the ground truth the in-process system is checked against (src/real/differential.ts).
+ */
+export function scriptedProcess(name: AnyStrategyName | string): SystemUnderTest {
+  let system = processSystems.get(name);
+  if (system === undefined) {
+    const inProcess = scripted(name);
+    system = { ...inProcess, summary: `${inProcess.summary} (each life a process killed with SIGKILL)`, inProcess: false, run: (scenario, schedule) => realKill(scenario, inProcess.name as AnyStrategyName, schedule) };
+    processSystems.set(name, system);
+  }
+  return system;
+}
 
 /** The scripted engine's system for a strategy or broken variant (throws on an unknown name). */
 export function scripted(name: AnyStrategyName | string): SystemUnderTest {
