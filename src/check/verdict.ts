@@ -2,7 +2,7 @@
 // shop's logs and rows, the delivered answers, the events) and compares it with the baseline, the
 // same task run without a kill.
 //
-// Counts, as DESIGN.md defines them:
+// Counts, defined once here so that every figure means one thing:
 // - extra writes: committed writes the baseline does not have (multiset difference on kind,
 //   target and arguments). Each is either done twice (the baseline made that write) or a
 //   different write (the baseline never made it).
