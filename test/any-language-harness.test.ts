@@ -40,16 +40,34 @@ describe('a Python harness, through the protocol alone', () => {
 });
 
 describe('killpoint harness -- <command>', () => {
-  it('replays one kill point and fails when it lands in the gap', async () => {
+  it('replays one kill point, by index or by identity, and fails when it lands in the gap', async () => {
     const lines: string[] = [];
     const log = console.log;
     console.log = (text: string) => lines.push(text);
     try {
-      expect(await harnessCommand(['--kills', '5', '--', 'python3', AGENT])).toBe(1);
+      expect(await harnessCommand(['--schedule', '5', '--json', '--', 'python3', AGENT])).toBe(1);
+      expect(await harnessCommand(['--schedule', 'shop-commit[step-2]', '--json', '--', 'python3', AGENT])).toBe(1);
     } finally {
       console.log = log;
     }
-    expect(JSON.parse(lines.join('\n'))).toMatchObject({ kills: [5], killedAfterEvent: 'refund step-2: shop commit', extraWrites: 1, ok: false });
+    const [byIndex, byIdentity] = lines.map((l) => JSON.parse(l));
+    expect(byIndex).toMatchObject({ schedule: { kills: [5] }, broken: ['done-twice', 'different-answer'] });
+    expect(byIdentity).toEqual(byIndex);
+  });
+
+  it('explores and reports like check: the minimal kill point, what differs, and the command that replays it', async () => {
+    const lines: string[] = [];
+    const log = console.log;
+    console.log = (text: string) => lines.push(text);
+    try {
+      expect(await harnessCommand(['--', 'python3', AGENT])).toBe(1);
+    } finally {
+      console.log = log;
+    }
+    const text = lines.join('\n');
+    expect(text).toMatch(/failures: done twice 3, different answer 3/);
+    expect(text).toMatch(/5 +refund step-2: shop commit +<-- KILL/);
+    expect(text).toMatch(new RegExp(`replay: npx killpoint harness --schedule 5 -- python3 ${AGENT.replace(/[.]/g, '\\.')}$`, 'm'));
   });
 
   it('is a usage error without a command', async () => {

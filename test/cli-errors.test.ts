@@ -35,8 +35,9 @@ describe('killpoint harness with a harness that cannot run or breaks the protoco
 
 describe('options are read strictly: a value that is not what the option expects is a usage error', () => {
   it.each([
-    [['harness', '--kills', '', '--', 'true'], 'killpoint harness: --kills: expected kill points (integers >= -1) separated by commas, got ""'],
-    [['harness', '--kills', '5,', '--', 'true'], 'killpoint harness: --kills: expected kill points (integers >= -1) separated by commas, got "5,"'],
+    [['harness', '--kills', '', '--', 'true'], 'killpoint harness: --kills: expected 1 or 2, got ""'],
+    [['harness', '--kills', '5', '--', 'true'], 'killpoint harness: --kills: expected 1 or 2, got "5"'],
+    [['harness', '--schedule', '5,', '--', 'true'], 'killpoint harness: --schedule: expected kill points separated by commas, each an integer >= -1 or an event identity such as shop-commit[call_refund], got "5,"'],
     [['check', '--seed', '1,2'], 'killpoint check: --seed: expected one integer >= 0, got "1,2"'],
     [['check', '--interleavings', '3,4'], 'killpoint check: --interleavings: expected one integer >= 1, got "3,4"'],
     [['check', '--seed', ''], 'killpoint check: --seed: expected one integer >= 0, got ""'],

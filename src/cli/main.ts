@@ -19,11 +19,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./commands/estimate.js')).estimateCommand,
   },
   check: {
-    summary: 'every kill point (and kill during recovery, and interleaving) of scenarios or corpus entries: <file.json ...> [--strategy S] [--kills 1|2] [--schedule k1,k2] [--json]',
+    summary: 'every kill point (and kill during recovery, and interleaving) of scenarios or corpus entries: <file.json ...> [--engine E] [--strategy S] [--kills 1|2] [--schedule k1,k2] [--save DIR] [--json]',
     load: async () => (await import('./commands/check.js')).checkCommand,
   },
   harness: {
-    summary: 'kill a harness in any language at every kill point (the protocol): -- <command> [args] [--kills k]',
+    summary: 'kill an agent in any language at every kill point (the kill protocol): [--kills 1|2] [--schedule k1,k2] [--json] -- <command> [args]',
     load: async () => (await import('./commands/harness.js')).harnessCommand,
   },
 };

@@ -16,7 +16,9 @@ export type CaseSource =
   | { kind: 'scenario-file'; path: string }
   | { kind: 'corpus-entry'; path: string }
   /** A generated scenario not saved yet: the command that saves it as a corpus entry. */
-  | { kind: 'generated'; saveCommand: string };
+  | { kind: 'generated'; saveCommand: string }
+  /** An agent behind the kill protocol, started by this command line. */
+  | { kind: 'harness'; command: string };
 
 export interface FastCheckOrigin {
   seed: number;
@@ -43,6 +45,10 @@ export function replayCommand(source: CaseSource, judged: Pick<JudgedCase, 'syst
       return `npx killpoint check ${source.path}`;
     case 'generated':
       return source.saveCommand;
+    case 'harness': {
+      const picks = judged.schedule.interleaving.length > 0 ? ` --interleaving ${judged.schedule.interleaving.join(',')}` : '';
+      return `npx killpoint harness --schedule ${judged.schedule.kills.join(',')}${picks} -- ${source.command}`;
+    }
   }
 }
 
@@ -82,7 +88,9 @@ function lifeLines(life: LifeRecord, index: number): string[] {
   const lines = [`  ${name}: ${life.events.length} events, ${end}`];
   for (const e of life.events) {
     const mark = life.end === 'killed' && e.index === life.killedAfter ? '   <-- KILL' : '';
-    lines.push(`    ${String(e.index).padStart(3)} ${e.atMs.toFixed(2).padStart(9)} ms  ${describeEvent(e)}${mark}`);
+    // An agent behind the kill protocol need not say when its events happened.
+    const at = typeof e.atMs === 'number' ? `${e.atMs.toFixed(2).padStart(9)} ms` : ' '.repeat(12);
+    lines.push(`    ${String(e.index).padStart(3)} ${at}  ${describeEvent(e)}${mark}`);
   }
   if (life.events.length === 0 && life.end === 'killed') lines.push('    <-- KILL');
   return lines;

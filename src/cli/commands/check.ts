@@ -16,7 +16,8 @@ import { UsageError } from '../usage-error.js';
 import { isCorpusEntry, loadCorpusEntry, replayEntry, replayEntryAsync, saveCorpusEntry } from '../../search/corpus.js';
 import { DEFAULT_EXPLORE_OPTIONS, explore, exploreAsync, judgeCase, judgeCaseAsync, resolveKillsPlan, type JudgedCase } from '../../search/explore.js';
 import { runPlan, runPlanAsync } from '../../search/plan.js';
-import { parseKillPointSpec, type KillPointSpec } from '../../check/kill-points.js';
+import type { KillPointSpec } from '../../check/kill-points.js';
+import { killDepth, killPointList } from '../options.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../../engines/registry.js';
 import { explorationJson, formatExploration, formatFailure, differences, type CaseSource } from '../report.js';
 
@@ -43,14 +44,6 @@ function intList(value: string | undefined, option: string, min: number): number
   return list;
 }
 
-/** Kill points separated by commas: indices (integers >= -1) or identities such as shop-commit[call_refund]. */
-function killPointList(value: string | undefined): KillPointSpec[] {
-  if (value === undefined) throw new UsageError('--schedule: expected kill points separated by commas');
-  const specs = value.split(',').map(parseKillPointSpec);
-  if (specs.some((k) => k === null)) throw new UsageError(`--schedule: expected kill points separated by commas, each an integer >= -1 or an event identity such as shop-commit[call_refund], got "${value}"`);
-  return specs as KillPointSpec[];
-}
-
 function oneInt(value: string | undefined, option: string, min: number): number {
   const n = value === undefined || value.trim() === '' ? NaN : Number(value);
   if (!Number.isInteger(n) || n < min) throw new UsageError(`${option}: expected one integer >= ${min}, got ${value === undefined ? 'nothing' : `"${value}"`}`);
@@ -75,12 +68,9 @@ export function parseCheckArgs(args: string[]): CheckArgs {
         parsed.strategies.push(name);
         break;
       }
-      case '--kills': {
-        const v = value();
-        if (v !== '1' && v !== '2') throw new UsageError(`--kills: expected 1 or 2, got ${v === undefined ? 'nothing' : `"${v}"`}`);
-        parsed.kills = Number(v) as 1 | 2;
+      case '--kills':
+        parsed.kills = killDepth(value(), '--kills');
         break;
-      }
       case '--interleavings':
         parsed.interleavingBound = oneInt(value(), '--interleavings', 1);
         break;
@@ -88,7 +78,7 @@ export function parseCheckArgs(args: string[]): CheckArgs {
         parsed.seed = oneInt(value(), '--seed', 0);
         break;
       case '--schedule':
-        parsed.schedule = killPointList(value());
+        parsed.schedule = killPointList(value(), '--schedule');
         break;
       case '--interleaving':
         parsed.interleaving = intList(value(), '--interleaving', 0);

@@ -1,33 +1,25 @@
-// killpoint harness -- <command> [args...]: kills a harness under test, in any language, at every
-// kill point through the protocol (src/real/protocol.ts), restarts it, and judges each run
-// against one never killed. Exit 1 when a kill point loses or repeats a write or changes the answer.
+// killpoint harness [--kills 1|2] [--schedule k1,k2] [--concurrency N] [--json] -- <command> [args...]
+// Kills an agent in any language at every kill point through the kill protocol (src/real/protocol.ts),
+// with --kills 2 also at every kill point of its recovery, restarts it, and judges each run against
+// one never killed: the same explorer, checks, minimal counterexample and report as `check`.
+// --schedule replays one schedule. Exit 1 when a check the protocol can make fails, 2 when the
+// harness breaks the protocol.
 
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../usage-error.js';
-import { runExternal, type ExternalHarness } from '../../engines/external/external.js';
-import { checkEveryKillPoint, judgeExternal, type ExternalVerdict } from '../../engines/external/engine.js';
-
-function quote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-function describeFailure(v: ExternalVerdict): string {
-  const problems = [
-    ...v.doneTwice.map((w) => `done twice: ${w}`),
-    ...v.differentWrites.map((w) => `a write the run never killed did not make: ${w}`),
-    ...v.lostWrites.map((w) => `lost: ${w}`),
-    ...(v.recoveryError ? [`recovery failed: ${v.recoveryError}`] : []),
-    ...(v.answersDelivered !== 1 ? [`${v.answersDelivered} answers delivered`] : []),
-    ...(!v.sameAnswer && v.answer !== null ? [`a different answer: ${JSON.stringify(v.answer)}`] : []),
-  ];
-  return problems.join('; ');
-}
+import type { ExternalHarness } from '../../engines/external/external.js';
+import { externalSystem, externalTask } from '../../engines/external/engine.js';
+import { ProtocolError } from '../../real/protocol.js';
+import { exploreAsync, judgeCaseAsync, resolveKillsPlan } from '../../search/explore.js';
+import { runPlanAsync } from '../../search/plan.js';
+import { killDepth, killPointList } from '../options.js';
+import { differences, explorationJson, formatExploration, formatFailure, shellWord, type CaseSource } from '../report.js';
 
 export async function harnessCommand(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { kills: { type: 'string' }, concurrency: { type: 'string' } } });
+    parsed = parseArgs({ args, allowPositionals: true, options: { kills: { type: 'string' }, schedule: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'boolean' } } });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -35,24 +27,30 @@ export async function harnessCommand(args: string[]): Promise<number> {
   if (command === undefined) throw new UsageError('expected the harness command after --, e.g. killpoint harness -- python3 agents/python/refund_agent.py');
   const concurrency = parsed.values.concurrency === undefined ? availableParallelism() : Number(parsed.values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency: expected a whole number >= 1, got ${parsed.values.concurrency}`);
-  const harness: ExternalHarness = { name: [command, ...commandArgs].map(quote).join(' '), command, args: commandArgs };
-  const replay = (kills: number[]) => `killpoint harness --kills ${kills.join(',')} -- ${harness.name}`;
+  const kills = parsed.values.kills === undefined ? 1 : killDepth(parsed.values.kills, '--kills');
+  const schedule = parsed.values.schedule === undefined ? null : killPointList(parsed.values.schedule, '--schedule');
+  const words = [command, ...commandArgs];
+  const harness: ExternalHarness = { name: words.map(shellWord).join(' '), command, args: commandArgs };
+  const system = externalSystem(harness);
+  const task = externalTask(harness);
+  const source: CaseSource = { kind: 'harness', command: harness.name };
+  const print = (text: string): void => {
+    if (!parsed.values.json) console.log(text);
+  };
 
-  if (parsed.values.kills !== undefined) {
-    // Number('') is 0: an empty entry ('', '5,') must not become kill point 0.
-    const kills = parsed.values.kills.split(',').map((k) => (k.trim() === '' ? NaN : Number(k)));
-    if (kills.some((k) => !Number.isInteger(k) || k < -1)) throw new UsageError(`--kills: expected kill points (integers >= -1) separated by commas, got "${parsed.values.kills}"`);
-    const verdict = judgeExternal(harness, await runExternal(harness, kills), await runExternal(harness, []));
-    console.log(JSON.stringify(verdict, null, 2));
-    return verdict.ok ? 0 : 1;
+  if (schedule !== null) {
+    const resolved = await runPlanAsync(resolveKillsPlan(schedule, []), system, task);
+    const judged = await judgeCaseAsync(task, system, { kills: resolved, interleaving: [] });
+    if (parsed.values.json) console.log(JSON.stringify({ harness: harness.name, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) }, null, 2));
+    print(formatFailure({ judged, source }));
+    return judged.broken.length > 0 ? 1 : 0;
   }
 
-  const verdicts = await checkEveryKillPoint(harness, concurrency);
-  const failures = verdicts.filter((v) => !v.ok);
-  for (const v of failures) {
-    console.log(`kill point ${v.kills[0]} (after ${v.killedAfterEvent}): ${describeFailure(v)}`);
-    console.log(`  replay: ${replay(v.kills)}`);
-  }
-  console.log(`${harness.name}: ${verdicts.length} kill points, ${verdicts.length - failures.length} survived, ${failures.length} did not`);
-  return failures.length > 0 ? 1 : 0;
+  // The run never killed is the yardstick: a harness that cannot finish it breaks the protocol.
+  const baseline = await system.run(task, { kills: [], interleaving: [] });
+  if (baseline.lives[0]!.end !== 'finished') throw new ProtocolError(`${harness.name}: the run without a kill did not finish: ${baseline.lives[0]!.error}`);
+  const exploration = await exploreAsync(task, system, { kills, interleavingBound: 1, seed: 1 }, { concurrency });
+  if (parsed.values.json) console.log(JSON.stringify(explorationJson(exploration, source), null, 2));
+  print(formatExploration(exploration, source));
+  return exploration.brokenPromises.length > 0 ? 1 : 0;
 }
