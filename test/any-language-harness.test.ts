@@ -75,6 +75,30 @@ describe('killpoint harness -- <command>', () => {
   });
 });
 
+describe('a recovery that crashes is a verdict, not bad input', () => {
+  // The agent works until it is killed; every recovery then dies on an uncaught error.
+  const crashesOnResume = ['sh', '-c', `if [ "$KILLPOINT_LIFE" != 0 ]; then echo 'Traceback (most recent call last):' >&2; echo "RuntimeError: cannot resume" >&2; exit 1; fi; exec python3 ${AGENT} --keys`];
+
+  it('fails the kill point with what the agent printed, and the command that replays it', async () => {
+    const lines: string[] = [];
+    const log = console.log;
+    console.log = (text: string) => lines.push(text);
+    try {
+      expect(await harnessCommand(['--', ...crashesOnResume])).toBe(1);
+    } finally {
+      console.log = log;
+    }
+    const text = lines.join('\n');
+    expect(text).toMatch(/kill schedule: -1 \(start\)/);
+    expect(text).toMatch(/recovery failed: the agent crashed \(exit 1\): RuntimeError: cannot resume/);
+    expect(text).toMatch(/replay: npx killpoint harness --schedule -1 -- sh -c /);
+  });
+
+  it('but a run never killed that crashes leaves nothing to compare with: bad input', async () => {
+    await expect(harnessCommand(['--', 'sh', '-c', 'echo "ValueError: no" >&2; exit 1'])).rejects.toThrow(/the run without a kill did not finish: the agent crashed \(exit 1\): ValueError: no/);
+  });
+});
+
 describe('a harness that breaks the protocol is bad input, not a verdict', () => {
   const sh = (script: string): ExternalHarness => ({ name: `sh ${script}`, command: 'sh', args: ['-c', script] });
 

@@ -15,9 +15,9 @@ export interface Schedule {
 /**
  * How a life that stopped on an error of its own (not a kill) is classified: the model API
  * rejected its conversation, its journal could not be read back, or (an agent behind the kill
- * protocol) it stopped on an error it reported.
+ * protocol) it stopped on an error it reported, or crashed.
  */
-export type LifeErrorKind = 'conversation-rejected' | 'journal-corrupt' | 'stopped';
+export type LifeErrorKind = 'conversation-rejected' | 'journal-corrupt' | 'stopped' | 'crashed';
 
 export interface LifeRecord {
   events: RunEvent[];

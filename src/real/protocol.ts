@@ -77,11 +77,13 @@ export interface LifeExit {
 
 /**
  * How a life ended, decided in one place for every harness: 'killed' when SIGKILL landed right
- * after its kill point, 'finished' on exit 0, 'failed' on EXIT_FAILED. Anything else breaks the
- * protocol: killed elsewhere than its kill point, alive after it (more events than the kill point
- * allows, or an exit of its own having reached it; at -1, any exit of its own), or a crash.
+ * after its kill point, 'finished' on exit 0, 'failed' on EXIT_FAILED. Killed elsewhere than its
+ * kill point, or alive after it (more events than the kill point allows, or an exit of its own
+ * having reached it; at -1, any exit of its own) breaks the protocol. A crash (any other exit)
+ * breaks it too where the child is killpoint's own; for an agent under test (`crashes: 'verdict'`)
+ * it is 'crashed': the most common recovery bug, judged like any other.
  */
-export function lifeEnd(exit: LifeExit, eventCount: number, killAfter: number | null, life: string): 'killed' | 'finished' | 'failed' {
+export function lifeEnd(exit: LifeExit, eventCount: number, killAfter: number | null, life: string, crashes: 'error' | 'verdict' = 'error'): 'killed' | 'finished' | 'failed' | 'crashed' {
   const last = eventCount - 1;
   const badInput = 'a harness that breaks the protocol is bad input';
   if (exit.signal === 'SIGKILL') {
@@ -97,6 +99,7 @@ export function lifeEnd(exit: LifeExit, eventCount: number, killAfter: number | 
   }
   if (exit.code === 0) return 'finished';
   if (exit.code === EXIT_FAILED) return 'failed';
+  if (crashes === 'verdict') return 'crashed';
   throw new ProtocolError(`${life}: the harness crashed (exit ${exit.code ?? exit.signal}); ${badInput}${errorLine(exit.stderr)}`);
 }
 
@@ -104,7 +107,7 @@ export function lifeEnd(exit: LifeExit, eventCount: number, killAfter: number | 
  * The line of a child's stderr that names its error, to keep our error on one line: the last one
  * neither indented (a stack frame) nor Node's version footer, which is where Python and Node put it.
  */
-function errorLine(stderr: string): string {
+export function errorLine(stderr: string): string {
   const line = stderr.split('\n').filter((l) => l.trim() !== '' && !/^\s/.test(l) && !/^Node\.js v/.test(l)).at(-1);
   return line ? `: ${line.trim()}` : '';
 }

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readOutbox } from '../scripted/file-stores.js';
 import { runChild, withTempDir, type ChildExit } from '../../real/processes.js';
-import { ENV, lifeEnd, ProtocolError, readEvents } from '../../real/protocol.js';
+import { ENV, errorLine, lifeEnd, ProtocolError, readEvents } from '../../real/protocol.js';
 import type { RunEvent } from '../../check/events.js';
 import type { CommittedWrite, LifeRecord, RunOutcome } from '../../check/outcome.js';
 import { MAX_EVENTS_PER_LIFE, runLivesAsync } from '../life-loop.js';
@@ -42,17 +42,22 @@ export function runExternal(harness: ExternalHarness, kills: number[]): Promise<
       });
       const events = readEvents(eventsPath, what);
       if (events.length > MAX_EVENTS_PER_LIFE) throw new ProtocolError(`${what}: more than ${MAX_EVENTS_PER_LIFE} events, a runaway loop`);
-      const end = lifeEnd(exit, events.length, killAfter, what);
-      return {
-        // The harness's events carry what it writes: an index, a kind, and fields of its own.
-        events: events as unknown as RunEvent[],
-        end,
-        killedAfter: end === 'killed' ? killAfter : null,
-        error: end === 'failed' ? exit.stderr.trim() : null,
-        errorKind: end === 'failed' ? 'stopped' : null,
-      };
+      const end = lifeEnd(exit, events.length, killAfter, what, 'verdict');
+      // The harness's events carry what it writes: an index, a kind, and fields of its own.
+      const record: LifeRecord = { events: events as unknown as RunEvent[], end: end === 'crashed' ? 'failed' : end, killedAfter: end === 'killed' ? killAfter : null, error: null, errorKind: null };
+      if (end === 'failed') {
+        record.error = exit.stderr.trim();
+        record.errorKind = 'stopped';
+      }
+      if (end === 'crashed') {
+        record.error = `the agent crashed (exit ${exit.code ?? exit.signal})${errorLine(exit.stderr)}`;
+        record.errorKind = 'crashed';
+      }
+      return record;
     });
-    const { writes, delivered } = readStores(dir, harness.name);
+    // An agent that crashed before making its shop has written nothing; one that ran to its end must have made it.
+    const crashed = lives.at(-1)!.errorKind === 'crashed';
+    const { writes, delivered } = crashed && !existsSync(join(dir, 'shop.sqlite')) ? { writes: [], delivered: readDelivered(dir, harness.name) } : readStores(dir, harness.name);
     return {
       scenarioId: EXTERNAL_TASK_ID,
       strategy: harness.name,
@@ -95,12 +100,14 @@ function readStores(dir: string, name: string): { writes: CommittedWrite[]; deli
   } finally {
     db?.close();
   }
-  let delivered: string[];
+  return { writes, delivered: readDelivered(dir, name) };
+}
+
+function readDelivered(dir: string, name: string): string[] {
   try {
-    delivered = readOutbox(join(dir, 'outbox.jsonl')).map((a) => a.text);
+    return readOutbox(join(dir, 'outbox.jsonl')).map((a) => a.text);
   } catch (error) {
     // The message names a file in a temp folder that is gone by now: keep only what is wrong with it.
     throw new ProtocolError(`${name}: its outbox.jsonl is not one {"runId", "text"} JSON object per line (${(error as Error).message.replace(/^.*outbox\.jsonl:/, 'line ')}); a harness that breaks the protocol is bad input`);
   }
-  return { writes, delivered };
 }
