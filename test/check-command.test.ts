@@ -23,6 +23,8 @@ describe('killpoint check', () => {
     expect(await main(['check', DANA, '--strategy', 'journal+random-keys'])).toBe(1);
     const text = out.join('\n');
     expect(text).toMatch(/refund O-1042\/L1 committed twice/);
+    // The signature of the bug: the key is new in every life.
+    expect(text).toMatch(/refund O-1042\/L1 was committed with key T01:\w+, key T01:\w+: the key changed between the commits/);
     const replay = text.match(/replay: npx killpoint check (.*)/)![1]!;
     out = [];
     expect(await main(['check', ...replay.split(' ')])).toBe(1);

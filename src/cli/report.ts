@@ -105,6 +105,25 @@ function killAtText(judged: JudgedCase): string {
   return judged.schedule.kills.length === 0 ? '' : ` (${killAt(judged).join(', ')})`;
 }
 
+/**
+ * The keys a write done twice was committed with. A key that changes from one commit to the next
+ * (a fresh random id, a timestamp) is the signature of a whole class of bugs: it makes no repeat
+ * harmless. The same key twice means the store did not check it.
+ */
+function repeatKeyLines(judged: JudgedCase): string[] {
+  const lines: string[] = [];
+  for (const twice of judged.verdict.doneTwice) {
+    const keys = judged.outcome.writes.filter((w) => w.kind === twice.kind && w.target === twice.target && w.args === twice.args).map((w) => w.key);
+    if (keys.length < 2) continue;
+    const shown = keys.map((k) => (k === null ? 'no key' : `key ${k}`)).join(', ');
+    const why = keys.every((k) => k === null) ? 'no key to make the repeat harmless'
+      : new Set(keys).size === keys.length ? 'the key changed between the commits, so it made no repeat harmless'
+      : 'the same key twice: the store did not check it';
+    lines.push(`    ${twice.kind} ${twice.target} was committed with ${shown}: ${why}`);
+  }
+  return lines;
+}
+
 /** The explanation of one failing (or passing) case. */
 export function formatFailure(f: Failure): string {
   const { judged } = f;
@@ -121,6 +140,7 @@ export function formatFailure(f: Failure): string {
     ...judged.outcome.lives.flatMap(lifeLines),
     '  what differs from the baseline:',
     ...(differences(judged.verdict).map((d) => `    ${d}`).concat(differences(judged.verdict).length === 0 ? ['    nothing'] : [])),
+    ...repeatKeyLines(judged),
   ];
   if (f.origin) lines.push(`  found by fast-check: property "${f.origin.property}", seed ${f.origin.seed}, path "${f.origin.path}"`);
   lines.push(`  replay: ${replayCommand(f.source, judged)}`);
