@@ -7,6 +7,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Conversation } from '../../../model/conversation.js';
 import type { Scenario } from '../../../model/scenario.js';
 import { Shop } from '../../../model/shop.js';
@@ -14,11 +15,14 @@ import type { RunEvent } from '../../../check/events.js';
 import { createFileStores, readOutbox, storePaths } from '../file-stores.js';
 import { type LifeRecord, type RunOutcome, type Schedule } from '../../../check/outcome.js';
 import { strategy as strategyNamed, type AnyStrategyName } from '../strategies.js';
-import { childBundle } from './child-bundle.js';
+import { childBundle } from '../../../real/child-bundle.js';
 import { runChild, withTempDir, type ChildExit } from '../../../real/processes.js';
 import { ENV, lifeEnd, readEvents } from '../../../real/protocol.js';
 import { runLivesAsync } from '../../life-loop.js';
 import { serializeScenario, TS_ENV, type RunSpec } from './run-spec.js';
+
+/** The child that runs one life (compiled once, see src/real/child-bundle.ts). */
+const CHILD_ENTRY = fileURLToPath(new URL('./child.ts', import.meta.url));
 
 interface ChildResult {
   end: 'finished' | 'failed';
@@ -30,7 +34,7 @@ interface ChildResult {
 /** Runs a scenario under a strategy and a kill schedule, one child process per life. */
 export async function realKill(scenario: Scenario, strategyName: AnyStrategyName, schedule: Schedule): Promise<RunOutcome> {
   const strategy = strategyNamed(strategyName);
-  const bundle = await childBundle();
+  const bundle = await childBundle({ entry: CHILD_ENTRY, packages: 'external' });
   return withTempDir('killpoint-real-', async (dir) => {
     const stateDir = join(dir, 'state');
     const paths = storePaths(stateDir);
