@@ -2,9 +2,6 @@
 // Every event carries the virtual time it happened at and what the process was doing in the
 // interval before it, so that a random kill *time* maps to the event in progress.
 
-/** Every kind of event killpoint's own runner emits, in the order a run meets them. */
-export const EVENT_KINDS = ['model-request', 'model-chunk', 'model-reply', 'tool-start', 'shop-commit', 'tool-result', 'journal-write', 'journal-save', 'step-recorded', 'answer-delivered'] as const;
-
 export type EventKind =
   | 'model-request' // a request to the model was sent
   | 'model-chunk' // a chunk of the streamed reply arrived
@@ -15,6 +12,8 @@ export type EventKind =
   | 'journal-write' // the journal's new text was written (to its temp file; in place when broken)
   | 'journal-save' // the journal was saved (the temp file renamed over it)
   | 'step-recorded' // the workflow recorded a step's result
+  | 'checkpoint-saved' // a graph engine saved a checkpoint (LangGraph: the saver's put returned)
+  | 'writes-saved' // a graph engine saved a task's pending writes (LangGraph: putWrites returned)
   | 'answer-delivered'; // the complete answer reached the customer
 
 /** What the process was doing in the time before an event. */
@@ -46,6 +45,8 @@ export interface RunEvent {
   write?: boolean;
   /** Why the shop refused the call (tool-result). */
   refused?: string;
+  /** The tool calls whose results a save records (writes-saved). */
+  callIds?: string[];
 }
 
 /** A short label for reports: `refund call_refund: shop-commit`. */
@@ -69,6 +70,10 @@ export function describeEvent(e: RunEvent): string {
       return 'journal saved';
     case 'step-recorded':
       return `workflow step ${e.step} recorded`;
+    case 'checkpoint-saved':
+      return `checkpoint saved (step ${e.step})`;
+    case 'writes-saved':
+      return e.callIds && e.callIds.length > 0 ? `pending writes saved (results of ${e.callIds.join(', ')})` : 'pending writes saved';
     case 'answer-delivered':
       return 'answer delivered';
     default:

@@ -18,6 +18,10 @@ function subjectOf(e: RunEvent): string {
       return `model ${e.modelCall} chunk ${e.chunk}`;
     case 'step-recorded':
       return e.callId === undefined ? `step ${e.step}` : e.callId;
+    case 'checkpoint-saved':
+      return `step ${e.step}`;
+    case 'writes-saved':
+      return e.callIds?.join('+') ?? '';
     default:
       return typeof e.callId === 'string' ? e.callId : '';
   }

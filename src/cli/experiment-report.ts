@@ -75,6 +75,8 @@ const GLYPH: Record<EventKind, string> = {
   'journal-write': 'w',
   'journal-save': 's',
   'step-recorded': 'r',
+  'checkpoint-saved': 'c',
+  'writes-saved': 'p',
   'answer-delivered': '!',
 };
 

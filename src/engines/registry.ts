@@ -4,6 +4,7 @@
 
 import type { Engine } from './engine.js';
 import { externalEngine } from './external/engine.js';
+import { langGraphEngine } from './langgraph/engine.js';
 import { scriptedEngine } from './scripted/engine.js';
 
 const ENGINES = new Map<string, Engine>();
@@ -27,3 +28,4 @@ export const DEFAULT_ENGINE = 'scripted';
 
 registerEngine(scriptedEngine);
 registerEngine(externalEngine);
+registerEngine(langGraphEngine);

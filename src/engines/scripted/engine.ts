@@ -3,7 +3,7 @@
 // second. Its process tier (process/) runs the same lives in child processes for the differential
 // check.
 
-import { EVENT_KINDS } from '../../check/events.js';
+import type { EventKind } from '../../check/events.js';
 import type { RunOutcome, Schedule } from '../../check/outcome.js';
 import type { Scenario } from '../../model/scenario.js';
 import { ScriptedModel } from '../../model/scripted-model.js';
@@ -26,6 +26,9 @@ function modelOf(scenario: Scenario): ScriptedModel {
   }
   return model;
 }
+
+/** The moments the scripted runner can be killed after. */
+const SCRIPTED_EVENT_KINDS: readonly EventKind[] = ['model-request', 'model-chunk', 'model-reply', 'tool-start', 'shop-commit', 'tool-result', 'journal-write', 'journal-save', 'step-recorded', 'answer-delivered'];
 
 const systems = new Map<string, SystemUnderTest>();
 const processSystems = new Map<string, SystemUnderTest>();
@@ -54,7 +57,7 @@ export function scripted(name: AnyStrategyName | string): SystemUnderTest {
       name: strategy.name,
       summary: strategy.summary,
       promised: promisedChecks(strategy),
-      killPoints: EVENT_KINDS,
+      killPoints: SCRIPTED_EVENT_KINDS,
       selector: ['--strategy', strategy.name],
       inProcess: true,
       run: (scenario: Scenario, schedule: Schedule): RunOutcome => simulate(scenario, strategy.name, schedule, modelOf(scenario)),

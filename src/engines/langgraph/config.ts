@@ -1,0 +1,47 @@
+// The LangGraph systems killpoint checks, by name: a graph shape, a durability mode, with or
+// without idempotency keys, and (a broken variant that proves the check can fail) the resume rule
+// LangGraph's own state seems to invite. Shared by the parent and the child; imports no LangChain.
+//
+//   toolnode  StateGraph(MessagesAnnotation) + agent node + ToolNode + toolsCondition: all calls of
+//             one reply run in one task, whose results are saved together after the last one.
+//   react     createReactAgent({ version: "v2" }): one task per call, each call's result saved as
+//             soon as it finishes.
+//   exit | async | sync   LangGraph's durability: save only when the run exits, or after every
+//             step (in the background, or before the next step starts).
+//   +keys     every write carries the key thread id + tool call id.
+//   /next-only-resume (broken) a recovery that takes an empty `getState().next` to mean the run
+//             has finished; after a kill right after a task's writes were saved it has not.
+
+export const SHAPES = ['toolnode', 'react'] as const;
+export const DURABILITIES = ['exit', 'async', 'sync'] as const;
+
+export type Shape = (typeof SHAPES)[number];
+export type Durability = (typeof DURABILITIES)[number];
+
+/** How a recovery decides the run has already finished. */
+export type ResumeRule = 'pending-writes' | 'next-only';
+
+export interface LangGraphConfig {
+  shape: Shape;
+  durability: Durability;
+  keys: boolean;
+  resume: ResumeRule;
+}
+
+const BROKEN_RESUME = '/next-only-resume';
+
+export function systemName(c: LangGraphConfig): string {
+  return `${c.shape}/${c.durability}${c.keys ? '+keys' : ''}${c.resume === 'next-only' ? BROKEN_RESUME : ''}`;
+}
+
+/** Every system: each shape and durability, with and without keys, then the broken resume. */
+export function allConfigs(): LangGraphConfig[] {
+  const configs: LangGraphConfig[] = [];
+  for (const shape of SHAPES) for (const durability of DURABILITIES) for (const keys of [false, true]) configs.push({ shape, durability, keys, resume: 'pending-writes' });
+  for (const shape of SHAPES) configs.push({ shape, durability: 'sync', keys: true, resume: 'next-only' });
+  return configs;
+}
+
+export function configNamed(name: string): LangGraphConfig | undefined {
+  return allConfigs().find((c) => systemName(c) === name);
+}

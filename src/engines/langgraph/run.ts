@@ -1,0 +1,106 @@
+// Runs a scenario on a LangGraph system under a kill schedule: a fresh state folder with the
+// scenario's shop, then one child process per life (the one life loop), each killing itself with
+// SIGKILL right after its kill point; reads back every life's events and end, the shop's logs and
+// rows, the delivered answers and the conversation the thread holds. LangChain is loaded only in
+// the children: the parent stays light.
+
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunEvent } from '../../check/events.js';
+import type { LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
+import type { Conversation } from '../../model/conversation.js';
+import type { Scenario } from '../../model/scenario.js';
+import { Shop } from '../../model/shop.js';
+import { childBundle } from '../../real/child-bundle.js';
+import { runChild, withTempDir } from '../../real/processes.js';
+import { ENV, errorLine, lifeEnd, readEvents } from '../../real/protocol.js';
+import { runLivesAsync } from '../life-loop.js';
+import { readOutbox } from '../scripted/file-stores.js';
+import { serializeScenario } from '../scripted/process/run-spec.js';
+import type { LangGraphConfig } from './config.js';
+import { LG_ENV, STATE_FILES, type LangGraphLifeResult, type LangGraphRunSpec } from './run-spec.js';
+
+const CHILD_ENTRY = fileURLToPath(new URL('./child.ts', import.meta.url));
+
+/**
+ * The child with LangChain and LangGraph inlined: one file loads in a fraction of the time the
+ * hundreds of modules of the packages take (better-sqlite3, native, stays in node_modules).
+ */
+export function langGraphChild(): Promise<string> {
+  return childBundle({ entry: CHILD_ENTRY, packages: 'inline' });
+}
+
+export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, systemName: string, schedule: Schedule): Promise<RunOutcome> {
+  const bundle = await langGraphChild();
+  return withTempDir('killpoint-langgraph-', async (dir) => {
+    const stateDir = join(dir, 'state');
+    const specPath = join(dir, 'run.json');
+    const spec: LangGraphRunSpec = { scenario: serializeScenario(scenario), config };
+    writeFileSync(specPath, JSON.stringify(spec));
+    mkdirSync(stateDir);
+    Shop.create(scenario.shop, join(stateDir, STATE_FILES.shop)).close();
+
+    const picksTaken: number[] = [];
+    const pickWidths: number[] = [];
+    let finalConversation: Conversation | null = null;
+    const lives = await runLivesAsync(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
+      const eventsPath = join(dir, `events-${lifeIndex}.jsonl`);
+      const resultPath = join(dir, `result-${lifeIndex}.json`);
+      const exit = await runChild(process.execPath, [bundle], {
+        ...process.env,
+        [ENV.stateDir]: stateDir,
+        [ENV.events]: eventsPath,
+        [ENV.life]: String(lifeIndex),
+        [ENV.result]: resultPath,
+        [ENV.killAfter]: killAfter === null ? '' : String(killAfter),
+        [LG_ENV.run]: specPath,
+        // Picks are consumed in order across the whole run: this life gets the ones left.
+        [LG_ENV.picks]: JSON.stringify(schedule.interleaving.slice(Math.min(picksTaken.length, schedule.interleaving.length))),
+      });
+      const what = `${scenario.id} langgraph ${systemName} life ${lifeIndex}`;
+      const lines = readEvents(eventsPath, what);
+      for (const line of lines) {
+        if (Array.isArray(line.picks)) picksTaken.push(...(line.picks as number[]));
+        if (Array.isArray(line.pickWidths)) pickWidths.push(...(line.pickWidths as number[]));
+      }
+      const events = lines.map(({ picks: _picks, pickWidths: _widths, ...event }) => event as unknown as RunEvent);
+      const end = lifeEnd(exit, events.length, killAfter, what, 'verdict');
+      const record: LifeRecord = { events, end: end === 'crashed' ? 'failed' : end, killedAfter: end === 'killed' ? killAfter : null, error: null, errorKind: null };
+      if (end === 'crashed') {
+        // LangGraph is the system under test: a recovery that throws is a verdict about it.
+        record.error = `the LangGraph life crashed (exit ${exit.code ?? exit.signal})${errorLine(exit.stderr)}`;
+        record.errorKind = 'crashed';
+      }
+      if (end === 'failed' || end === 'finished') {
+        const result = JSON.parse(readFileSync(resultPath, 'utf8')) as LangGraphLifeResult;
+        if (result.end === 'failed') {
+          record.error = result.error;
+          record.errorKind = result.errorKind;
+        } else if (result.conversation !== null) {
+          finalConversation = result.conversation as Conversation;
+        }
+      }
+      return record;
+    });
+
+    const shop = Shop.open(join(stateDir, STATE_FILES.shop));
+    try {
+      return {
+        scenarioId: scenario.id,
+        strategy: systemName,
+        schedule,
+        lives,
+        picksTaken,
+        pickWidths,
+        delivered: readOutbox(join(stateDir, STATE_FILES.outbox)).filter((a) => a.runId === scenario.id).map((a) => a.text),
+        writes: shop.writeLog(),
+        refusals: shop.refusalLog(),
+        shop: shop.snapshot(),
+        finalConversation,
+      };
+    } finally {
+      shop.close();
+    }
+  });
+}
