@@ -1,0 +1,105 @@
+// LangGraph.js under killpoint: real LangGraph agents on the SQLite checkpointer, each life a
+// process killed with SIGKILL. The sample npm test runs (the full sweep is `npm run langgraph`):
+// Dana's task at every kill point in one shape and mode, checked against killpoint's own journal
+// strategy kill point by kill point; the parallel-call task at its chosen points in both shapes;
+// the order of parallel calls is killpoint's to choose and repeatable; the broken resume is caught.
+
+import { describe, expect, it } from 'vitest';
+import { failedChecks } from '../src/check/checks.js';
+import { eventIdentities, findKillPoint } from '../src/check/kill-points.js';
+import type { RunOutcome } from '../src/check/outcome.js';
+import { judge } from '../src/check/verdict.js';
+import { langGraphSystem } from '../src/engines/langgraph/engine.js';
+import { scripted } from '../src/engines/scripted/engine.js';
+import { lanternScenario } from '../src/model/load.js';
+import type { Scenario } from '../src/model/scenario.js';
+import { inPool } from '../src/search/plan.js';
+import { liveChildCount } from '../src/real/processes.js';
+
+const dana = lanternScenario('T01');
+const ivan = lanternScenario('T03');
+const CONCURRENCY = 2;
+const NONE = { kills: [], interleaving: [] };
+
+const system = (name: string) => langGraphSystem(name)!;
+const runAt = async (scenario: Scenario, name: string, identity: string, base?: RunOutcome) => {
+  const baseline = base ?? (await system(name).run(scenario, NONE));
+  const k = findKillPoint(baseline.lives[0]!.events, identity);
+  if (k === null) throw new Error(`${name}: no event ${identity} in ${eventIdentities(baseline.lives[0]!.events).join(', ')}`);
+  const outcome = await system(name).run(scenario, { kills: [k], interleaving: [] });
+  const verdict = judge(scenario, outcome, baseline);
+  return { outcome, verdict, failed: failedChecks({ scenario, outcome, verdict }) };
+};
+
+describe("Dana's refund on createReactAgent v2, durability sync, at every kill point", () => {
+  it('repeats the refund exactly when killed after its commit and before its writes are saved, and agrees with the journal strategy wherever both have the moment', async () => {
+    const lg = system('react/sync');
+    const baseline = await lg.run(dana, NONE);
+    const ids = eventIdentities(baseline.lives[0]!.events);
+    const verdicts = await inPool(ids.map((_, k) => k), CONCURRENCY, async (k) => {
+      const outcome = await lg.run(dana, { kills: [k], interleaving: [] });
+      const verdict = judge(dana, outcome, baseline);
+      return { identity: ids[k]!, verdict, failed: failedChecks({ scenario: dana, outcome, verdict }) };
+    });
+    expect(verdicts.filter((v) => v.verdict.doneTwice.length > 0).map((v) => v.identity)).toEqual(['shop-commit[call_refund]', 'tool-result[call_refund]']);
+    expect(verdicts.flatMap((v) => v.failed.filter((c) => lg.promised.includes(c)))).toEqual([]);
+
+    // killpoint's journal saves after every step as LangGraph saves after every task: at every
+    // moment both runs have (the model's, the tools', the answer's), the same verdict.
+    const journal = scripted('journal');
+    const journalBaseline = journal.run(dana, NONE) as RunOutcome;
+    const journalIds = eventIdentities(journalBaseline.lives[0]!.events);
+    const shared = verdicts.filter((v) => journalIds.includes(v.identity));
+    expect(shared.length).toBeGreaterThan(40);
+    for (const v of shared) {
+      const outcome = journal.run(dana, { kills: [journalIds.indexOf(v.identity)], interleaving: [] }) as RunOutcome;
+      const j = judge(dana, outcome, journalBaseline);
+      const comparable = (x: typeof j) => ({ doneTwice: x.doneTwice.map(String), lost: x.lostWrites.map(String), refused: x.refused, sameAnswer: x.sameAnswer, modelCallsRedone: x.modelCallsRedone, answers: x.answersDelivered });
+      expect({ at: v.identity, ...comparable(v.verdict) }).toEqual({ at: v.identity, ...comparable(j) });
+    }
+    expect(liveChildCount()).toBe(0);
+  }, 300_000);
+});
+
+describe("Ivan's two cancellations, called in parallel", () => {
+  it('toolnode saves both results together: a kill after the first commit sends both again', async () => {
+    const { verdict } = await runAt(ivan, 'toolnode/sync', 'shop-commit[call_cancel-both_1]');
+    expect(verdict.refused).toEqual({ 'already-cancelled': 1 });
+    const { verdict: later } = await runAt(ivan, 'toolnode/sync', 'shop-commit[call_cancel-both_2]');
+    expect(later.refused).toEqual({ 'already-cancelled': 2 });
+  }, 120_000);
+
+  it('createReactAgent v2 saves each result as it finishes: a kill after the second commit sends only that one again', async () => {
+    const { verdict } = await runAt(ivan, 'react/sync', 'shop-commit[call_cancel-both_2]');
+    expect(verdict.refused).toEqual({ 'already-cancelled': 1 });
+  }, 120_000);
+
+  it('with keys, no cancellation is refused or repeated at those points', async () => {
+    for (const identity of ['shop-commit[call_cancel-both_1]', 'shop-commit[call_cancel-both_2]']) {
+      const { failed } = await runAt(ivan, 'toolnode/sync+keys', identity);
+      expect({ identity, failed }).toEqual({ identity, failed: [] });
+    }
+  }, 120_000);
+
+  it('the order of the parallel calls is killpoint\'s to choose: the same picks give the same events, other picks another order', async () => {
+    const lg = system('toolnode/sync');
+    const [a, b] = await Promise.all([lg.run(ivan, NONE), lg.run(ivan, NONE)]);
+    expect(b.lives[0]!.events).toEqual(a.lives[0]!.events);
+    expect(a.pickWidths.some((w) => w > 1)).toBe(true);
+    const other = a.picksTaken.map((p, i) => (a.pickWidths[i]! > 1 ? a.pickWidths[i]! - 1 - p : p));
+    const [c, d] = await Promise.all([lg.run(ivan, { kills: [], interleaving: other }), lg.run(ivan, { kills: [], interleaving: other })]);
+    expect(d.lives[0]!.events).toEqual(c.lives[0]!.events);
+    expect(eventIdentities(c.lives[0]!.events)).not.toEqual(eventIdentities(a.lives[0]!.events));
+    expect(judge(ivan, c, a).sameAnswer).toBe(true);
+  }, 120_000);
+});
+
+describe('the resume LangGraph invites, and the sound one', () => {
+  it('after a kill right after a task\'s writes were saved, getState().next is empty though the run is not finished: reading that as finished loses the rest of the run', async () => {
+    const broken = await runAt(dana, 'react/sync+keys/next-only-resume', 'writes-saved[call_refund]');
+    expect(broken.verdict.answer).toBeNull();
+    expect(broken.failed).toContain('different-answer');
+    const sound = await runAt(dana, 'react/sync+keys', 'writes-saved[call_refund]');
+    expect(sound.failed).toEqual([]);
+  }, 120_000);
+});
