@@ -1,0 +1,59 @@
+// An engine's findings over the bundled Lantern tasks: every single kill point of every task under
+// each of the engine's systems, explored and judged like `killpoint check`, summed per system into
+// one table (the README's engine table comes from here). Every figure is counted from the runs.
+//
+//   npx tsx bench/engine-sweep.ts --engine langgraph                    every system (slow: minutes each)
+//   npx tsx bench/engine-sweep.ts --engine langgraph --strategies react/sync,react/sync+keys --scenarios T01,T03
+//   options: --concurrency N (runs side by side), --json FILE (the table and every exploration as JSON)
+
+import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { CHECK_LABELS, type CheckName } from '../src/check/checks.js';
+import { engineNamed, engineNames } from '../src/engines/registry.js';
+import { lanternScenarios } from '../src/model/load.js';
+import { exploreAsync, type Exploration } from '../src/search/explore.js';
+import { explorationJson } from '../src/cli/report.js';
+
+const COLUMNS: CheckName[] = ['done-twice', 'lost-write', 'refused-repeat', 'different-write', 'different-answer', 'invalid-conversation', 'answer-twice'];
+
+function fail(message: string): never {
+  console.error(`engine-sweep: ${message}`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { engine: { type: 'string' }, strategies: { type: 'string' }, scenarios: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' } } });
+  const engine = engineNamed(values.engine ?? '') ?? fail(`--engine: expected one of ${engineNames().join(', ')}, got "${values.engine ?? ''}"`);
+  const names = values.strategies?.split(',') ?? [...engine.defaultSystems];
+  const systems = names.map((n) => engine.system(n) ?? fail(`--strategies: expected names among ${engine.systemNames.join(', ')}, got "${n}"`));
+  const all = lanternScenarios();
+  const scenarios = values.scenarios === undefined ? all : values.scenarios.split(',').map((id) => all.find((s) => s.id === id) ?? fail(`--scenarios: no bundled scenario "${id}"`));
+  const concurrency = values.concurrency === undefined ? availableParallelism() : Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) fail(`--concurrency: expected a whole number >= 1, got "${values.concurrency}"`);
+
+  const rows: Record<string, unknown>[] = [];
+  const explorations: unknown[] = [];
+  console.log(`| ${engine.name} system | tasks | kill points | ${COLUMNS.map((c) => CHECK_LABELS[c]).join(' | ')} | promises kept | seconds |`);
+  console.log(`|---|---|---|${COLUMNS.map(() => '---').join('|')}|---|---|`);
+  for (const system of systems) {
+    const started = performance.now();
+    const found: Exploration[] = [];
+    for (const scenario of scenarios) {
+      const e = await exploreAsync(scenario, system, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency });
+      found.push(e);
+      explorations.push(explorationJson(e, { kind: 'scenario-file', path: `scenarios/lantern/${scenario.id}` }));
+      if (process.stderr.isTTY) process.stderr.write(`\r${system.name}: ${found.length}/${scenarios.length} tasks`);
+    }
+    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+    const seconds = (performance.now() - started) / 1000;
+    const sum = (c: CheckName) => found.reduce((n, e) => n + e.failures[c], 0);
+    const broken = found.filter((e) => e.brokenPromises.length > 0).map((e) => `${e.scenarioId}: ${e.brokenPromises.join(', ')}`);
+    const row = { system: system.name, tasks: found.length, killPoints: found.reduce((n, e) => n + e.schedulesExplored, 0), ...Object.fromEntries(COLUMNS.map((c) => [c, sum(c)])), broken, seconds: Math.round(seconds) };
+    rows.push(row);
+    console.log(`| ${system.name} | ${row.tasks} | ${row.killPoints} | ${COLUMNS.map((c) => String(sum(c))).join(' | ')} | ${broken.length === 0 ? 'yes' : `no (${broken.join('; ')})`} | ${row.seconds} |`);
+  }
+  if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify({ engine: engine.name, rows, explorations }, null, 2)}\n`);
+}
+
+await main();
