@@ -99,6 +99,20 @@ describe('a recovery that crashes is a verdict, not bad input', () => {
   });
 });
 
+describe('a life that never ends does not hang killpoint', () => {
+  it('a life past --life-timeout is killed with everything it started: bad input, at once', async () => {
+    const started = Date.now();
+    await expect(harnessCommand(['--life-timeout', '1', '--', 'sh', '-c', 'sleep 30 & sleep 30'])).rejects.toThrow(/a life did not end within 1 s; it was killed/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('a grandchild left holding stderr open dies with its life, which ends when its process does', async () => {
+    const started = Date.now();
+    await expect(harnessCommand(['--', 'sh', '-c', 'sleep 30 & exit 0'])).rejects.toThrow(/left no shop\.sqlite/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
+
 describe('a harness that breaks the protocol is bad input, not a verdict', () => {
   const sh = (script: string): ExternalHarness => ({ name: `sh ${script}`, command: 'sh', args: ['-c', script] });
 

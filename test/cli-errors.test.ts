@@ -37,6 +37,7 @@ describe('options are read strictly: a value that is not what the option expects
   it.each([
     [['harness', '--kills', '', '--', 'true'], 'killpoint harness: --kills: expected 1 or 2, got ""'],
     [['harness', '--kills', '5', '--', 'true'], 'killpoint harness: --kills: expected 1 or 2, got "5"'],
+    [['harness', '--life-timeout', '0', '--', 'true'], 'killpoint harness: --life-timeout: expected seconds > 0, got "0"'],
     [['harness', '--schedule', '5,', '--', 'true'], 'killpoint harness: --schedule: expected kill points separated by commas, each an integer >= -1 or an event identity such as shop-commit[call_refund], got "5,"'],
     [['check', '--seed', '1,2'], 'killpoint check: --seed: expected one integer >= 0, got "1,2"'],
     [['check', '--interleavings', '3,4'], 'killpoint check: --interleavings: expected one integer >= 1, got "3,4"'],

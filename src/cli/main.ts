@@ -5,6 +5,8 @@
 import { ScenarioError } from '../model/scenario.js';
 import { ProtocolError } from '../real/protocol.js';
 import { UnknownKillPoint } from '../check/kill-points.js';
+import { LifeTimedOut } from '../real/processes.js';
+import { BaselineDidNotFinish } from '../engines/engine.js';
 import { UsageError } from './usage-error.js';
 
 type Command = (args: string[]) => Promise<number> | number;
@@ -47,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await (await command.load())(args);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ScenarioError || error instanceof ProtocolError || error instanceof UnknownKillPoint) {
+    if (error instanceof UsageError || error instanceof ScenarioError || error instanceof ProtocolError || error instanceof UnknownKillPoint || error instanceof BaselineDidNotFinish || error instanceof LifeTimedOut) {
       console.error(`killpoint ${name}: ${error.message}`);
       return 2;
     }

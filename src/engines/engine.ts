@@ -58,3 +58,12 @@ export function runInProcess(system: SystemUnderTest, scenario: Scenario, schedu
   }
   return outcome;
 }
+
+/** The run never killed is the yardstick: one that does not finish leaves nothing to judge against. */
+export class BaselineDidNotFinish extends Error {
+  constructor(system: SystemUnderTest, outcome: RunOutcome) {
+    const life = outcome.lives[0];
+    super(`${system.engine} ${system.name} on ${outcome.scenarioId}: the run without a kill did not finish${life?.error ? `: ${life.error}` : ''}`);
+    this.name = 'BaselineDidNotFinish';
+  }
+}

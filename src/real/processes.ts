@@ -29,7 +29,7 @@ function onSignal(signal: NodeJS.Signals): void {
   interrupted = true;
   removeHandlers();
   const reaped = [...liveChildren].map(([child, closed]) => {
-    child.kill('SIGKILL');
+    killGroup(child);
     return closed;
   });
   const timeout = new Promise((resolveTimeout) => setTimeout(resolveTimeout, REAP_WAIT_MS).unref());
@@ -37,6 +37,18 @@ function onSignal(signal: NodeJS.Signals): void {
     removeDirs();
     process.kill(process.pid, signal);
   });
+}
+
+/**
+ * Kills a child and everything it started: each child leads a process group of its own, so a
+ * grandchild left behind (holding the child's stderr open, say) dies with it.
+ */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL'); // the group is gone already; the child may not be
+  }
 }
 
 function installHandlers(): void {
@@ -65,6 +77,14 @@ export async function withTempDir<T>(prefix: string, work: (dir: string) => Prom
   }
 }
 
+/** A child that did not end within its time: killed, and bad input of whoever runs it. */
+export class LifeTimedOut extends Error {
+  constructor(command: string, timeoutMs: number) {
+    super(`${command}: a life did not end within ${Math.round(timeoutMs / 1000)} s; it was killed`);
+    this.name = 'LifeTimedOut';
+  }
+}
+
 export interface ChildExit {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -72,13 +92,14 @@ export interface ChildExit {
 }
 
 /** Starts a child and waits for it to end; its stderr is kept for error messages. */
-export function runChild(command: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<ChildExit> {
+export function runChild(command: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string, timeoutMs?: number): Promise<ChildExit> {
   return new Promise((resolveExit, reject) => {
     if (interrupted) {
       reject(new Error(`not starting ${command}: the parent was interrupted`));
       return;
     }
-    const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    // detached: the child leads a process group of its own (see killGroup).
+    const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     let reaped!: () => void;
     liveChildren.set(child, new Promise<void>((r) => (reaped = r)));
     if (child.pid !== undefined) spawnListener?.(child.pid);
@@ -93,10 +114,21 @@ export function runChild(command: string, args: string[], env: NodeJS.ProcessEnv
       reject(error);
     });
     // 'close' comes after the exit and the end of stderr: the child is reaped and its output read.
+    // A life that never ends would hang the whole check: past its time it is killed and reported.
+    let timedOut = false;
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+      timedOut = true;
+      killGroup(child);
+    }, timeoutMs);
+    // When the life's process is gone, whatever it left running is part of it and dies too; only
+    // then can its stderr close.
+    child.on('exit', () => killGroup(child));
     child.on('close', (code, signal) => {
+      if (timer !== undefined) clearTimeout(timer);
       liveChildren.delete(child);
       reaped();
-      resolveExit({ code, signal, stderr });
+      if (timedOut) reject(new LifeTimedOut(command, timeoutMs!));
+      else resolveExit({ code, signal, stderr });
     });
   });
 }

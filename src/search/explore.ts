@@ -18,7 +18,7 @@ import { brokenPromises, CHECK_NAMES, failedChecks, type CheckName } from '../ch
 import { findKillPoint, UnknownKillPoint, type KillPointSpec } from '../check/kill-points.js';
 import type { RunOutcome, Schedule } from '../check/outcome.js';
 import { judge, type Verdict } from '../check/verdict.js';
-import type { SystemUnderTest } from '../engines/engine.js';
+import { BaselineDidNotFinish, type SystemUnderTest } from '../engines/engine.js';
 import { runPlan, runPlanAsync, type AsyncPlanOptions, type Plan } from './plan.js';
 
 export interface ExploreOptions {
@@ -88,6 +88,10 @@ export function* runOne(schedule: Schedule): Plan<RunOutcome> {
   return outcome!;
 }
 
+function mustFinish(baseline: RunOutcome, system: SystemUnderTest): void {
+  if (baseline.lives[0]?.end !== 'finished') throw new BaselineDidNotFinish(system, baseline);
+}
+
 /**
  * Turns kill points given by identity into indices, life by life: the life a kill lands in is run
  * under the kills before it to find the event of that identity.
@@ -120,6 +124,7 @@ export function* baselineInterleavingsPlan(scenario: Scenario, system: SystemUnd
   while (stack.length > 0 && list.length <= bound) {
     const prefix = stack.pop()!;
     const baseline = yield* runOne({ kills: [], interleaving: prefix });
+    if (list.length === 0) mustFinish(baseline, system);
     const taken = baseline.picksTaken;
     list.push({ picks: taken, baseline });
     for (let i = baseline.pickWidths.length - 1; i >= prefix.length; i--) {

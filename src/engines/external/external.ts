@@ -17,7 +17,12 @@ export interface ExternalHarness {
   name: string;
   command: string;
   args: string[];
+  /** How long one life may run before it is killed and the check stops (bad input); default 120 s. */
+  lifeTimeoutMs?: number;
 }
+
+/** A life of an agent under test that runs this long is taken to hang. */
+export const DEFAULT_LIFE_TIMEOUT_MS = 120_000;
 
 /** The run's id in reports and outcomes: the harness runs a task of its own, not a scenario of ours. */
 export const EXTERNAL_TASK_ID = 'harness';
@@ -77,7 +82,7 @@ export function runExternal(harness: ExternalHarness, kills: number[]): Promise<
 /** Starts one life; a command that cannot be started is bad input, not a crash of ours. */
 async function startLife(harness: ExternalHarness, what: string, env: NodeJS.ProcessEnv): Promise<ChildExit> {
   try {
-    return await runChild(harness.command, harness.args, env);
+    return await runChild(harness.command, harness.args, env, undefined, harness.lifeTimeoutMs ?? DEFAULT_LIFE_TIMEOUT_MS);
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     if (e.code === 'ENOENT' || e.code === 'EACCES') throw new ProtocolError(`${what}: cannot start ${harness.command} (${e.code === 'ENOENT' ? 'no such command' : 'permission denied'})`);

@@ -23,6 +23,9 @@ import { LG_ENV, STATE_FILES, type LangGraphLifeResult, type LangGraphRunSpec } 
 
 const CHILD_ENTRY = fileURLToPath(new URL('./child.ts', import.meta.url));
 
+/** A life of a bundled task takes well under a second; one that runs two minutes is hung. */
+const LIFE_TIMEOUT_MS = 120_000;
+
 /**
  * The child with LangChain and LangGraph inlined: one file loads in a fraction of the time the
  * hundreds of modules of the packages take (better-sqlite3, native, stays in node_modules).
@@ -57,7 +60,7 @@ export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, 
         [LG_ENV.run]: specPath,
         // Picks are consumed in order across the whole run: this life gets the ones left.
         [LG_ENV.picks]: JSON.stringify(schedule.interleaving.slice(Math.min(picksTaken.length, schedule.interleaving.length))),
-      });
+      }, undefined, LIFE_TIMEOUT_MS);
       const what = `${scenario.id} langgraph ${systemName} life ${lifeIndex}`;
       const lines = readEvents(eventsPath, what);
       for (const line of lines) {
