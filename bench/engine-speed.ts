@@ -1,0 +1,52 @@
+// How fast a process engine kills and resumes, against the floor every process life pays: starting
+// an empty `node`. Measured in one run, so the ratio holds on a machine whose speed drifts.
+//
+//   npx tsx bench/engine-speed.ts [--engine langgraph] [--strategy react/sync] [--scenario T01] [--runs 12]
+//
+// A kill-and-resume here is one schedule of one kill (the killed life and its recovery: two
+// processes), at kill points spread over the run, two at a time as the sweeps run them.
+
+import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { engineNamed } from '../src/engines/registry.js';
+import { lanternScenario, lanternScenarios } from '../src/model/load.js';
+import { inPool } from '../src/search/plan.js';
+
+const { values } = parseArgs({ options: { engine: { type: 'string' }, strategy: { type: 'string' }, scenario: { type: 'string' }, runs: { type: 'string' } } });
+const engine = engineNamed(values.engine ?? 'langgraph');
+const system = engine?.system(values.strategy ?? 'react/sync');
+if (system === undefined) {
+  console.error(`engine-speed: no system "${values.strategy}" in engine "${values.engine}"`);
+  process.exit(2);
+}
+const scenario = lanternScenario(values.scenario ?? 'T01');
+const runs = Number(values.runs ?? 12);
+const concurrency = Math.min(2, availableParallelism());
+
+function floorMs(): number {
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const t = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b)[3]!;
+}
+
+const floor = floorMs();
+const baseline = await system.run(scenario, { kills: [], interleaving: [] }); // also builds the child once
+const events = baseline.lives[0]!.events.length;
+const points = Array.from({ length: runs }, (_, i) => Math.floor(((i + 0.5) * events) / runs));
+const started = performance.now();
+await inPool(points, concurrency, async (k) => system.run(scenario, { kills: [k], interleaving: [] }));
+const seconds = (performance.now() - started) / 1000;
+const perSecond = runs / seconds;
+// The floor for the same work: two empty process starts per kill-and-resume, side by side as the runs were.
+const floorPerSecond = (concurrency * 1000) / (2 * floor);
+console.log(`${system.engine} ${system.name} on ${scenario.id} (${events} events): ${perSecond.toFixed(2)} kill-and-resume runs/s (${((seconds / runs) * concurrency).toFixed(2)} s each, ${concurrency} at a time)`);
+console.log(`  floor: an empty node process starts in ${floor.toFixed(0)} ms, ${floorPerSecond.toFixed(1)} kill-and-resume runs/s if a life cost only that: the engine runs at ${((perSecond / floorPerSecond) * 100).toFixed(1)}% of it`);
+// The work of a full single-kill sweep, counted from the 14 tasks' own runs never killed.
+const baselines = await inPool(lanternScenarios(), concurrency, async (s) => system.run(s, { kills: [], interleaving: [] }));
+const schedules = baselines.reduce((n, b) => n + b.lives[0]!.events.length + 1, 0);
+console.log(`  every single kill point of the 14 Lantern tasks: ${schedules} schedules, about ${(schedules / perSecond / 60).toFixed(1)} min at this rate`);
