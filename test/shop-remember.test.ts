@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { reusableMemoryStores } from '../src/engines/scripted/reusable-stores.js';
+import { ReadCachingShop } from '../src/engines/scripted/shop-read-cache.js';
 import { lanternScenarios } from '../src/model/load.js';
 import { Shop } from '../src/model/shop.js';
 
-// The reused shop answers reads of tables nothing changed from what it noted of the seeded rows.
-// Whatever changed them, the rows read must be the rows held.
+// The reused shop (ReadCachingShop, src/engines/scripted/shop-read-cache.ts) answers reads of
+// tables nothing changed from what it noted of the seeded rows, and read tool calls from earlier
+// identical ones. Whatever changed them, the rows read must be the rows held: the same as a plain
+// Shop's, which always queries.
 const scenario = lanternScenarios()[0]!;
 const order = scenario.shop.orders[0]!;
 const line = order.lines[0]!;
@@ -13,7 +16,16 @@ function queried(shop: Shop) {
   return { snapshot: shop.snapshot(), writes: shop.writeLog(), refusals: shop.refusalLog() };
 }
 
-describe('a shop that remembers its seeded rows', () => {
+describe('the reused shop\'s read cache', () => {
+  it('is what the reused stores hand out', () => {
+    const { stores, release } = reusableMemoryStores(scenario.shop);
+    try {
+      expect(stores.shop).toBeInstanceOf(ReadCachingShop);
+    } finally {
+      release();
+    }
+  });
+
   it('reads what its own write changed, and the seeded rows again after the rollback', () => {
     const seeded = Shop.create(scenario.shop);
     const first = reusableMemoryStores(scenario.shop);

@@ -2,10 +2,15 @@
 // so whatever it commits stays committed. Each tool call is one transaction; the rules a real
 // shop enforces (no refund above what is left, no second cancellation, unknown ids refused) and
 // the idempotency check (a key runs once) are decided inside that same transaction.
+//
+// Only the shop's rules live here. Speed is the caller's business: the simulated tier reads a
+// reused shop back after every one of thousands of runs a second, and answers the reads nothing
+// has changed from memory in a subclass of its own (src/engines/scripted/shop-read-cache.ts),
+// which is why the constructor, `run` and `tableRows` are protected rather than private.
 
 import Database from 'better-sqlite3';
 import type { ShopRows } from './scenario.js';
-import { argsProblem, isWriteTool, writeTarget, type ReadTool, type RefusalReason, type ToolName, type ToolResult, type WriteTool } from './tools.js';
+import { argsProblem, isWriteTool, writeTarget, type RefusalReason, type ToolName, type ToolResult, type WriteTool } from './tools.js';
 import { canonicalJson } from './canonical-json.js';
 
 const SCHEMA = `
@@ -60,68 +65,29 @@ class Refused extends Error {
   }
 }
 
-/** The tables the checker reads after a run: the business state and the two logs. */
-const READ_TABLES = [...STATE_TABLES, 'write_log', 'refusal_log'] as const;
-type ReadTable = (typeof READ_TABLES)[number];
-/** Stands for every table, when a statement's table is not known. */
-const ANY_TABLE = '*';
+/** A table the checker reads after a run: the business state, or one of the two logs. */
+export type ReadTable = (typeof STATE_TABLES)[number] | 'write_log' | 'refusal_log';
 
-const writtenTables = new Map<string, string>();
-
-/** The table an INSERT, UPDATE or DELETE writes to. */
-function tableWritten(sql: string): string {
-  let table = writtenTables.get(sql);
-  if (table === undefined) {
-    table = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)/i.exec(sql)?.[1] ?? ANY_TABLE;
-    writtenTables.set(sql, table);
-  }
-  return table;
-}
-
-/**
- * The tables each read tool's queries look at (see `perform`, and `customer` and `order`): a read
- * is answered from an earlier identical read while none of them has changed.
- */
-const READ_DEPENDS_ON: Record<ReadTool, readonly string[]> = {
-  find_customer: ['customers'],
-  list_orders: ['customers', 'orders', 'order_lines'],
-  get_order: ['orders', 'order_lines', 'refunds'],
-  list_refunds: ['orders', 'refunds'],
-};
-
-/** A key that tells apart any two argument objects whose values are all strings; null for any other. */
-function stringArgsKey(args: Record<string, unknown>): string | null {
-  if (Object.getPrototypeOf(args) !== Object.prototype) return null;
-  for (const name in args) if (!Object.hasOwn(args, name) || typeof args[name] !== 'string') return null;
-  return JSON.stringify(args);
-}
+/** The tables whose rows `writeLog` and `refusalLog` read. */
+const WRITE_LOG = ['write_log'] as const;
+const REFUSAL_LOG = ['refusal_log'] as const;
 
 export class Shop {
   private readonly statements: Map<string, Database.Statement> = new Map();
-  /** What `remember` noted: each read table's rows, and SQLite's count of changes at that moment. */
-  private remembered: { rows: Map<ReadTable, readonly unknown[]>; totalChanges: number; reads: Map<string, string> } | null = null;
-  /** Rows changed by this shop's own statements since `remember` or `restored`, and their tables. */
-  private ownChanges = 0;
-  private totalChangesStatement: Database.Statement | null = null;
-  private readonly touched = new Set<string>();
   private readonly callInTransaction: (tool: ToolName, args: Record<string, unknown>, key: string | null) => ShopCall;
 
-  private constructor(readonly db: Database.Database) {
+  /**
+   * Protected, not private, for one reason: the simulated tier keeps a shop open across runs and
+   * answers reads that nothing has changed from memory, which is a subclass's job (it watches
+   * `run` and answers `tableRows` and `call`). Everyone else gets a shop from `create` or `open`.
+   */
+  protected constructor(readonly db: Database.Database) {
     this.callInTransaction = db.transaction((tool, args, key) => this.callUnsafe(tool, args, key));
   }
 
   /** A new shop holding the scenario's starting rows, in memory or in the named file. */
   static create(rows: ShopRows, filename = ':memory:'): Shop {
-    const db = new Database(filename);
-    if (filename !== ':memory:') {
-      // WAL with synchronous=NORMAL survives a process kill (not a power cut), as the chapter's shop did.
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-    }
-    db.exec(SCHEMA);
-    const shop = new Shop(db);
-    db.transaction(() => shop.seed(rows))();
-    return shop;
+    return new Shop(Shop.seededDatabase(rows, filename));
   }
 
   /** Reopens a shop file that an earlier process left behind. */
@@ -132,98 +98,56 @@ export class Shop {
     return new Shop(db);
   }
 
+  /** A new database with the schema and the scenario's starting rows: what `create` opens a shop on (and a subclass, its own). */
+  protected static seededDatabase(rows: ShopRows, filename: string): Database.Database {
+    const db = new Database(filename);
+    if (filename !== ':memory:') {
+      // WAL with synchronous=NORMAL survives a process kill (not a power cut), as the chapter's shop did.
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.exec(SCHEMA);
+    db.transaction(() => seed(db, rows))();
+    return db;
+  }
+
   close(): void {
     this.db.close();
   }
 
   /** Runs one tool call as one transaction. */
   call(tool: ToolName, args: Record<string, unknown>, key: string | null = null): ShopCall {
-    const remembered = this.remembered;
-    const reads = Object.hasOwn(READ_DEPENDS_ON, tool) ? READ_DEPENDS_ON[tool as ReadTool] : undefined;
-    if (remembered === null || reads === undefined) return this.callInTransaction(tool, args, isWriteTool(tool) ? key : null);
-    // A read of tables still as `remember` noted them gives what it gave then (a read changes nothing).
-    const argsKey = stringArgsKey(args);
-    const unchanged = argsKey !== null && reads.every((t) => !this.touched.has(t)) && this.onlyOwnChanges();
-    const cacheKey = `${tool}\u0000${argsKey}`;
-    if (unchanged) {
-      const seen = remembered.reads.get(cacheKey);
-      if (seen !== undefined) return { result: JSON.parse(seen) as ToolResult, committed: false, replayed: false };
-    }
-    const call = this.callInTransaction(tool, args, null);
-    if (unchanged) remembered.reads.set(cacheKey, JSON.stringify(call.result));
-    return call;
+    return this.callInTransaction(tool, args, isWriteTool(tool) ? key : null);
   }
 
   writeLog(): WriteRecord[] {
-    return this.read('write_log', this.onlyOwnChanges()).map((r) => ({ ...(r as WriteRecord) }));
+    return this.tableRows(WRITE_LOG)[0]!.map((r) => ({ ...(r as WriteRecord) }));
   }
 
   refusalLog(): RefusalRecord[] {
-    return this.read('refusal_log', this.onlyOwnChanges()).map((r) => ({ ...(r as RefusalRecord) }));
+    return this.tableRows(REFUSAL_LOG)[0]!.map((r) => ({ ...(r as RefusalRecord) }));
   }
 
   snapshot(): ShopSnapshot {
     const snapshot = {} as ShopSnapshot;
-    const onlyOwn = this.onlyOwnChanges();
-    for (const table of STATE_TABLES) snapshot[table] = [...(this.read(table, onlyOwn) as string[])];
+    const rows = this.tableRows(STATE_TABLES);
+    for (let i = 0; i < STATE_TABLES.length; i++) snapshot[STATE_TABLES[i]!] = [...(rows[i] as string[])];
     return snapshot;
   }
 
   /**
-   * Notes the rows now held in the tables the checker reads, so that later reads of a table
-   * nothing has changed since are answered without a query. A simulated run reads them all after
-   * every kill-and-resume, and most runs change one or two tables, or none.
+   * The rows of whole tables, in the order asked: the logs' rows as records, a state table's rows
+   * as JSON text. Every whole-table read goes through here, so that a subclass may answer from
+   * rows it noted earlier when it knows they are still the rows held. Callers copy what they get.
    */
-  remember(): void {
-    const rows = new Map<ReadTable, readonly unknown[]>();
-    for (const table of READ_TABLES) rows.set(table, this.query(table));
-    this.remembered = { rows, totalChanges: this.totalChanges(), reads: new Map() };
-    this.ownChanges = 0;
-    this.touched.clear();
-  }
-
-  /** The caller has brought the rows back to what `remember` noted (by rolling back everything since). */
-  restored(): void {
-    if (this.remembered === null) throw new Error('shop: restored() without remember()');
-    this.remembered.totalChanges = this.totalChanges();
-    this.ownChanges = 0;
-    this.touched.clear();
-  }
-
-  /**
-   * Every change this connection made since `remember` or `restored` (SQLite's total_changes; an
-   * in-memory database has no other connection) is one of this shop's own statements, whose
-   * tables are known.
-   */
-  private onlyOwnChanges(): boolean {
-    if (this.remembered === null || this.touched.has(ANY_TABLE)) return false;
-    return this.totalChanges() - this.remembered.totalChanges === this.ownChanges;
-  }
-
-  /** A table's rows: what `remember` noted when only own changes were made and none touched it; else a query. */
-  private read(table: ReadTable, onlyOwnChanges: boolean): readonly unknown[] {
-    if (onlyOwnChanges && !this.touched.has(table)) return this.remembered!.rows.get(table)!;
-    return this.query(table);
+  protected tableRows(tables: readonly ReadTable[]): (readonly unknown[])[] {
+    return tables.map((table) => this.query(table));
   }
 
   private query(table: ReadTable): unknown[] {
     if (table === 'write_log') return this.all('SELECT kind, target, args, key FROM write_log ORDER BY seq');
     if (table === 'refusal_log') return this.all('SELECT kind, target, args, key, reason FROM refusal_log ORDER BY seq');
     return this.all<Record<string, unknown>>(`SELECT * FROM ${table} ORDER BY rowid`).map((row) => JSON.stringify(row));
-  }
-
-  private totalChanges(): number {
-    this.totalChangesStatement ??= this.db.prepare('SELECT total_changes()').pluck();
-    return this.totalChangesStatement.get() as number;
-  }
-
-  private seed(rows: ShopRows): void {
-    for (const c of rows.customers) this.run('INSERT INTO customers VALUES (?, ?, ?, ?)', c.id, c.name, c.email, c.address);
-    for (const o of rows.orders) {
-      this.run('INSERT INTO orders VALUES (?, ?, ?)', o.id, o.customerId, o.status);
-      for (const l of o.lines) this.run('INSERT INTO order_lines VALUES (?, ?, ?, ?, ?)', o.id, l.lineId, l.item, l.quantity, l.priceCents);
-    }
-    for (const r of rows.refunds) this.run('INSERT INTO refunds (order_id, line_id, amount_cents) VALUES (?, ?, ?)', r.orderId, r.lineId, r.amountCents);
   }
 
   private callUnsafe(tool: ToolName, args: Record<string, unknown>, key: string | null): ShopCall {
@@ -350,11 +274,9 @@ export class Shop {
     return statement;
   }
 
-  private run(sql: string, ...params: unknown[]): Database.RunResult {
-    this.touched.add(tableWritten(sql));
-    const info = this.statement(sql).run(...params);
-    this.ownChanges += info.changes;
-    return info;
+  /** Every write statement goes through here, so that a subclass can see which tables change. */
+  protected run(sql: string, ...params: unknown[]): Database.RunResult {
+    return this.statement(sql).run(...params);
   }
 
   private get<T>(sql: string, ...params: unknown[]): T | undefined {
@@ -364,4 +286,17 @@ export class Shop {
   private all<T = Record<string, unknown>>(sql: string, ...params: unknown[]): T[] {
     return this.statement(sql).all(...params) as T[];
   }
+}
+
+function seed(db: Database.Database, rows: ShopRows): void {
+  const customer = db.prepare('INSERT INTO customers VALUES (?, ?, ?, ?)');
+  const order = db.prepare('INSERT INTO orders VALUES (?, ?, ?)');
+  const line = db.prepare('INSERT INTO order_lines VALUES (?, ?, ?, ?, ?)');
+  const refund = db.prepare('INSERT INTO refunds (order_id, line_id, amount_cents) VALUES (?, ?, ?)');
+  for (const c of rows.customers) customer.run(c.id, c.name, c.email, c.address);
+  for (const o of rows.orders) {
+    order.run(o.id, o.customerId, o.status);
+    for (const l of o.lines) line.run(o.id, l.lineId, l.item, l.quantity, l.priceCents);
+  }
+  for (const r of rows.refunds) refund.run(r.orderId, r.lineId, r.amountCents);
 }

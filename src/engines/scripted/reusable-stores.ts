@@ -6,10 +6,11 @@
 // still its own transaction (better-sqlite3 nests it as a savepoint), so a kill still lands between
 // committed calls. Step records live in a Map that refuses a second record of a step, as the
 // SQLite primary key does. After a run, the checker reads the tables the run did not change from
-// what the shop noted of the seeded rows (see Shop.remember).
+// what the shop noted of the seeded rows (see ReadCachingShop in shop-read-cache.ts).
 
 import type { Statement } from 'better-sqlite3';
 import { Shop } from '../../model/shop.js';
+import { ReadCachingShop } from './shop-read-cache.js';
 import type { ShopRows } from '../../model/scenario.js';
 import { MemoryJournal, MemoryOutbox, type DurableStores, type JournalWriteMode, type WorkflowStore } from './stores.js';
 
@@ -36,7 +37,7 @@ export class MemoryWorkflowStore implements WorkflowStore {
 }
 
 interface KeptShop {
-  shop: Shop;
+  shop: ReadCachingShop;
   busy: boolean;
   /** BEGIN and ROLLBACK, prepared once. */
   begin: Statement;
@@ -56,8 +57,7 @@ export function reusableMemoryStores(rows: ShopRows, journalMode: JournalWriteMo
   if (entry === undefined || entry.busy) {
     // A run already holds this shop (only a nested simulate could): give this one its own.
     if (entry?.busy) return freshStores(rows, journalMode);
-    const shop = Shop.create(rows);
-    shop.remember(); // the seeded rows, which every run starts from
+    const shop = ReadCachingShop.seeded(rows); // notes the seeded rows, which every run starts from
     entry = { shop, busy: false, begin: shop.db.prepare('BEGIN'), rollback: shop.db.prepare('ROLLBACK') };
     shops.set(rows, entry);
     if (shops.size > SHOPS_KEPT) {
