@@ -2,11 +2,16 @@
 // time to enumerate every single kill and every two-kill schedule of every bundled scenario under
 // every strategy, and how both grow as a task doubles in length. Targets on one core:
 // >= 10,000 runs/s, single-kill enumeration < 2 s, two-kill enumeration < 60 s.
+// Then (not with --quick) the full sweep that test/reusable-stores.test.ts samples: the reused
+// in-memory stores give exactly what fresh ones give at every single kill of every bundled
+// scenario and strategy (exit 1 if any run differs).
 // Run: npx tsx bench/bench.ts [--quick]
 
 import { explore } from '../src/search/explore.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
-import { STRATEGY_NAMES } from '../src/engines/scripted/strategies.js';
+import { isDeepStrictEqual } from 'node:util';
+import { runLives, simulate } from '../src/engines/scripted/simulate.js';
+import { closeStores, memoryStores } from '../src/engines/scripted/stores.js';
+import { ALL_STRATEGY_NAMES, STRATEGY_NAMES, strategy } from '../src/engines/scripted/strategies.js';
 import { judge } from '../src/check/verdict.js';
 import { lanternScenarios } from '../src/model/load.js';
 import { parseScenario, type Scenario } from '../src/model/scenario.js';
@@ -107,4 +112,42 @@ for (const reads of quick ? [2, 4, 8] : [2, 4, 8, 16, 32]) {
   const twoText = withTwo ? `, 1-2 kills ${fmt(twoRuns)} in ${fmt(twoS * 1000, 0)} ms` : ', 1-2 kills not run (too long)';
   console.log(`  ${String(events).padStart(4)} events: single kills ${fmt(one)} in ${fmt(oneS * 1000, 1)} ms${twoText}${growth}`);
   previous = { events, one, two: twoRuns, oneS, twoS };
+}
+
+/**
+ * Every single kill of every bundled scenario under every strategy and broken variant, and a
+ * second kill early in the recovery at every fifth, run on the reused stores and on fresh ones.
+ */
+function reusedAgainstFresh(): { compared: number; differ: string[]; s: number } {
+  let compared = 0;
+  const differ: string[] = [];
+  const s = seconds(() => {
+    for (const scenario of scenarios) {
+      for (const name of ALL_STRATEGY_NAMES) {
+        const events = simulate(scenario, name, { kills: [], interleaving: [] }).lives[0]!.events.length;
+        for (let k = -1; k < events; k++) {
+          for (const kills of k % 5 === 0 ? [[k], [k, 3]] : [[k]]) {
+            const schedule = { kills, interleaving: [] };
+            const stores = memoryStores(scenario.shop, strategy(name).journalWrite);
+            let fresh;
+            try {
+              fresh = runLives(scenario, name, schedule, stores, new ScriptedModel(scenario));
+            } finally {
+              closeStores(stores);
+            }
+            if (!isDeepStrictEqual(simulate(scenario, name, schedule), fresh)) differ.push(`${scenario.id} ${name} kills [${kills.join(',')}]`);
+            compared++;
+          }
+        }
+      }
+    }
+  });
+  return { compared, differ, s };
+}
+
+if (!quick) {
+  const sweep = reusedAgainstFresh();
+  console.log(`reused stores against fresh ones, every single kill (and a second kill at every fifth): ${fmt(sweep.compared)} runs compared in ${fmt(sweep.s, 1)} s, ${sweep.differ.length === 0 ? 'all the same' : `${fmt(sweep.differ.length)} differ`}`);
+  for (const d of sweep.differ.slice(0, 10)) console.log(`  differs: ${d}`);
+  if (sweep.differ.length > 0) process.exitCode = 1;
 }
