@@ -6,7 +6,8 @@
 // Only the shop's rules live here. Speed is the caller's business: the simulated tier reads a
 // reused shop back after every one of thousands of runs a second, and answers the reads nothing
 // has changed from memory in a subclass of its own (src/engines/scripted/shop-read-cache.ts),
-// which is why the constructor, `run` and `tableRows` are protected rather than private.
+// which is why the constructor and `tableRows` are protected rather than private, and why every
+// write is reported to `wrote`.
 
 import Database from 'better-sqlite3';
 import type { ShopRows } from './scenario.js';
@@ -78,8 +79,9 @@ export class Shop {
 
   /**
    * Protected, not private, for one reason: the simulated tier keeps a shop open across runs and
-   * answers reads that nothing has changed from memory, which is a subclass's job (it watches
-   * `run` and answers `tableRows` and `call`). Everyone else gets a shop from `create` or `open`.
+   * answers reads that nothing has changed from memory, which is a subclass's job (it is told of
+   * writes by `wrote` and answers `tableRows` and `call`). Everyone else gets a shop from `create`
+   * or `open`.
    */
   protected constructor(readonly db: Database.Database) {
     this.callInTransaction = db.transaction((tool, args, key) => this.callUnsafe(tool, args, key));
@@ -274,10 +276,17 @@ export class Shop {
     return statement;
   }
 
-  /** Every write statement goes through here, so that a subclass can see which tables change. */
-  protected run(sql: string, ...params: unknown[]): Database.RunResult {
-    return this.statement(sql).run(...params);
+  private run(sql: string, ...params: unknown[]): Database.RunResult {
+    const info = this.statement(sql).run(...params);
+    this.wrote(sql, info.changes);
+    return info;
   }
+
+  /**
+   * Told of every write statement after it ran, with the rows it changed; does nothing here. A
+   * subclass that answers reads from memory learns here which tables changed.
+   */
+  protected wrote(_sql: string, _changes: number): void {}
 
   private get<T>(sql: string, ...params: unknown[]): T | undefined {
     return this.statement(sql).get(...params) as T | undefined;

@@ -2,14 +2,16 @@
 // only, for the reused in-memory stores (reusable-stores.ts). A simulated run reads the checker's
 // tables back after every kill-and-resume, and most runs change one or two tables, or none; the
 // scripted agent also repeats the same reads in every life. The shop's rules stay in
-// src/model/shop.ts; this subclass only watches the writes that go through `run` and answers
-// `tableRows` and read tool calls from what it noted, and must give exactly what a query would.
+// src/model/shop.ts; this subclass only hears of each write (`wrote`) and answers `tableRows` and
+// read tool calls from what it noted, and must give exactly what a query would.
 //
 // How it knows nothing changed: every change this connection made since `remember` or
 // `restored` is counted by SQLite (total_changes; an in-memory database has no other
 // connection). When that count equals the rows changed by the shop's own statements, whose
 // tables are known from their SQL, no change was made behind the shop's back, and a table none of
-// its own statements wrote to still holds the rows noted. Otherwise every read is a query.
+// its own statements wrote to still holds the rows noted. Otherwise every read is a query (so a
+// statement that failed, which the shop does not report, costs speed if it changed anything, never
+// a wrong answer).
 
 import type Database from 'better-sqlite3';
 import type { ShopRows } from '../../model/scenario.js';
@@ -109,17 +111,13 @@ export class ReadCachingShop extends Shop {
 
   /** A table's rows: what `remember` noted when only own changes were made and none touched it; else a query. */
   protected override tableRows(tables: readonly ReadTable[]): (readonly unknown[])[] {
-    const onlyOwn = this.onlyOwnChanges();
-    const rows: (readonly unknown[])[] = [];
-    for (const table of tables) rows.push(onlyOwn && !this.touched.has(table) ? this.remembered.rows.get(table)! : super.tableRows([table])[0]!);
-    return rows;
+    if (!this.onlyOwnChanges()) return super.tableRows(tables);
+    return tables.map((table) => (this.touched.has(table) ? super.tableRows([table])[0]! : this.remembered.rows.get(table)!));
   }
 
-  protected override run(sql: string, ...params: unknown[]): Database.RunResult {
+  protected override wrote(sql: string, changes: number): void {
     this.touched.add(tableWritten(sql));
-    const info = super.run(sql, ...params);
-    this.ownChanges += info.changes;
-    return info;
+    this.ownChanges += changes;
   }
 
   /**
