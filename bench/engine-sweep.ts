@@ -11,11 +11,19 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { CHECK_LABELS, type CheckName } from '../src/check/checks.js';
 import { engineNamed, engineNames } from '../src/engines/registry.js';
-import { lanternScenarios } from '../src/model/load.js';
+import { readdirSync } from 'node:fs';
+import { relative, join } from 'node:path';
+import { LANTERN_DIR, lanternScenarios, PROJECT_ROOT } from '../src/model/load.js';
 import { exploreAsync, type Exploration } from '../src/search/explore.js';
 import { explorationJson } from '../src/cli/report.js';
 
 const COLUMNS: CheckName[] = ['done-twice', 'lost-write', 'refused-repeat', 'different-write', 'different-answer', 'invalid-conversation', 'answer-twice'];
+
+/** The bundled scenario file of a task, as a replay command names it. */
+function lanternFile(id: string): string {
+  const name = readdirSync(LANTERN_DIR).find((n) => n.startsWith(`${id}-`));
+  return relative(PROJECT_ROOT, join(LANTERN_DIR, name ?? `${id}.json`));
+}
 
 function fail(message: string): never {
   console.error(`engine-sweep: ${message}`);
@@ -42,7 +50,7 @@ async function main(): Promise<void> {
     for (const scenario of scenarios) {
       const e = await exploreAsync(scenario, system, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency });
       found.push(e);
-      explorations.push(explorationJson(e, { kind: 'scenario-file', path: `scenarios/lantern/${scenario.id}` }));
+      explorations.push(explorationJson(e, { kind: 'scenario-file', path: lanternFile(scenario.id) }));
       if (process.stderr.isTTY) process.stderr.write(`\r${system.name}: ${found.length}/${scenarios.length} tasks`);
     }
     if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
