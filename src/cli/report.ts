@@ -162,7 +162,12 @@ export function formatExploration(e: Exploration, source: CaseSource): string {
     `  promises: ${e.promised.map((c) => CHECK_LABELS[c]).join(', ')}`,
     `  failures: ${counts.join(', ') || 'none'}`,
   ];
-  if (e.minimal) lines.push('  minimal counterexample:', ...formatFailure({ judged: e.minimal, source }).split('\n').map((l) => `  ${l}`));
+  if (e.minimal) {
+    // The explorer re-runs the earliest failing schedule to explain it; a system that does not
+    // fail again at the same schedule is not deterministic there, which is a finding of its own.
+    if (e.minimal.broken.length === 0) lines.push('  NOT REPRODUCED: the earliest failing schedule broke no promise when run again; the system under test does not run the same way twice there');
+    lines.push('  minimal counterexample:', ...formatFailure({ judged: e.minimal, source }).split('\n').map((l) => `  ${l}`));
+  }
   return lines.join('\n');
 }
 
@@ -179,6 +184,7 @@ export function explorationJson(e: Exploration, source: CaseSource): Record<stri
     brokenPromises: e.brokenPromises,
     ok: e.brokenPromises.length === 0,
     minimal: e.minimal === null ? null : {
+      reproduced: e.minimal.broken.length > 0,
       schedule: { kills: e.minimal.schedule.kills, killAt: killAt(e.minimal), interleaving: e.minimal.outcome.picksTaken },
       failed: e.minimal.failed,
       broken: e.minimal.broken,
