@@ -7,14 +7,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunEvent } from '../../check/events.js';
 import type { LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
 import type { Conversation } from '../../model/conversation.js';
 import type { Scenario } from '../../model/scenario.js';
 import { Shop } from '../../model/shop.js';
 import { childBundle } from '../../real/child-bundle.js';
-import { runChild, withTempDir } from '../../real/processes.js';
-import { ENV, errorLine, lifeEnd, readEvents } from '../../real/protocol.js';
+import { withTempDir } from '../../real/processes.js';
+import { picksLeft, runProcessLife } from '../../real/process-life.js';
+import { errorLine, lifeEnd } from '../../real/protocol.js';
 import { runLivesAsync } from '../life-loop.js';
 import { readOutbox } from '../scripted/file-stores.js';
 import { serializeScenario } from '../scripted/process/run-spec.js';
@@ -48,26 +48,16 @@ export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, 
     const pickWidths: number[] = [];
     let finalConversation: Conversation | null = null;
     const lives = await runLivesAsync(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
-      const eventsPath = join(dir, `events-${lifeIndex}.jsonl`);
-      const resultPath = join(dir, `result-${lifeIndex}.json`);
-      const exit = await runChild(process.execPath, [bundle], {
-        ...process.env,
-        [ENV.stateDir]: stateDir,
-        [ENV.events]: eventsPath,
-        [ENV.life]: String(lifeIndex),
-        [ENV.result]: resultPath,
-        [ENV.killAfter]: killAfter === null ? '' : String(killAfter),
-        [LG_ENV.run]: specPath,
-        // Picks are consumed in order across the whole run: this life gets the ones left.
-        [LG_ENV.picks]: JSON.stringify(schedule.interleaving.slice(Math.min(picksTaken.length, schedule.interleaving.length))),
-      }, undefined, LIFE_TIMEOUT_MS);
       const what = `${scenario.id} langgraph ${systemName} life ${lifeIndex}`;
-      const lines = readEvents(eventsPath, what);
-      for (const line of lines) {
-        if (Array.isArray(line.picks)) picksTaken.push(...(line.picks as number[]));
-        if (Array.isArray(line.pickWidths)) pickWidths.push(...(line.pickWidths as number[]));
-      }
-      const events = lines.map(({ picks: _picks, pickWidths: _widths, ...event }) => event as unknown as RunEvent);
+      const { exit, events, picks, widths, resultPath } = await runProcessLife({
+        dir, stateDir, lifeIndex, killAfter, bundle, what,
+        env: { [LG_ENV.run]: specPath },
+        picksVariable: LG_ENV.picks,
+        picksLeft: picksLeft(schedule.interleaving, picksTaken.length),
+        timeoutMs: LIFE_TIMEOUT_MS,
+      });
+      picksTaken.push(...picks);
+      pickWidths.push(...widths);
       const end = lifeEnd(exit, events.length, killAfter, what, 'verdict');
       const record: LifeRecord = { events, end: end === 'crashed' ? 'failed' : end, killedAfter: end === 'killed' ? killAfter : null, error: null, errorKind: null };
       if (end === 'crashed') {

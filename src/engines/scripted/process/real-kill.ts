@@ -16,8 +16,9 @@ import { createFileStores, readOutbox, storePaths } from '../file-stores.js';
 import { type LifeRecord, type RunOutcome, type Schedule } from '../../../check/outcome.js';
 import { strategy as strategyNamed, type AnyStrategyName } from '../strategies.js';
 import { childBundle } from '../../../real/child-bundle.js';
-import { runChild, withTempDir, type ChildExit } from '../../../real/processes.js';
-import { ENV, lifeEnd, readEvents } from '../../../real/protocol.js';
+import { withTempDir, type ChildExit } from '../../../real/processes.js';
+import { picksLeft, runProcessLife } from '../../../real/process-life.js';
+import { lifeEnd } from '../../../real/protocol.js';
 import { runLivesAsync } from '../../life-loop.js';
 import { serializeScenario, TS_ENV, type RunSpec } from './run-spec.js';
 
@@ -47,28 +48,16 @@ export async function realKill(scenario: Scenario, strategyName: AnyStrategyName
     const pickWidths: number[] = [];
     let finalConversation: Conversation | null = null;
     const lives = await runLivesAsync(schedule.kills, async (lifeIndex, killAfter) => {
-      const eventsPath = join(dir, `events-${lifeIndex}.jsonl`);
-      const resultPath = join(dir, `result-${lifeIndex}.json`);
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        [ENV.stateDir]: stateDir,
-        [ENV.events]: eventsPath,
-        [ENV.life]: String(lifeIndex),
-        [ENV.result]: resultPath,
-        [ENV.killAfter]: killAfter === null ? '' : String(killAfter),
-        [TS_ENV.run]: specPath,
-        // Picks are consumed in order across the whole run: this life gets the ones left.
-        [TS_ENV.picks]: JSON.stringify(schedule.interleaving.slice(Math.min(picksTaken.length, schedule.interleaving.length))),
-      };
-      const exit = await runChild(process.execPath, [bundle], env);
       const what = `${scenario.id} ${strategy.name} life ${lifeIndex}`;
-      const lines = readEvents(eventsPath, what);
-      for (const line of lines) {
-        if (typeof line.pick === 'number') picksTaken.push(line.pick);
-        if (typeof line.pickWidth === 'number') pickWidths.push(line.pickWidth);
-      }
-      const events = lines.map(({ pick: _pick, pickWidth: _pickWidth, ...event }) => event as unknown as RunEvent);
-      const life = lifeRecord(exit, events, killAfter, resultPath, what);
+      const ran = await runProcessLife({
+        dir, stateDir, lifeIndex, killAfter, bundle, what,
+        env: { [TS_ENV.run]: specPath },
+        picksVariable: TS_ENV.picks,
+        picksLeft: picksLeft(schedule.interleaving, picksTaken.length),
+      });
+      picksTaken.push(...ran.picks);
+      pickWidths.push(...ran.widths);
+      const life = lifeRecord(ran.exit, ran.events, killAfter, ran.resultPath, what);
       if (life.conversation !== undefined) finalConversation = life.conversation;
       return life.record;
     });

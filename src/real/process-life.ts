@@ -1,0 +1,66 @@
+// One life of a run whose lives are processes, the same for every engine that has such a tier:
+// start the child with the kill protocol's variables (and the engine's own), wait for it, read
+// its events. Interleaving picks are consumed in order across the whole run, so each life is
+// given the picks its predecessors left, and reports those it took on its event lines (`pick` and
+// `pickWidth`, or `picks` and `pickWidths` for several since the last event).
+
+import { join } from 'node:path';
+import type { RunEvent } from '../check/events.js';
+import { runChild, type ChildExit } from './processes.js';
+import { ENV, readEvents } from './protocol.js';
+
+export interface ProcessLife {
+  /** The run's folder (events and result files) and the state folder the lives share. */
+  dir: string;
+  stateDir: string;
+  lifeIndex: number;
+  killAfter: number | null;
+  /** The child: a bundle run by this node. */
+  bundle: string;
+  /** The engine's own variables, beside the protocol's. */
+  env: Record<string, string>;
+  /** The variable that gives the child the interleaving picks left for it. */
+  picksVariable: string;
+  picksLeft: readonly number[];
+  /** Names the life in errors. */
+  what: string;
+  timeoutMs?: number;
+}
+
+export interface ProcessLifeEnd {
+  exit: ChildExit;
+  events: RunEvent[];
+  picks: number[];
+  widths: number[];
+  resultPath: string;
+}
+
+export async function runProcessLife(life: ProcessLife): Promise<ProcessLifeEnd> {
+  const eventsPath = join(life.dir, `events-${life.lifeIndex}.jsonl`);
+  const resultPath = join(life.dir, `result-${life.lifeIndex}.json`);
+  const exit = await runChild(process.execPath, [life.bundle], {
+    ...process.env,
+    [ENV.stateDir]: life.stateDir,
+    [ENV.events]: eventsPath,
+    [ENV.life]: String(life.lifeIndex),
+    [ENV.result]: resultPath,
+    [ENV.killAfter]: life.killAfter === null ? '' : String(life.killAfter),
+    ...life.env,
+    [life.picksVariable]: JSON.stringify(life.picksLeft),
+  }, undefined, life.timeoutMs);
+  const picks: number[] = [];
+  const widths: number[] = [];
+  const events = readEvents(eventsPath, life.what).map(({ pick, pickWidth, picks: many, pickWidths: manyWidths, ...event }) => {
+    if (typeof pick === 'number') picks.push(pick);
+    if (typeof pickWidth === 'number') widths.push(pickWidth);
+    if (Array.isArray(many)) picks.push(...(many as number[]));
+    if (Array.isArray(manyWidths)) widths.push(...(manyWidths as number[]));
+    return event as unknown as RunEvent;
+  });
+  return { exit, events, picks, widths, resultPath };
+}
+
+/** The picks a life may use: those of the schedule its predecessors have not taken. */
+export function picksLeft(interleaving: readonly number[], taken: number): number[] {
+  return interleaving.slice(Math.min(taken, interleaving.length));
+}
