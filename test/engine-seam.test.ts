@@ -54,7 +54,7 @@ describe('a test-only engine behind the seam: a counter with and without a key',
 
   it('an engine or system it does not know is bad input, naming what it knows', async () => {
     expect(await main(['check', TASK, '--engine', 'abacus'])).toBe(2);
-    expect(out.join('\n')).toMatch(/--engine: expected one of scripted, external, counter, got "abacus"/);
+    expect(out.join('\n')).toMatch(/--engine: expected one of scripted, external, langgraph, counter, got "abacus"/);
     out = [];
     expect(await main(['check', TASK, '--engine', 'counter', '--strategy', 'journal'])).toBe(2);
     expect(out.join('\n')).toMatch(/--strategy: expected one of no-key, with-key, got "journal"/);
