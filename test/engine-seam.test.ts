@@ -6,8 +6,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
+import { captureConsole } from './helpers.js';
 import { registerEngine } from '../src/engines/registry.js';
 import { counterEngine } from './engines/counter/engine.js';
 
@@ -17,18 +18,12 @@ const TASK = 'test/engines/counter/count-once.json';
 const saveDir = mkdtempSync(join(tmpdir(), 'killpoint-seam-'));
 afterAll(() => rmSync(saveDir, { recursive: true, force: true }));
 
-let out: string[] = [];
-beforeEach(() => {
-  out = [];
-  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-});
-afterEach(() => vi.restoreAllMocks());
+const out = captureConsole();
 
 describe('a test-only engine behind the seam: a counter with and without a key', () => {
   it('without a key: check finds the gap, at the earliest kill point, and keeps it in the corpus', async () => {
     expect(await main(['check', TASK, '--engine', 'counter', '--strategy', 'no-key', '--save', saveDir])).toBe(1);
-    const text = out.join('\n');
+    const text = out.text();
     expect(text).toMatch(/COUNT no-key: FAIL \(done twice, shop state differs\)/);
     // Killed right after the service commits and before the task records it: the gap.
     expect(text).toMatch(/1 +[\d.]+ ms +add call_add: shop commit +<-- KILL/);
@@ -41,22 +36,22 @@ describe('a test-only engine behind the seam: a counter with and without a key',
 
   it('the kept entry replays as expected, and so does the printed command', async () => {
     expect(await main(['check', join(saveDir, 'count-counter-no-key.json')])).toBe(0);
-    expect(out.join('\n')).toMatch(/replays as expected/);
-    out = [];
+    expect(out.text()).toMatch(/replays as expected/);
+    out.clear();
     expect(await main(['check', TASK, '--engine', 'counter', '--strategy', 'no-key', '--schedule', '1'])).toBe(1);
-    expect(out.join('\n')).toMatch(/FAILS: done twice, shop state differs/);
+    expect(out.text()).toMatch(/FAILS: done twice, shop state differs/);
   });
 
   it('with a key from the run and the call: every kill point passes', async () => {
     expect(await main(['check', TASK, '--engine', 'counter', '--strategy', 'with-key'])).toBe(0);
-    expect(out.join('\n')).toMatch(/COUNT with-key: ok\n +5 schedules of up to 1 kill/);
+    expect(out.text()).toMatch(/COUNT with-key: ok\n +5 schedules of up to 1 kill/);
   });
 
   it('an engine or system it does not know is bad input, naming what it knows', async () => {
     expect(await main(['check', TASK, '--engine', 'abacus'])).toBe(2);
-    expect(out.join('\n')).toMatch(/--engine: expected one of scripted, external, langgraph, counter, got "abacus"/);
-    out = [];
+    expect(out.text()).toMatch(/--engine: expected one of scripted, external, langgraph, counter, got "abacus"/);
+    out.clear();
     expect(await main(['check', TASK, '--engine', 'counter', '--strategy', 'journal'])).toBe(2);
-    expect(out.join('\n')).toMatch(/--strategy: expected one of no-key, with-key, got "journal"/);
+    expect(out.text()).toMatch(/--strategy: expected one of no-key, with-key, got "journal"/);
   });
 });

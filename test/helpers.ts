@@ -1,3 +1,4 @@
+import { afterEach, beforeEach, vi } from 'vitest';
 // Small helpers shared by the example-based tests.
 
 import type { RunEvent } from '../src/check/events.js';
@@ -33,4 +34,19 @@ export function halfwayThroughAnswer(scenario: Scenario, strategy: AnyStrategyNa
   const events = baselineOf(scenario, strategy).lives[0]!.events;
   const first = firstEvent(events, (e) => e.kind === 'model-chunk' && e.final === true, 'answer chunk');
   return first.index + Math.floor(first.chunks! / 2) - 1;
+}
+
+/**
+ * Collects what console.log and console.error print during each test (restored after each), for
+ * tests that drive the command line in process.
+ */
+export function captureConsole(): { lines: string[]; text(): string; clear(): void } {
+  const captured = { lines: [] as string[], text: () => captured.lines.join('\n'), clear: () => void (captured.lines.length = 0) };
+  beforeEach(() => {
+    captured.clear();
+    vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void captured.lines.push(a.join(' ')));
+    vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void captured.lines.push(a.join(' ')));
+  });
+  afterEach(() => vi.restoreAllMocks());
+  return captured;
 }

@@ -4,9 +4,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventIdentities, findKillPoint, killPointIdentity } from '../src/check/kill-points.js';
 import { main } from '../src/cli/main.js';
+import { captureConsole } from './helpers.js';
 import { simulate } from '../src/engines/scripted/simulate.js';
 import { loadCorpusEntry, replayEntry } from '../src/search/corpus.js';
 import { lanternScenario } from '../src/model/load.js';
@@ -14,13 +15,7 @@ import { lanternScenario } from '../src/model/load.js';
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
 
-let out: string[] = [];
-beforeEach(() => {
-  out = [];
-  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-});
-afterEach(() => vi.restoreAllMocks());
+const out = captureConsole();
 
 describe('an event identity', () => {
   it('names every event of a life once', () => {
@@ -53,16 +48,16 @@ describe('an event identity', () => {
 describe('a schedule by identity', () => {
   it('check --schedule replays the same case as its index, and the report names it', async () => {
     expect(await main(['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--strategy', 'journal+random-keys', '--schedule', 'shop-commit[call_refund]'])).toBe(1);
-    const byIdentity = out.join('\n');
+    const byIdentity = out.text();
     expect(byIdentity).toMatch(/kill schedule: 57 \(shop-commit\[call_refund\]\)/);
-    out = [];
+    out.clear();
     expect(await main(['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--strategy', 'journal+random-keys', '--schedule', '57'])).toBe(1);
-    expect(out.join('\n')).toBe(byIdentity);
+    expect(out.text()).toBe(byIdentity);
   });
 
   it('an identity no event of its life has is bad input that lists what the life has', async () => {
     expect(await main(['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--strategy', 'journal', '--schedule', 'shop-commit[call_nothing]'])).toBe(2);
-    expect(out.join('\n')).toMatch(/kill point "shop-commit\[call_nothing\]": life 1 has no such event \(it has \d+ events: model-request\[model 0\], /);
+    expect(out.text()).toMatch(/kill point "shop-commit\[call_nothing\]": life 1 has no such event \(it has \d+ events: model-request\[model 0\], /);
   });
 
   it('a corpus entry may name its kills by identity only, and a wrong identity is a mismatch', () => {

@@ -5,6 +5,9 @@
 // `pickWidth`, or `picks` and `pickWidths` for several since the last event).
 
 import { join } from 'node:path';
+import type { RunOutcome } from '../check/outcome.js';
+import { Shop } from '../model/shop.js';
+import { readOutbox } from '../engines/scripted/file-stores.js';
 import type { RunEvent } from '../check/events.js';
 import { runChild, type ChildExit } from './processes.js';
 import { ENV, readEvents } from './protocol.js';
@@ -63,4 +66,19 @@ export async function runProcessLife(life: ProcessLife): Promise<ProcessLifeEnd>
 /** The picks a life may use: those of the schedule its predecessors have not taken. */
 export function picksLeft(interleaving: readonly number[], taken: number): number[] {
   return interleaving.slice(Math.min(taken, interleaving.length));
+}
+
+/** What a run left in its files: the shop's logs and rows, and the answers delivered to this run. */
+export function readRunStores(shopPath: string, outboxPath: string, runId: string): Pick<RunOutcome, 'delivered' | 'writes' | 'refusals' | 'shop'> {
+  const shop = Shop.open(shopPath);
+  try {
+    return {
+      delivered: readOutbox(outboxPath).filter((a) => a.runId === runId).map((a) => a.text),
+      writes: shop.writeLog(),
+      refusals: shop.refusalLog(),
+      shop: shop.snapshot(),
+    };
+  } finally {
+    shop.close();
+  }
 }

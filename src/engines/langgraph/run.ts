@@ -13,10 +13,9 @@ import type { Scenario } from '../../model/scenario.js';
 import { Shop } from '../../model/shop.js';
 import { childBundle } from '../../real/child-bundle.js';
 import { withTempDir } from '../../real/processes.js';
-import { picksLeft, runProcessLife } from '../../real/process-life.js';
+import { picksLeft, readRunStores, runProcessLife } from '../../real/process-life.js';
 import { errorLine, lifeEnd } from '../../real/protocol.js';
 import { runLivesAsync } from '../life-loop.js';
-import { readOutbox } from '../scripted/file-stores.js';
 import { serializeScenario } from '../scripted/process/run-spec.js';
 import type { LangGraphConfig } from './config.js';
 import { LG_ENV, STATE_FILES, type LangGraphLifeResult, type LangGraphRunSpec } from './run-spec.js';
@@ -77,23 +76,15 @@ export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, 
       return record;
     });
 
-    const shop = Shop.open(join(stateDir, STATE_FILES.shop));
-    try {
-      return {
-        scenarioId: scenario.id,
-        strategy: systemName,
-        schedule,
-        lives,
-        picksTaken,
-        pickWidths,
-        delivered: readOutbox(join(stateDir, STATE_FILES.outbox)).filter((a) => a.runId === scenario.id).map((a) => a.text),
-        writes: shop.writeLog(),
-        refusals: shop.refusalLog(),
-        shop: shop.snapshot(),
-        finalConversation,
-      };
-    } finally {
-      shop.close();
-    }
+    return {
+      scenarioId: scenario.id,
+      strategy: systemName,
+      schedule,
+      lives,
+      picksTaken,
+      pickWidths,
+      ...readRunStores(join(stateDir, STATE_FILES.shop), join(stateDir, STATE_FILES.outbox), scenario.id),
+      finalConversation,
+    };
   });
 }

@@ -10,14 +10,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Conversation } from '../../../model/conversation.js';
 import type { Scenario } from '../../../model/scenario.js';
-import { Shop } from '../../../model/shop.js';
 import type { RunEvent } from '../../../check/events.js';
-import { createFileStores, readOutbox, storePaths } from '../file-stores.js';
+import { createFileStores, storePaths } from '../file-stores.js';
 import { type LifeRecord, type RunOutcome, type Schedule } from '../../../check/outcome.js';
 import { strategy as strategyNamed, type AnyStrategyName } from '../strategies.js';
 import { childBundle } from '../../../real/child-bundle.js';
 import { withTempDir, type ChildExit } from '../../../real/processes.js';
-import { picksLeft, runProcessLife } from '../../../real/process-life.js';
+import { picksLeft, readRunStores, runProcessLife } from '../../../real/process-life.js';
 import { lifeEnd } from '../../../real/protocol.js';
 import { runLivesAsync } from '../../life-loop.js';
 import { serializeScenario, TS_ENV, type RunSpec } from './run-spec.js';
@@ -62,24 +61,16 @@ export async function realKill(scenario: Scenario, strategyName: AnyStrategyName
       return life.record;
     });
 
-    const shop = Shop.open(paths.shop);
-    try {
-      return {
-        scenarioId: scenario.id,
-        strategy: strategy.name,
-        schedule,
-        lives,
-        picksTaken,
-        pickWidths,
-        delivered: readOutbox(paths.outbox).filter((a) => a.runId === scenario.id).map((a) => a.text),
-        writes: shop.writeLog(),
-        refusals: shop.refusalLog(),
-        shop: shop.snapshot(),
-        finalConversation,
-      };
-    } finally {
-      shop.close();
-    }
+    return {
+      scenarioId: scenario.id,
+      strategy: strategy.name,
+      schedule,
+      lives,
+      picksTaken,
+      pickWidths,
+      ...readRunStores(paths.shop, paths.outbox, scenario.id),
+      finalConversation,
+    };
   });
 }
 
