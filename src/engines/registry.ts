@@ -3,6 +3,7 @@
 // test or a user's own setup add one at run time.
 
 import type { Engine } from './engine.js';
+import { dbosEngine } from './dbos/engine.js';
 import { externalEngine } from './external/engine.js';
 import { langGraphEngine } from './langgraph/engine.js';
 import { scriptedEngine } from './scripted/engine.js';
@@ -29,3 +30,4 @@ export const DEFAULT_ENGINE = 'scripted';
 registerEngine(scriptedEngine);
 registerEngine(externalEngine);
 registerEngine(langGraphEngine);
+registerEngine(dbosEngine);

@@ -1,0 +1,13 @@
+// The DBOS child, compiled once into one file (see src/real/child-bundle.ts). Packages stay in
+// node_modules: the SDK requires optional telemetry packages (OpenTelemetry exporters, winston
+// transports) only when they are installed, which a bundler cannot leave to run time; DBOS itself
+// loads in a few hundred milliseconds.
+
+import { fileURLToPath } from 'node:url';
+import { childBundle } from '../../real/child-bundle.js';
+
+const CHILD_ENTRY = fileURLToPath(new URL('./child.ts', import.meta.url));
+
+export function dbosChild(): Promise<string> {
+  return childBundle({ entry: CHILD_ENTRY, packages: 'external' });
+}

@@ -1,0 +1,97 @@
+// Runs a scenario on a DBOS system under a kill schedule: the backend's system database (started
+// and prepared once per process), a fresh state folder with the scenario's shop, the run's own
+// DBOS names, then one child process per life (the one life loop), each killing itself with
+// SIGKILL right after its kill point; reads back every life's events and end, the shop's logs and
+// rows, the delivered answers and the conversation the workflow recorded. DBOS is loaded only in
+// the children: the parent stays light.
+
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
+import type { Conversation } from '../../model/conversation.js';
+import type { Scenario } from '../../model/scenario.js';
+import { Shop } from '../../model/shop.js';
+import { withTempDir } from '../../real/processes.js';
+import { picksLeft, readRunStores, runProcessLife } from '../../real/process-life.js';
+import { errorLine, lifeEnd } from '../../real/protocol.js';
+import { runLivesAsync } from '../life-loop.js';
+import { serializeScenario } from '../scripted/process/run-spec.js';
+import { systemDatabase } from './backend.js';
+import { dbosChild } from './bundle.js';
+import type { DbosConfig } from './config.js';
+import { DBOS_ENV, STATE_FILES, type DbosLifeResult, type DbosRunSpec, type RunIdentity } from './run-spec.js';
+
+/** A life of a bundled task takes well under a second; one that runs this long is hung. */
+export const DEFAULT_LIFE_TIMEOUT_MS = 120_000;
+/** Seconds a life may take, when a shorter (or longer) limit is wanted. */
+export const LIFE_TIMEOUT_VARIABLE = 'KILLPOINT_DBOS_LIFE_TIMEOUT_S';
+
+function lifeTimeoutMs(): number {
+  const raw = process.env[LIFE_TIMEOUT_VARIABLE];
+  const seconds = raw === undefined || raw === '' ? NaN : Number(raw);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_LIFE_TIMEOUT_MS;
+}
+
+/** The run's own names in the shared system database (see RunIdentity). */
+function runIdentity(scenario: Scenario): RunIdentity {
+  const token = randomUUID().slice(0, 13);
+  return { workflowId: `${scenario.id}-${token}`, appVersion: `killpoint-${token}`, executorId: `killpoint-${token}` };
+}
+
+export async function runDbos(scenario: Scenario, config: DbosConfig, systemName: string, schedule: Schedule): Promise<RunOutcome> {
+  const [databaseUrl, bundle] = await Promise.all([systemDatabase(config.backend), dbosChild()]);
+  const timeoutMs = lifeTimeoutMs();
+  return withTempDir('killpoint-dbos-', async (dir) => {
+    const stateDir = join(dir, 'state');
+    const specPath = join(dir, 'run.json');
+    const spec: DbosRunSpec = { scenario: serializeScenario(scenario), config, databaseUrl, run: runIdentity(scenario) };
+    writeFileSync(specPath, JSON.stringify(spec));
+    mkdirSync(stateDir);
+    Shop.create(scenario.shop, join(stateDir, STATE_FILES.shop)).close();
+
+    const picksTaken: number[] = [];
+    const pickWidths: number[] = [];
+    let finalConversation: Conversation | null = null;
+    const lives = await runLivesAsync(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
+      const what = `${scenario.id} dbos ${systemName} life ${lifeIndex}`;
+      const { exit, events, picks, widths, resultPath } = await runProcessLife({
+        dir, stateDir, lifeIndex, killAfter, bundle, what,
+        env: { [DBOS_ENV.run]: specPath },
+        picksVariable: DBOS_ENV.picks,
+        picksLeft: picksLeft(schedule.interleaving, picksTaken.length),
+        timeoutMs,
+      });
+      picksTaken.push(...picks);
+      pickWidths.push(...widths);
+      const end = lifeEnd(exit, events.length, killAfter, what, 'verdict');
+      const record: LifeRecord = { events, end: end === 'crashed' ? 'failed' : end, killedAfter: end === 'killed' ? killAfter : null, error: null, errorKind: null };
+      if (end === 'crashed') {
+        // DBOS is the system under test: a recovery that throws is a verdict about it.
+        record.error = `the DBOS life crashed (exit ${exit.code ?? exit.signal})${errorLine(exit.stderr)}`;
+        record.errorKind = 'crashed';
+      }
+      if (end === 'failed' || end === 'finished') {
+        const result = JSON.parse(readFileSync(resultPath, 'utf8')) as DbosLifeResult;
+        if (result.end === 'failed') {
+          record.error = result.error;
+          record.errorKind = result.errorKind;
+        } else if (result.conversation !== null) {
+          finalConversation = result.conversation as Conversation;
+        }
+      }
+      return record;
+    });
+
+    return {
+      scenarioId: scenario.id,
+      strategy: systemName,
+      schedule,
+      lives,
+      picksTaken,
+      pickWidths,
+      ...readRunStores(join(stateDir, STATE_FILES.shop), join(stateDir, STATE_FILES.outbox), scenario.id),
+      finalConversation,
+    };
+  });
+}
