@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The killpoint command. The sources are TypeScript; tsx loads them without a build step.
-import { register } from 'tsx/esm/api';
+// The killpoint command. In a clone of the repository the TypeScript sources run through tsx (no
+// build step); installed from the package, the compiled JavaScript in dist/ runs (no tsx needed).
+import { existsSync } from 'node:fs';
 
 // A reader that stops early (`killpoint check | head`) is not an error of ours: stop writing quietly.
 process.stdout.on('error', (error) => {
@@ -8,6 +9,13 @@ process.stdout.on('error', (error) => {
   throw error;
 });
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const fromSources = existsSync(new URL('../src/cli/main.ts', import.meta.url));
+let main;
+if (fromSources) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/cli/main.ts'));
+} else {
+  ({ main } = await import('../dist/cli/main.js'));
+}
 process.exitCode = await main(process.argv.slice(2));

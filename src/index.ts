@@ -1,0 +1,29 @@
+// killpoint: proves whether a durable AI agent survives being killed. The API a test suite uses:
+// check an agent of your own (any language, through the kill protocol) or a scenario under an
+// engine's system, at every kill point, and get the verdict, the report and the replay command.
+// See also killpoint/agent (the client an agent calls), killpoint/vitest (one call, vitest tests),
+// killpoint/fast-check (arbitraries), killpoint/ai-sdk and killpoint/langchain (scripted models).
+
+export { checkAgent, checkAgentSchedule, agentHarness, type AgentCheck, type AgentCommand, type CheckAgentOptions, type MinimalFailure, type ScheduleCheck } from './api/check-agent.js';
+export { checkScenario, type CheckScenarioOptions, type ScenarioCheck } from './api/check-scenario.js';
+
+// The search, for systems of your own behind the engine seam.
+export { explore, exploreAsync, judgeCase, judgeCaseAsync, DEFAULT_EXPLORE_OPTIONS, type Exploration, type ExploreOptions, type JudgedCase } from './search/explore.js';
+export { findMinimal, findMinimalAsync, type MinimalResult } from './search/minimal.js';
+export type { Engine, SystemUnderTest } from './engines/engine.js';
+export { registerEngine, engineNamed, engineNames, DEFAULT_ENGINE } from './engines/registry.js';
+
+// What a run leaves and how it is judged.
+export type { RunOutcome, LifeRecord, Schedule, CommittedWrite } from './check/outcome.js';
+export type { RunEvent } from './check/events.js';
+export { judge, type Verdict } from './check/verdict.js';
+export { CHECKS, CHECK_NAMES, CHECK_LABELS, failedChecks, type CheckName } from './check/checks.js';
+export { killPointIdentity, findKillPoint } from './check/kill-points.js';
+
+// Scenarios: the task, the shop's rows and the scripted model's replies.
+export { parseScenario, ScenarioError, type Scenario } from './model/scenario.js';
+export { loadScenarioFile, lanternScenarios, LANTERN_DIR } from './model/load.js';
+export { ScriptedModel, ConversationRejected } from './model/scripted-model.js';
+
+// The reporter: a verdict as sentences, and the one command that replays a case.
+export { formatExploration, formatFailure, explorationJson, replayCommand, differences, type CaseSource } from './cli/report.js';
