@@ -65,7 +65,7 @@ export function formatLandings(result: ExperimentResult): string {
   ].join('\n');
 }
 
-const GLYPH: Record<EventKind, string> = {
+export const GLYPH: Record<EventKind, string> = {
   'model-request': '>',
   'model-chunk': '~',
   'model-reply': '|',

@@ -19,6 +19,9 @@ import { runPlan, runPlanAsync } from '../../search/plan.js';
 import type { KillPointSpec } from '../../check/kill-points.js';
 import { killDepth, killPointList } from '../options.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../../engines/registry.js';
+import { stripCasesPlan, stripOf, type Strip } from '../../report/check-data.js';
+import { checkReportHtml } from '../../report/check-html.js';
+import { writeReportFile } from '../../report/write.js';
 import { explorationJson, formatExploration, formatFailure, differences, type CaseSource } from '../report.js';
 
 interface CheckArgs {
@@ -34,6 +37,8 @@ interface CheckArgs {
   json: boolean;
   /** Where to keep each failure's minimal case as a corpus entry, when asked. */
   saveDir: string | null;
+  /** Where to write the HTML report, when asked. */
+  htmlPath: string | null;
 }
 
 function intList(value: string | undefined, option: string, min: number): number[] {
@@ -51,7 +56,7 @@ function oneInt(value: string | undefined, option: string, min: number): number 
 }
 
 export function parseCheckArgs(args: string[]): CheckArgs {
-  const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null };
+  const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null, htmlPath: null };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = (): string | undefined => args[++i];
@@ -92,12 +97,19 @@ export function parseCheckArgs(args: string[]): CheckArgs {
         parsed.saveDir = dir;
         break;
       }
+      case '--html': {
+        const path = value();
+        if (path === undefined || path.trim() === '' || path.startsWith('-')) throw new UsageError(`--html: expected the file to write the report to, got ${path === undefined ? 'nothing' : `"${path}"`}`);
+        parsed.htmlPath = path;
+        break;
+      }
       default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save)`);
+        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html)`);
         parsed.files.push(arg);
     }
   }
   if (parsed.schedule === null && parsed.interleaving.length > 0) throw new UsageError('--interleaving: only with --schedule');
+  if (parsed.schedule !== null && parsed.htmlPath !== null) throw new UsageError('--html: draws every kill point of an exploration; leave out --schedule');
   const engine = engineNamed(parsed.engine)!;
   for (const name of parsed.strategies) {
     if (engine.system(name) === undefined) throw new UsageError(`--strategy: expected one of ${engine.systemNames.join(', ')}, got "${name}"`);
@@ -149,6 +161,7 @@ export async function checkCommand(args: string[]): Promise<number> {
 
   let failing = 0;
   const json: unknown[] = [];
+  const strips: Strip[] = [];
   const print = (text: string): void => {
     if (!a.json) console.log(text);
   };
@@ -179,6 +192,10 @@ export async function checkCommand(args: string[]): Promise<number> {
       const options = { kills: a.kills, interleavingBound: a.interleavingBound, seed: a.seed };
       const exploration = system.inProcess ? explore(scenario, system, options) : await exploreAsync(scenario, system, options, { concurrency: availableParallelism() });
       if (exploration.brokenPromises.length > 0) failing++;
+      if (a.htmlPath !== null) {
+        const cases = system.inProcess ? runPlan(stripCasesPlan(scenario, system), system, scenario) : await runPlanAsync(stripCasesPlan(scenario, system), system, scenario, { concurrency: availableParallelism() });
+        strips.push(stripOf(exploration, system, scenario, cases, source));
+      }
       json.push(explorationJson(exploration, source));
       print(formatExploration(exploration, source));
       if (a.saveDir !== null && exploration.minimal !== null) {
@@ -186,6 +203,10 @@ export async function checkCommand(args: string[]): Promise<number> {
         print(`  kept as a corpus entry: ${saved} (replay: npx killpoint check ${saved})`);
       }
     }
+  }
+  if (a.htmlPath !== null) {
+    writeReportFile(a.htmlPath, checkReportHtml({ kind: 'check', strips }));
+    if (!a.json) console.log(`HTML report: ${a.htmlPath}`);
   }
   if (a.json) console.log(JSON.stringify(json, null, 2));
   else console.log(failing === 0 ? 'every promised check holds' : `${failing} case${failing === 1 ? '' : 's'} broke a promised check`);

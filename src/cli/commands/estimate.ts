@@ -11,6 +11,7 @@ import { UsageError } from '../usage-error.js';
 import {
   baselineEvents,
   CHAPTER_KILLS_PER_TASK,
+  estimatedEvents,
   CHAPTER_WINDOW,
   estimateSet,
   waitingShare,
@@ -19,6 +20,8 @@ import {
   type RunEstimate,
   type SetEstimate,
 } from '../../chapter/estimator.js';
+import { estimateReportHtml } from '../../report/estimate-html.js';
+import { writeReportFile } from '../../report/write.js';
 import { checkExactAgainstSample, describeExactCheckFailure, monteCarloKills, zForSimultaneous, type ExactCheckFailure } from '../../chapter/monte-carlo.js';
 
 /** The chapter's random kills: 176 of 210 landed while the agent waited on the model or a tool. */
@@ -31,6 +34,7 @@ export interface EstimateArgs {
   monteCarloDraws: number | null;
   seed: string;
   json: boolean;
+  htmlPath: string | null;
 }
 
 function numberOption(name: string, value: string | undefined, whole: boolean): number {
@@ -43,7 +47,7 @@ function numberOption(name: string, value: string | undefined, whole: boolean): 
 }
 
 export function parseEstimateArgs(args: readonly string[]): EstimateArgs {
-  const parsed: EstimateArgs = { files: [], gap: {}, killsPerTask: CHAPTER_KILLS_PER_TASK, monteCarloDraws: null, seed: 'killpoint', json: false };
+  const parsed: EstimateArgs = { files: [], gap: {}, killsPerTask: CHAPTER_KILLS_PER_TASK, monteCarloDraws: null, seed: 'killpoint', json: false, htmlPath: null };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     switch (arg) {
@@ -65,6 +69,12 @@ export function parseEstimateArgs(args: readonly string[]): EstimateArgs {
         parsed.monteCarloDraws = draws;
         break;
       }
+      case '--html': {
+        const path = args[++i];
+        if (path === undefined || path.trim() === '' || path.startsWith('-')) throw new UsageError(`--html: expected the file to write the report to, got ${path === undefined ? 'nothing' : `"${path}"`}`);
+        parsed.htmlPath = path;
+        break;
+      }
       case '--seed': {
         const seed = args[++i];
         if (seed === undefined || seed.startsWith('--')) throw new UsageError('--seed needs a value');
@@ -73,7 +83,7 @@ export function parseEstimateArgs(args: readonly string[]): EstimateArgs {
       }
       default:
         if (arg.startsWith('--')) {
-          throw new UsageError(`unknown option ${arg} (options: --gap-ms X, --round-trip-ms Y, --kills-per-task K, --monte-carlo N, --seed S, --json)`);
+          throw new UsageError(`unknown option ${arg} (options: --gap-ms X, --round-trip-ms Y, --kills-per-task K, --monte-carlo N, --seed S, --json, --html FILE)`);
         }
         parsed.files.push(arg);
     }
@@ -186,6 +196,10 @@ export function estimateCommand(argv: string[]): number {
     }
   }
   const failed = failures !== null && [...failures.values()].some((f) => f.length > 0);
+  if (args.htmlPath !== null) {
+    const drawn = scenarios.map(({ scenario }, i) => ({ id: scenario.id, title: scenario.title, events: estimatedEvents(runs[i]!.events, args.gap) }));
+    writeReportFile(args.htmlPath, estimateReportHtml(set, drawn, gapLabel(args.gap)));
+  }
   if (args.json) {
     const report = {
       window: CHAPTER_WINDOW,
@@ -210,6 +224,7 @@ export function estimateCommand(argv: string[]): number {
     console.log(JSON.stringify(report, null, 2));
   } else {
     console.log(formatEstimate(set, args, failures));
+    if (args.htmlPath !== null) console.log(`HTML report: ${args.htmlPath}`);
   }
   return failed ? 1 : 0;
 }
