@@ -27,6 +27,8 @@ export const POSTGRES_URL_VARIABLE = 'KILLPOINT_POSTGRES_URL';
 const PREPARE_TIMEOUT_MS = 60_000;
 
 const databases = new Map<Backend, Promise<string>>();
+/** How to stop what this process started for each backend. */
+const stoppers = new Map<Backend, () => Promise<void>>();
 
 /** The URL of the prepared system database of this backend (started on first use). */
 export function systemDatabase(backend: Backend): Promise<string> {
@@ -41,6 +43,19 @@ export function systemDatabase(backend: Backend): Promise<string> {
   return url;
 }
 
+/**
+ * Stops every backend this process started (the private cluster, the PGlite server) and forgets
+ * them, so a later run starts afresh. A test calls it when it is done; a command needs not: the
+ * cluster goes with the process anyway.
+ */
+export async function stopBackends(): Promise<void> {
+  await Promise.allSettled([...databases.values()]);
+  const stops = [...stoppers.values()];
+  stoppers.clear();
+  databases.clear();
+  for (const stop of stops) await stop();
+}
+
 /** A URL with its password hidden, for messages. */
 export function maskUrl(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
@@ -49,7 +64,9 @@ export function maskUrl(url: string): string {
 async function start(backend: Backend): Promise<string> {
   if (backend === 'pglite') {
     try {
-      return (await servePglite()).url;
+      const served = await servePglite();
+      stoppers.set(backend, () => served.stop());
+      return served.url;
     } catch (error) {
       throw new ProtocolError(`dbos pglite: PGlite did not start: ${(error as Error).message}`);
     }
@@ -67,7 +84,11 @@ async function start(backend: Backend): Promise<string> {
   } catch (error) {
     throw new ProtocolError(`dbos postgres: the private cluster did not start: ${(error as Error).message}`);
   }
-  stopOnExit(cluster);
+  const forget = stopOnExit(cluster);
+  stoppers.set(backend, async () => {
+    cluster.stop();
+    forget();
+  });
   return cluster.url;
 }
 
@@ -77,16 +98,22 @@ async function start(backend: Backend): Promise<string> {
  * the cluster and, unless another handler is still to run (the real tier's, which reaps the
  * children, removes their folders and raises the signal again), raises the signal again itself.
  */
-function stopOnExit(cluster: PostgresCluster): void {
-  const onSignal = (signal: NodeJS.Signals): void => {
-    cluster.stop();
+function stopOnExit(cluster: PostgresCluster): () => void {
+  const onExit = (): void => cluster.stop();
+  const forget = (): void => {
+    process.off('exit', onExit);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    cluster.stop();
+    forget();
     if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   };
-  process.on('exit', () => cluster.stop());
+  process.on('exit', onExit);
   process.prependListener('SIGINT', onSignal);
   process.prependListener('SIGTERM', onSignal);
+  return forget;
 }
 
 async function prepare(backend: Backend, url: string): Promise<void> {

@@ -1,0 +1,58 @@
+// Does killpoint's model of DBOS tell the truth? The scripted `workflow` strategy is killpoint's
+// model of a DBOS workflow (each model call and tool call a step, recorded after it returns, the
+// workflow run again from the top on recovery), so at every kill point a real DBOS run and the
+// model must reach the same verdict. Their moments map one to one, by identity, with two moments
+// only DBOS has:
+//   workflow-started   the workflow's status row is committed, nothing of it has run: the model's
+//                      run killed before anything (`start`); recovery runs it all.
+//   workflow-recorded  the workflow's output is recorded, the answer not yet delivered: the
+//                      model's last step record (the final answer's), the moment before delivery.
+// Every other identity (model-request[model 2], shop-commit[call_refund], step-recorded[step 4],
+// ...) is the same moment in both. The comparison is of what the customer and the shop see:
+// writes done twice and lost, repeats refused, the answer, model calls redone, answers delivered.
+
+import { eventIdentities } from '../../check/kill-points.js';
+import type { RunEvent } from '../../check/events.js';
+import type { Verdict } from '../../check/verdict.js';
+
+/** The scripted workflow's kill point (an identity, or `start`) for a DBOS kill point. */
+export function scriptedMoment(dbosEvents: readonly RunEvent[], k: number): string {
+  const ids = eventIdentities(dbosEvents);
+  const id = ids[k];
+  if (id === undefined || k < 0 || id === 'workflow-started') return 'start';
+  if (id === 'workflow-recorded') {
+    const before = ids.slice(0, k).filter((i) => i !== 'workflow-started').at(-1);
+    return before ?? 'start';
+  }
+  return id;
+}
+
+/** The parts of a verdict both engines must agree on. */
+export function comparableVerdict(v: Verdict) {
+  return {
+    doneTwice: v.doneTwice.map(String).sort(),
+    lost: v.lostWrites.map(String).sort(),
+    different: v.differentWrites.map(String).sort(),
+    refused: v.refused,
+    harmless: v.harmlessRepeats,
+    sameAnswer: v.sameAnswer,
+    modelCallsRedone: v.modelCallsRedone,
+    answersDelivered: v.answersDelivered,
+    conversationValid: v.conversationValid,
+  };
+}
+
+export type ComparableVerdict = ReturnType<typeof comparableVerdict>;
+
+/** The fields in which two verdicts differ, as `field: dbos X, scripted Y` lines (empty when equal). */
+export function verdictDifferences(dbos: Verdict, scripted: Verdict): string[] {
+  const a = comparableVerdict(dbos);
+  const b = comparableVerdict(scripted);
+  const lines: string[] = [];
+  for (const field of Object.keys(a) as (keyof ComparableVerdict)[]) {
+    const x = JSON.stringify(a[field]);
+    const y = JSON.stringify(b[field]);
+    if (x !== y) lines.push(`${field}: dbos ${x}, scripted ${y}`);
+  }
+  return lines;
+}

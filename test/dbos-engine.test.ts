@@ -1,0 +1,116 @@
+// DBOS under killpoint: a real DBOS workflow, each life a process killed with SIGKILL, its system
+// database on a private Postgres and on PGlite served from this process. The sample npm test runs
+// (the full sweep is bench/dbos-sweep.ts): Dana's task at every kill point on Postgres, checked
+// against killpoint's scripted workflow strategy kill point by kill point; chosen points on PGlite,
+// with keys, with the broken random keys (caught), and the parallel-call task's order chosen and
+// repeatable. Where this machine has no Postgres server binaries (and no KILLPOINT_POSTGRES_URL),
+// the Postgres part is skipped and says why.
+
+import { afterAll, describe, expect, it } from 'vitest';
+import { failedChecks } from '../src/check/checks.js';
+import { eventIdentities, findKillPoint } from '../src/check/kill-points.js';
+import type { RunOutcome } from '../src/check/outcome.js';
+import { judge } from '../src/check/verdict.js';
+import { postgresBinDir } from '../src/engines/dbos/backends/postgres-cluster.js';
+import { POSTGRES_URL_VARIABLE, stopBackends } from '../src/engines/dbos/backend.js';
+import { scriptedMoment, verdictDifferences } from '../src/engines/dbos/differential.js';
+import { dbosSystem } from '../src/engines/dbos/engine.js';
+import { scripted } from '../src/engines/scripted/engine.js';
+import { lanternScenario } from '../src/model/load.js';
+import type { Scenario } from '../src/model/scenario.js';
+import { liveChildCount } from '../src/real/processes.js';
+import { inPool } from '../src/search/plan.js';
+
+const dana = lanternScenario('T01');
+const ivan = lanternScenario('T03');
+const CONCURRENCY = 2;
+const NONE = { kills: [], interleaving: [] };
+const POSTGRES_HERE = postgresBinDir() !== null || Boolean(process.env[POSTGRES_URL_VARIABLE]);
+
+const system = (name: string) => dbosSystem(name)!;
+const runAt = async (scenario: Scenario, name: string, identity: string, base?: RunOutcome) => {
+  const baseline = base ?? (await system(name).run(scenario, NONE));
+  const k = findKillPoint(baseline.lives[0]!.events, identity);
+  if (k === null) throw new Error(`${name}: no event ${identity} in ${eventIdentities(baseline.lives[0]!.events).join(', ')}`);
+  const outcome = await system(name).run(scenario, { kills: [k], interleaving: [] });
+  const verdict = judge(scenario, outcome, baseline);
+  return { outcome, verdict, failed: failedChecks({ scenario, outcome, verdict }) };
+};
+
+afterAll(async () => {
+  await stopBackends();
+  expect(liveChildCount()).toBe(0);
+});
+
+describe("Dana's refund on DBOS + Postgres, at every kill point", () => {
+  if (!POSTGRES_HERE) {
+    it.skip(`skipped: no Postgres server binaries on this machine (initdb, pg_ctl) and ${POSTGRES_URL_VARIABLE} is not set`, () => undefined);
+    return;
+  }
+  it('repeats the refund exactly when killed after its commit and before its step is recorded, and agrees with the scripted workflow strategy at every kill point', async () => {
+    const db = system('postgres/workflow');
+    const baseline = await db.run(dana, NONE);
+    const events = baseline.lives[0]!.events;
+    const ids = eventIdentities(events);
+    // The commit hooks (the SDK's debug trigger points) still fire: every step that ran is
+    // followed by its record, and the workflow's start is seen.
+    const steps = events.filter((e) => e.kind === 'model-request' || e.kind === 'tool-start').length;
+    expect(events.filter((e) => e.kind === 'step-recorded')).toHaveLength(steps);
+    expect(ids[0]).toBe('workflow-started');
+    expect(ids.slice(-2)).toEqual(['workflow-recorded', 'answer-delivered']);
+
+    const verdicts = await inPool(ids.map((_, k) => k), CONCURRENCY, async (k) => {
+      const outcome = await db.run(dana, { kills: [k], interleaving: [] });
+      const verdict = judge(dana, outcome, baseline);
+      return { k, identity: ids[k]!, verdict, failed: failedChecks({ scenario: dana, outcome, verdict }) };
+    });
+    expect(verdicts.filter((v) => v.verdict.doneTwice.length > 0).map((v) => v.identity)).toEqual(['shop-commit[call_refund]', 'tool-result[call_refund]']);
+    expect(verdicts.flatMap((v) => v.failed.filter((c) => db.promised.includes(c)))).toEqual([]);
+
+    // killpoint's model of DBOS: the same verdict at every kill point, moment for moment.
+    const model = scripted('workflow');
+    const modelBaseline = model.run(dana, NONE) as RunOutcome;
+    const modelEvents = modelBaseline.lives[0]!.events;
+    const differences = verdicts.flatMap((v) => {
+      const moment = scriptedMoment(events, v.k);
+      const mk = findKillPoint(modelEvents, moment);
+      if (mk === null) return [`${v.identity}: the scripted workflow has no moment ${moment}`];
+      const j = judge(dana, model.run(dana, { kills: [mk], interleaving: [] }) as RunOutcome, modelBaseline);
+      return verdictDifferences(v.verdict, j).map((d) => `${v.identity} (scripted ${moment}): ${d}`);
+    });
+    expect(differences).toEqual([]);
+    expect(liveChildCount()).toBe(0);
+  }, 400_000);
+});
+
+describe('chosen kill points on PGlite', () => {
+  it('with keys (workflow id + tool call id), a kill in the gap sends the refund again and the key makes it harmless; the broken random keys are caught', async () => {
+    const keyed = await runAt(dana, 'pglite/workflow+keys', 'shop-commit[call_refund]');
+    expect(keyed.verdict.harmlessRepeats).toBe(1);
+    expect(keyed.failed).toEqual([]);
+    const random = await runAt(dana, 'pglite/workflow+random-keys', 'shop-commit[call_refund]');
+    expect(random.verdict.doneTwice.map(String)).toHaveLength(1);
+    expect(random.failed.filter((c) => system('pglite/workflow+random-keys').promised.includes(c))).toContain('done-twice');
+  }, 240_000);
+
+  it('no keys: a kill right after the step is recorded repeats nothing; after the workflow is recorded the answer is delivered once, by the recovery', async () => {
+    const base = await system('pglite/workflow').run(dana, NONE);
+    const recorded = await runAt(dana, 'pglite/workflow', 'step-recorded[call_refund]', base);
+    expect(recorded.failed).toEqual([]);
+    const finished = await runAt(dana, 'pglite/workflow', 'workflow-recorded', base);
+    expect(finished.failed).toEqual([]);
+    expect(finished.outcome.lives[1]!.events.map((e) => e.kind)).toEqual(['workflow-recorded', 'answer-delivered']);
+  }, 240_000);
+
+  it("the order of Ivan's parallel cancellations is killpoint's to choose: the same picks give the same events, other picks another order", async () => {
+    const db = system('pglite/workflow');
+    const [a, b] = await Promise.all([db.run(ivan, NONE), db.run(ivan, NONE)]);
+    expect(b.lives[0]!.events).toEqual(a.lives[0]!.events);
+    expect(a.pickWidths.some((w) => w > 1)).toBe(true);
+    const other = a.picksTaken.map((p, i) => (a.pickWidths[i]! > 1 ? a.pickWidths[i]! - 1 - p : p));
+    const [c, d] = await Promise.all([db.run(ivan, { kills: [], interleaving: other }), db.run(ivan, { kills: [], interleaving: other })]);
+    expect(d.lives[0]!.events).toEqual(c.lives[0]!.events);
+    expect(eventIdentities(c.lives[0]!.events)).not.toEqual(eventIdentities(a.lives[0]!.events));
+    expect(judge(ivan, c, a).sameAnswer).toBe(true);
+  }, 240_000);
+});
