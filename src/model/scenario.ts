@@ -121,6 +121,22 @@ export class ScenarioError extends Error {
   }
 }
 
+/**
+ * Bounds that keep a scenario runnable: a reply streams in at most MAX_CHUNKS chunks, an answer is
+ * at most MAX_ANSWER_CHARS long, a model has at most MAX_STEPS steps, and the longest path through
+ * them makes at most MAX_RUN_EVENTS events (half of what a life may have before it is taken for a
+ * runaway loop), so a mistake in a file is an error at load time, not a run that crashes later.
+ */
+export const MAX_CHUNKS = 1000;
+export const MAX_ANSWER_CHARS = 20_000;
+export const MAX_STEPS = 1000;
+export const MAX_RUN_EVENTS = 50_000;
+
+/** Names every object inherits (constructor, toString, __proto__, ...): never a field or argument of ours. */
+function inheritedName(key: string): boolean {
+  return key in Object.prototype;
+}
+
 /** Chunks a reply streams in when the scenario does not say. */
 export const DEFAULT_CALL_CHUNKS = 4;
 export function defaultAnswerChunks(text: string): number {
@@ -156,6 +172,11 @@ class Reader {
     return value;
   }
 
+  chunks(value: Json, field: string): number {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_CHUNKS) this.fail(field, `an integer from 1 to ${MAX_CHUNKS}`);
+    return value;
+  }
+
   number(value: Json, field: string): number {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) this.fail(field, 'a number >= 0');
     return value;
@@ -187,6 +208,7 @@ export function parseScenario(raw: Json, source: string): Scenario {
   r.onlyKeys(model, 'model', ['start', 'steps']);
   const start = r.string(model.start, 'model.start');
   const rawSteps = r.object(model.steps, 'model.steps');
+  if (Object.keys(rawSteps).length > MAX_STEPS) r.fail('model.steps', `at most ${MAX_STEPS} steps`);
   const steps = new Map<string, ModelStep>();
   const callIds = new Map<string, string>();
   for (const [name, value] of Object.entries(rawSteps)) {
@@ -208,40 +230,57 @@ export function parseScenario(raw: Json, source: string): Scenario {
     }
   }
   rejectCycles(r, steps);
+  rejectLongRuns(r, steps, start);
   return { id, title, customerMessage, shop, start, steps, timings };
 }
 
 function parseShop(r: Reader, value: Json): ShopRows {
   const shop = r.object(value, 'shop');
   r.onlyKeys(shop, 'shop', ['customers', 'orders', 'refunds']);
+  // The shop's tables have keys: an id (or an email) used twice is a mistake in the file, named
+  // here, not a SQLite constraint error when the shop is built.
+  const customerIdAt = new Map<string, number>();
+  const emailAt = new Map<string, number>();
   const customers = r.array(shop.customers, 'shop.customers').map((c, i) => {
     const f = `shop.customers[${i}]`;
     const o = r.object(c, f);
     r.onlyKeys(o, f, ['id', 'name', 'email', 'address']);
-    return {
+    const row = {
       id: r.string(o.id, `${f}.id`),
       name: r.string(o.name, `${f}.name`),
       email: r.string(o.email, `${f}.email`),
       address: r.string(o.address, `${f}.address`),
     };
+    if (customerIdAt.has(row.id)) r.fail(`${f}.id`, `an id not already used by shop.customers[${customerIdAt.get(row.id)}]`);
+    if (emailAt.has(row.email)) r.fail(`${f}.email`, `an email not already used by shop.customers[${emailAt.get(row.email)}]`);
+    customerIdAt.set(row.id, i);
+    emailAt.set(row.email, i);
+    return row;
   });
-  const customerIds = new Set(customers.map((c) => c.id));
+  const orderAt = new Map<string, number>();
   const orders = r.array(shop.orders, 'shop.orders').map((v, i) => {
     const f = `shop.orders[${i}]`;
     const o = r.object(v, f);
     r.onlyKeys(o, f, ['id', 'customerId', 'status', 'lines']);
+    const id = r.string(o.id, `${f}.id`);
+    if (orderAt.has(id)) r.fail(`${f}.id`, `an id not already used by shop.orders[${orderAt.get(id)}]`);
+    orderAt.set(id, i);
     const customerId = r.string(o.customerId, `${f}.customerId`);
-    if (!customerIds.has(customerId)) r.fail(`${f}.customerId`, 'the id of a customer in shop.customers');
+    if (!customerIdAt.has(customerId)) r.fail(`${f}.customerId`, 'the id of a customer in shop.customers');
+    const lineAt = new Map<string, number>();
     return {
-      id: r.string(o.id, `${f}.id`),
+      id,
       customerId,
       status: r.oneOf(o.status, `${f}.status`, ORDER_STATUSES),
       lines: r.array(o.lines, `${f}.lines`).map((l, j) => {
         const lf = `${f}.lines[${j}]`;
         const line = r.object(l, lf);
         r.onlyKeys(line, lf, ['lineId', 'item', 'quantity', 'priceCents']);
+        const lineId = r.string(line.lineId, `${lf}.lineId`);
+        if (lineAt.has(lineId)) r.fail(`${lf}.lineId`, `a line id not already used by ${f}.lines[${lineAt.get(lineId)}]`);
+        lineAt.set(lineId, j);
         return {
-          lineId: r.string(line.lineId, `${lf}.lineId`),
+          lineId,
           item: r.string(line.item, `${lf}.item`),
           quantity: r.integer(line.quantity, `${lf}.quantity`, 1),
           priceCents: r.integer(line.priceCents, `${lf}.priceCents`, 0),
@@ -249,15 +288,24 @@ function parseShop(r: Reader, value: Json): ShopRows {
       }),
     };
   });
+  const refunded = new Map<string, number>();
   const refunds = (shop.refunds === undefined ? [] : r.array(shop.refunds, 'shop.refunds')).map((v, i) => {
     const f = `shop.refunds[${i}]`;
     const o = r.object(v, f);
     r.onlyKeys(o, f, ['orderId', 'lineId', 'amountCents']);
-    return {
+    const row = {
       orderId: r.string(o.orderId, `${f}.orderId`),
       lineId: r.string(o.lineId, `${f}.lineId`),
       amountCents: r.integer(o.amountCents, `${f}.amountCents`, 1),
     };
+    // An earlier refund is of a line the shop sells, and never more than the line cost in all.
+    const order = orderAt.has(row.orderId) ? orders[orderAt.get(row.orderId)!]! : r.fail(`${f}.orderId`, 'the id of an order in shop.orders');
+    const line = order.lines.find((l) => l.lineId === row.lineId) ?? r.fail(`${f}.lineId`, `the id of a line of order ${order.id}`);
+    const key = `${order.id}/${line.lineId}`;
+    const total = (refunded.get(key) ?? 0) + row.amountCents;
+    if (total > line.quantity * line.priceCents) r.fail(`${f}.amountCents`, `refunds of line ${key} adding up to at most what it cost (${line.quantity * line.priceCents} cents)`);
+    refunded.set(key, total);
+    return row;
   });
   return { customers, orders, refunds };
 }
@@ -278,7 +326,8 @@ function parseStep(r: Reader, name: string, value: Json): ModelStep {
   if (s.say !== undefined) {
     r.onlyKeys(s, f, ['say', 'chunks']);
     const text = r.string(s.say, `${f}.say`);
-    const chunks = s.chunks === undefined ? defaultAnswerChunks(text) : r.integer(s.chunks, `${f}.chunks`, 1);
+    if (text.length > MAX_ANSWER_CHARS) r.fail(`${f}.say`, `an answer of at most ${MAX_ANSWER_CHARS} characters`);
+    const chunks = s.chunks === undefined ? defaultAnswerChunks(text) : r.chunks(s.chunks, `${f}.chunks`);
     if (chunks > text.length) r.fail(`${f}.chunks`, `at most one chunk per character (${text.length})`);
     return { kind: 'answer', name, text, chunks };
   }
@@ -292,7 +341,11 @@ function parseStep(r: Reader, name: string, value: Json): ModelStep {
     r.onlyKeys(o, cf, ['id', 'tool', 'args']);
     const tool = r.oneOf(o.tool, `${cf}.tool`, TOOL_NAMES);
     const args = r.object(o.args ?? {}, `${cf}.args`);
-    const problem = argsProblem(tool, args);
+    // A name every object inherits (constructor, toString, __proto__) would pass a lookup in the
+    // tool's list of arguments; it is refused before anything reads or walks its value.
+    const inherited = Object.keys(args).filter(inheritedName);
+    const own = Object.fromEntries(Object.entries(args).filter(([k]) => !inheritedName(k)));
+    const problem = argsProblem(tool, own) ?? (inherited.length > 0 ? { arg: inherited[0]!, expected: argsProblem(tool, { ...own, [UNKNOWN_ARG]: true })!.expected } : null);
     if (problem !== null) r.fail(`${cf}.args.${problem.arg}`, problem.expected);
     const defaultId = rawCalls.length === 1 ? `call_${name}` : `call_${name}_${i + 1}`;
     return {
@@ -304,9 +357,12 @@ function parseStep(r: Reader, name: string, value: Json): ModelStep {
   const ids = new Set(calls.map((c) => c.id));
   if (ids.size !== calls.length) r.fail(`${f}.calls`, 'distinct call ids');
   const next = parseNext(r, s.next, `${f}.next`, calls.length);
-  const chunks = s.chunks === undefined ? DEFAULT_CALL_CHUNKS : r.integer(s.chunks, `${f}.chunks`, 1);
+  const chunks = s.chunks === undefined ? DEFAULT_CALL_CHUNKS : r.chunks(s.chunks, `${f}.chunks`);
   return { kind: 'calls', name, calls, next, chunks };
 }
+
+/** A name no tool takes, to ask argsProblem for the list of those it does. */
+const UNKNOWN_ARG = '\u0000';
 
 function parseNext(r: Reader, value: Json, field: string, callCount: number): Branch[] {
   if (typeof value === 'string') return [{ goto: r.string(value, field) }];
@@ -338,9 +394,11 @@ function parseCondition(r: Reader, value: Json, field: string, callCount: number
   const when: BranchCondition = { call };
   if (w.outcome !== undefined) when.outcome = r.oneOf(w.outcome, `${field}.outcome`, ['ok', 'refused'] as const);
   if (w.nonEmpty !== undefined) when.nonEmpty = r.string(w.nonEmpty, `${field}.nonEmpty`);
+  if (when.nonEmpty !== undefined && inheritedName(when.nonEmpty)) r.fail(`${field}.nonEmpty`, 'the name of a field of a tool result');
   if ((w.field === undefined) !== (w.equals === undefined)) r.fail(field, '"field" and "equals" together');
   if (w.field !== undefined) {
     when.field = r.string(w.field, `${field}.field`);
+    if (inheritedName(when.field)) r.fail(`${field}.field`, 'the name of a field of a tool result');
     const t = typeof w.equals;
     if (t !== 'string' && t !== 'number' && t !== 'boolean') r.fail(`${field}.equals`, 'a string, number or boolean');
     when.equals = w.equals as string | number | boolean;
@@ -349,6 +407,47 @@ function parseCondition(r: Reader, value: Json, field: string, callCount: number
     r.fail(field, '"outcome", "nonEmpty" or "field" with "equals"');
   }
   return when;
+}
+
+/**
+ * Roughly how many events a step adds to a life: the request, its chunks and the reply; for each
+ * call its start, commit and result and the saves that record them; for an answer, its delivery
+ * and saves. Generous on purpose: it bounds, it does not predict.
+ */
+function stepEvents(step: ModelStep): number {
+  return step.kind === 'calls' ? step.chunks + 4 + 6 * step.calls.length : step.chunks + 5;
+}
+
+/** The longest path through the (acyclic) step graph must make a run a life can hold. */
+function rejectLongRuns(r: Reader, steps: Map<string, ModelStep>, start: string): void {
+  const longest = new Map<string, { events: number; path: string[] }>();
+  // Steps in reverse topological order, without recursion (a long chain must not overflow the stack).
+  const order: string[] = [];
+  const seen = new Set<string>();
+  const stack: { name: string; expanded: boolean }[] = [{ name: start, expanded: false }];
+  while (stack.length > 0) {
+    const top = stack.pop()!;
+    if (top.expanded) {
+      order.push(top.name);
+      continue;
+    }
+    if (seen.has(top.name)) continue;
+    seen.add(top.name);
+    stack.push({ name: top.name, expanded: true });
+    const step = steps.get(top.name)!;
+    if (step.kind === 'calls') for (const b of step.next) if (!seen.has(b.goto)) stack.push({ name: b.goto, expanded: false });
+  }
+  for (const name of order) {
+    const step = steps.get(name)!;
+    let best: { events: number; path: string[] } = { events: 0, path: [] };
+    if (step.kind === 'calls') for (const b of step.next) if (longest.get(b.goto)!.events > best.events) best = longest.get(b.goto)!;
+    longest.set(name, { events: stepEvents(step) + best.events, path: [name, ...best.path] });
+  }
+  const run = longest.get(start)!;
+  if (run.events > MAX_RUN_EVENTS) {
+    const path = run.path.length > 4 ? [run.path[0], run.path[1], '...', run.path.at(-1)] : run.path;
+    r.fail('model.steps', `a run of at most ${MAX_RUN_EVENTS} events (the longest path through the steps, ${path.join(' -> ')}, makes about ${run.events})`);
+  }
 }
 
 /** A cycle would let a scripted conversation repeat call ids and never end. */
