@@ -1,0 +1,73 @@
+// killpoint as its users get it: packed with `npm pack`, installed from the tarball into a project
+// of their own, used from their vitest suite. Each example under examples/ is copied to a temp
+// folder with the tarball, installed and tested there, so a broken export, a file missing from the
+// tarball or a dependency missing from package.json fails here, as it would for a user.
+//
+// Install scripts are skipped and the one native addon (better-sqlite3, the same pinned version)
+// is copied from this checkout's build: compiling it again for every example would cost minutes
+// and test the C++ toolchain, not killpoint.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PROJECT_ROOT } from '../src/model/load.js';
+
+const EXAMPLES = join(PROJECT_ROOT, 'examples');
+const NATIVE_ADDON = join('better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+let work: string;
+let tarball: string;
+
+/** The environment of a child that is a project of its own: none of this vitest run's settings. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST' && !k.startsWith('KILLPOINT_')));
+}
+
+function run(command: string, args: string[], cwd: string): string {
+  const r = spawnSync(command, args, { cwd, env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} in ${cwd} exited ${r.status ?? r.signal}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'killpoint-examples-'));
+  // npm pack runs prepack (the build) and prints the tarball's name on its last line.
+  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: PROJECT_ROOT, env: cleanEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!;
+  tarball = join(work, name);
+}, 240_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed tarball', () => {
+  test('holds the compiled entry points with their types, the command and the bundled scenarios, and no TypeScript sources', () => {
+    const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
+    const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | { types: string; import: string }> };
+    for (const [entry, target] of Object.entries(pkg.exports)) {
+      const paths = typeof target === 'string' ? [target] : [target.types, target.import];
+      for (const p of paths) expect(files, `${entry} -> ${p}`).toContain(`package/${p.replace(/^\.\//, '')}`);
+    }
+    expect(files).toContain('package/bin/killpoint.mjs');
+    expect(files).toContain('package/scenarios/lantern/T01-dana-torn-pad.json');
+    expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+  });
+});
+
+describe.each(readdirSync(EXAMPLES).sort())('examples/%s, installed from the tarball', (example) => {
+  test('its own vitest suite passes', () => {
+    const dir = join(work, example);
+    cpSync(join(EXAMPLES, example), dir, { recursive: true, filter: (src) => !/node_modules|killpoint-corpus|\.tgz$/.test(src) });
+    cpSync(tarball, join(dir, 'killpoint.tgz'));
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], dir);
+    const addon = join(dir, 'node_modules', NATIVE_ADDON);
+    expect(existsSync(join(dir, 'node_modules', 'better-sqlite3')), 'better-sqlite3 comes with killpoint').toBe(true);
+    mkdirSync(join(addon, '..'), { recursive: true });
+    cpSync(join(PROJECT_ROOT, 'node_modules', NATIVE_ADDON), addon);
+    run('npx', ['vitest', 'run', '--reporter=json', '--outputFile=vitest-report.json'], dir);
+    const report = JSON.parse(readFileSync(join(dir, 'vitest-report.json'), 'utf8')) as { numPassedTests: number; numFailedTests: number };
+    expect(report.numFailedTests).toBe(0);
+    expect(report.numPassedTests).toBeGreaterThanOrEqual(2);
+  }, 600_000);
+});
