@@ -63,6 +63,7 @@ export function runExternal(harness: ExternalHarness, kills: number[]): Promise<
     // An agent that crashed before making its shop has written nothing; one that ran to its end must have made it.
     const crashed = lives.at(-1)!.errorKind === 'crashed';
     const { writes, delivered } = crashed && !existsSync(join(dir, 'shop.sqlite')) ? { writes: [], delivered: readDelivered(dir, harness.name) } : readStores(dir, harness.name);
+    if (kills.length === 0) mustGiveSomethingToJudge(harness.name, lives[0]!, delivered);
     return {
       scenarioId: EXTERNAL_TASK_ID,
       strategy: harness.name,
@@ -77,6 +78,17 @@ export function runExternal(harness: ExternalHarness, kills: number[]): Promise<
       finalConversation: null,
     };
   });
+}
+
+/**
+ * The run never killed is what every kill point is judged against. One that finished with no
+ * event leaves no kill point but "before anything"; one that exited 0 without delivering an answer
+ * did not do its task. Either would let every kill point "survive": bad input, not a pass.
+ */
+function mustGiveSomethingToJudge(name: string, life: LifeRecord, delivered: string[]): void {
+  if (life.end !== 'finished') return; // the explorer reports a run that did not finish
+  if (life.events.length === 0) throw new ProtocolError(`${name}: the run without a kill wrote no events (${ENV.events}): there is no kill point to test; a harness that breaks the protocol is bad input`);
+  if (delivered.length === 0) throw new ProtocolError(`${name}: the run without a kill exited 0 but delivered no answer (outbox.jsonl): it did not finish its task; a harness that breaks the protocol is bad input`);
 }
 
 /** Starts one life; a command that cannot be started is bad input, not a crash of ours. */
