@@ -5,7 +5,8 @@
 // this interface: adding an engine is one folder and one line in registry.ts.
 
 import type { CheckName } from '../check/checks.js';
-import type { RunOutcome, Schedule } from '../check/outcome.js';
+import type { LifeRecord, RunOutcome, Schedule } from '../check/outcome.js';
+import type { Conversation } from '../model/conversation.js';
 import type { Scenario } from '../model/scenario.js';
 
 export interface SystemUnderTest {
@@ -27,6 +28,57 @@ export interface SystemUnderTest {
    * once; engines whose lives are processes answer with a promise.
    */
   run(scenario: Scenario, schedule: Schedule): RunOutcome | Promise<RunOutcome>;
+  /**
+   * Optional: the system runs one life at a time from a durable state it can name. A recovery
+   * depends only on what survived the kill, so the explorer (src/search/equivalence.ts) runs
+   * one recovery per distinct durable state and still judges every kill point. Without it, every
+   * schedule is run from scratch.
+   */
+  lives?: LifeByLife;
+}
+
+/**
+ * What survived a kill, as the system keeps it: an opaque value it can start a life from. `digest`
+ * names its contents (the shop, journal, step records, outbox: whatever the system's lives can read
+ * back); two states with one digest must be the same for any life started from them.
+ */
+export interface DurableState {
+  readonly digest: string;
+}
+
+/** Where a life starts: a durable state, its number among the run's lives, the interleaving picks left to it. */
+export interface LifeStart {
+  state: DurableState;
+  lifeIndex: number;
+  picks: readonly number[];
+}
+
+/** One life run to its end (never killed), with what a kill after each of its events would have left. */
+export interface LifeRun {
+  /** How the life ended (finished or failed), with every event. */
+  record: LifeRecord;
+  /** The conversation of a life that finished (null when it found nothing to do, or failed). */
+  conversation: Conversation | null;
+  /** The interleaving picks this life took, and how many calls each chose among. */
+  picks: number[];
+  widths: number[];
+  /** Killed right after event k (-1: before the first): the durable state left and how many picks the life had taken. */
+  after(k: number): { state: DurableState; picksTaken: number };
+  /** What the stores hold once the life ended. */
+  stores: Pick<RunOutcome, 'delivered' | 'writes' | 'refusals' | 'shop'>;
+}
+
+/** The capability: run a life from a durable state. In-process systems answer at once, process tiers with a promise. */
+export interface LifeByLife {
+  /** The durable state of a fresh run (the scenario's starting rows, nothing else). */
+  initial(scenario: Scenario): DurableState;
+  /**
+   * Everything a life started here reads, except the interleaving picks (the explorer matches
+   * those by the picks the life consumed): the state's digest, and the life number when the
+   * system's lives read it (fresh random keys are seeded by it).
+   */
+  key(start: LifeStart): string;
+  runLife(scenario: Scenario, start: LifeStart): LifeRun | Promise<LifeRun>;
 }
 
 export interface Engine {

@@ -20,14 +20,20 @@ import type { RunOutcome, Schedule } from '../check/outcome.js';
 import { judge, type Verdict } from '../check/verdict.js';
 import { BaselineDidNotFinish, type SystemUnderTest } from '../engines/engine.js';
 import { runPlan, runPlanAsync, type AsyncPlanOptions, type Plan } from './plan.js';
+import { equivalencePlan, runLifePlan, runLifePlanAsync, type EquivalenceResult, type ReductionFigures } from './equivalence.js';
 
 export interface ExploreOptions {
-  /** Kill schedules of 1 kill, or of 1 and 2 kills (the second during recovery). */
-  kills: 1 | 2;
+  /** Kill schedules of 1 kill, of 1 and 2 kills (the second during recovery), or of 1 to 3. */
+  kills: 1 | 2 | 3;
   /** Most interleavings explored per scenario and system; above it, a seeded sample of this many. */
   interleavingBound: number;
   /** Seeds the interleaving sample (only used above the bound). */
   seed: number;
+  /**
+   * false: run every schedule from scratch, even on a system that can run a life from a durable
+   * state (the yardstick the reduced explorer is checked against). Default: reduce where it can.
+   */
+  reduce?: boolean;
 }
 
 export const DEFAULT_EXPLORE_OPTIONS: ExploreOptions = { kills: 1, interleavingBound: 32, seed: 1 };
@@ -65,7 +71,7 @@ export interface JudgedCase {
 export interface Exploration {
   scenarioId: string;
   strategy: string;
-  kills: 1 | 2;
+  kills: 1 | 2 | 3;
   promised: readonly CheckName[];
   interleavings: InterleavingCoverage;
   schedulesExplored: number;
@@ -75,6 +81,8 @@ export interface Exploration {
   brokenPromises: CheckName[];
   /** The earliest schedule that breaks a promise, re-run with everything needed to explain it. */
   minimal: JudgedCase | null;
+  /** What exploring by equivalence saved (N schedules covered by M lives run); null when every schedule ran from scratch. */
+  reduction: ReductionFigures | null;
 }
 
 export interface ExploredInterleaving {
@@ -202,19 +210,20 @@ export function* explorePlan(scenario: Scenario, system: SystemUnderTest, option
   };
 
   for (const [order, it] of list.entries()) {
-    const lastEvent = it.baseline.lives[0]!.events.length - 1;
-    const firsts: number[][] = [];
-    for (let first = -1; first <= lastEvent; first++) firsts.push([first]);
-    const once = yield firsts.map((kills) => ({ kills, interleaving: it.picks }));
-    for (const [i, kills] of firsts.entries()) visit(kills, order, it, once[i]!);
-    if (options.kills < 2) continue;
-    const seconds: number[][] = [];
-    for (const [i, [first]] of firsts.entries()) {
-      const recoveryEvents = once[i]!.lives[1]?.events.length ?? 0;
-      for (let second = -1; second < recoveryEvents; second++) seconds.push([first!, second]);
+    // Level by level: the schedules of n kills, then every kill point of the life after their last kill.
+    let level: number[][] = [];
+    for (let first = -1; first < it.baseline.lives[0]!.events.length; first++) level.push([first]);
+    for (let n = 1; n <= options.kills && level.length > 0; n++) {
+      const outcomes = yield level.map((kills) => ({ kills, interleaving: it.picks }));
+      for (const [i, kills] of level.entries()) visit(kills, order, it, outcomes[i]!);
+      if (n === options.kills) break;
+      const deeper: number[][] = [];
+      for (const [i, kills] of level.entries()) {
+        const lifeEvents = outcomes[i]!.lives[n]?.events.length ?? 0;
+        for (let k = -1; k < lifeEvents; k++) deeper.push([...kills, k]);
+      }
+      level = deeper;
     }
-    const twice = yield seconds.map((kills) => ({ kills, interleaving: it.picks }));
-    for (const [i, kills] of seconds.entries()) visit(kills, order, it, twice[i]!);
   }
 
   const found = minimal as { kills: number[]; picks: number[]; baseline: RunOutcome } | null;
@@ -228,15 +237,48 @@ export function* explorePlan(scenario: Scenario, system: SystemUnderTest, option
     failures,
     brokenPromises: promised.filter((c) => failures[c] > 0),
     minimal: found === null ? null : yield* judgeCasePlan(scenario, system, { kills: found.kills, interleaving: found.picks }, found.baseline),
+    reduction: null,
+  };
+}
+
+/** Explores by equivalence where the system allows it (see equivalence.ts), else every schedule from scratch. */
+function reduces(system: SystemUnderTest, options: ExploreOptions): boolean {
+  return system.lives !== undefined && options.reduce !== false;
+}
+
+/** The exploration's result once the reduced search has judged every schedule. */
+function reducedExploration(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, coverage: InterleavingCoverage, result: EquivalenceResult, minimal: JudgedCase | null): Exploration {
+  const promised = system.promised;
+  return {
+    scenarioId: scenario.id,
+    strategy: system.name,
+    kills: options.kills,
+    promised,
+    interleavings: coverage,
+    schedulesExplored: result.schedulesExplored,
+    failures: result.failures,
+    brokenPromises: promised.filter((c) => result.failures[c] > 0),
+    minimal,
+    reduction: result.reduction,
   };
 }
 
 /** Explores an in-process system. */
 export function explore(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS): Exploration {
-  return runPlan(explorePlan(scenario, system, options), system, scenario);
+  if (!reduces(system, options)) return runPlan(explorePlan(scenario, system, options), system, scenario);
+  const { list, coverage } = runPlan(baselineInterleavingsPlan(scenario, system, options), system, scenario);
+  const result = runLifePlan(equivalencePlan(scenario, system, list, options.kills), system, scenario);
+  const found = result.minimal === null ? null : list[result.minimal.order]!;
+  const minimal = found === null ? null : judgeCase(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline);
+  return reducedExploration(scenario, system, options, coverage, result, minimal);
 }
 
-/** Explores any system, its runs `concurrency` at a time. */
-export function exploreAsync(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, planOptions?: AsyncPlanOptions): Promise<Exploration> {
-  return runPlanAsync(explorePlan(scenario, system, options), system, scenario, planOptions);
+/** Explores any system, its runs (or lives) `concurrency` at a time. */
+export async function exploreAsync(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, planOptions?: AsyncPlanOptions): Promise<Exploration> {
+  if (!reduces(system, options)) return runPlanAsync(explorePlan(scenario, system, options), system, scenario, planOptions);
+  const { list, coverage } = await runPlanAsync(baselineInterleavingsPlan(scenario, system, options), system, scenario, planOptions);
+  const result = await runLifePlanAsync(equivalencePlan(scenario, system, list, options.kills), system, scenario, planOptions?.concurrency ?? 1);
+  const found = result.minimal === null ? null : list[result.minimal.order]!;
+  const minimal = found === null ? null : await judgeCaseAsync(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline, planOptions);
+  return reducedExploration(scenario, system, options, coverage, result, minimal);
 }

@@ -9,6 +9,7 @@ import type { Scenario } from '../../model/scenario.js';
 import { ScriptedModel } from '../../model/scripted-model.js';
 import type { Engine, SystemUnderTest } from '../engine.js';
 import { realKill } from './process/real-kill.js';
+import { scriptedLives } from './life-by-life.js';
 import { promisedChecks } from './promises.js';
 import { simulate } from './simulate.js';
 import { ALL_STRATEGY_NAMES, STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from './strategies.js';
@@ -41,7 +42,8 @@ export function scriptedProcess(name: AnyStrategyName | string): SystemUnderTest
   let system = processSystems.get(name);
   if (system === undefined) {
     const inProcess = scripted(name);
-    system = { ...inProcess, summary: `${inProcess.summary} (each life a process killed with SIGKILL)`, inProcess: false, run: (scenario, schedule) => realKill(scenario, inProcess.name as AnyStrategyName, schedule) };
+    const { lives: _inProcessLives, ...rest } = inProcess;
+    system = { ...rest, summary: `${inProcess.summary} (each life a process killed with SIGKILL)`, inProcess: false, run: (scenario, schedule) => realKill(scenario, inProcess.name as AnyStrategyName, schedule) };
     processSystems.set(name, system);
   }
   return system;
@@ -61,6 +63,7 @@ export function scripted(name: AnyStrategyName | string): SystemUnderTest {
       selector: ['--strategy', strategy.name],
       inProcess: true,
       run: (scenario: Scenario, schedule: Schedule): RunOutcome => simulate(scenario, strategy.name, schedule, modelOf(scenario)),
+      lives: scriptedLives(strategy, modelOf),
     };
     systems.set(name, system);
   }

@@ -47,7 +47,8 @@ interface KeptShop {
 const shops = new Map<ShopRows, KeptShop>();
 
 export interface ReusableStores {
-  stores: DurableStores;
+  /** The shop is a real Shop (tests look inside it); the other stores start empty. */
+  stores: DurableStores & { shop: Shop; journal: MemoryJournal; workflow: MemoryWorkflowStore; outbox: MemoryOutbox };
   /** Undoes everything the run did to the shop and makes it available again. */
   release(): void;
 }

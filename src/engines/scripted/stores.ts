@@ -4,7 +4,8 @@
 // resumed life cannot see anything a real restarted process could not read back.
 
 import Database from 'better-sqlite3';
-import { Shop } from '../../model/shop.js';
+import { Shop, type RefusalRecord, type ShopCall, type ShopSnapshot, type WriteRecord } from '../../model/shop.js';
+import type { ToolName } from '../../model/tools.js';
 import type { ShopRows } from '../../model/scenario.js';
 
 /**
@@ -33,8 +34,17 @@ export interface Outbox {
   deliver(runId: string, text: string): void;
 }
 
+/** What a life and the checker ask of the shop (a Shop, or a Shop watched by a recorder). */
+export interface ShopStore {
+  call(tool: ToolName, args: Record<string, unknown>, key?: string | null): ShopCall;
+  writeLog(): WriteRecord[];
+  refusalLog(): RefusalRecord[];
+  snapshot(): ShopSnapshot;
+  close(): void;
+}
+
 export interface DurableStores {
-  shop: Shop;
+  shop: ShopStore;
   journal: JournalStore;
   workflow: WorkflowStore;
   outbox: Outbox;
@@ -56,6 +66,12 @@ export class MemoryJournal implements JournalStore {
 
   load(): string | null {
     return this.text;
+  }
+
+  /** Puts back what an earlier life left saved (a recovery started from a recorded durable state). */
+  restore(text: string | null): void {
+    this.text = text;
+    this.pending = null;
   }
 
   write(text: string): void {

@@ -1,0 +1,85 @@
+// The explorer by equivalence (src/search/equivalence.ts) against runs from scratch, kill point by
+// kill point: for each schedule it covers, the verdict it gives (its prefix's tallies combined with
+// a shared recovery) must equal judge() of the same schedule run from fresh stores, field by field
+// and in field order, and the checks it counts must be the ones that run fails. Here: every single
+// kill of every bundled scenario under every strategy and broken variant; a stride through their
+// two-kill schedules; three kills and other interleavings of the parallel-call task. The full
+// comparison, every one- and two-kill schedule, is `npx tsx bench/equivalence.ts`.
+
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { failedChecks } from '../src/check/checks.js';
+import { noKills } from '../src/check/outcome.js';
+import { judge } from '../src/check/verdict.js';
+import { scripted } from '../src/engines/scripted/engine.js';
+import { simulate } from '../src/engines/scripted/simulate.js';
+import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../src/engines/scripted/strategies.js';
+import { lanternScenario, lanternScenarios } from '../src/model/load.js';
+import type { Scenario } from '../src/model/scenario.js';
+import { equivalencePlan, runLifePlan, type EquivalenceCase } from '../src/search/equivalence.js';
+
+/** Compares the reduced verdict of every `stride`-th schedule (and every single kill) with a run from scratch. */
+function compare(scenario: Scenario, name: AnyStrategyName, maxKills: number, stride: number, interleaving: number[] = []): { covered: number; compared: number; differ: string[] } {
+  const system = scripted(name);
+  const baseline = simulate(scenario, name, noKills(interleaving));
+  const differ: string[] = [];
+  let covered = 0;
+  let compared = 0;
+  const check = (c: EquivalenceCase): void => {
+    covered++;
+    if (c.kills.length > 1 && covered % stride !== 0) return;
+    compared++;
+    const schedule = { kills: c.kills, interleaving: baseline.picksTaken };
+    const fresh = simulate(scenario, name, schedule);
+    const verdict = judge(scenario, fresh, baseline);
+    const where = `${scenario.id} ${name} kills [${c.kills.join(',')}] interleaving [${interleaving.join(',')}]`;
+    if (JSON.stringify(c.verdict()) !== JSON.stringify(verdict)) differ.push(`${where}: verdict`);
+    else if (!isDeepStrictEqual([...c.failed], failedChecks({ scenario, outcome: fresh, verdict }))) differ.push(`${where}: failed checks`);
+    // The run the verdict stands for is the run from scratch (its lives, picks, stores, conversation).
+    else if (compared % 7 === 0 && !isDeepStrictEqual(c.outcome(), fresh)) differ.push(`${where}: outcome`);
+  };
+  runLifePlan(equivalencePlan(scenario, system, [{ picks: baseline.picksTaken, baseline }], maxKills, check), system, scenario);
+  return { covered, compared, differ };
+}
+
+describe('exploring by equivalence gives every kill point the verdict of its run from scratch', () => {
+  it('every single kill and a stride of two kills, every bundled scenario, every strategy and broken variant', () => {
+    let covered = 0;
+    let compared = 0;
+    const differ: string[] = [];
+    for (const scenario of lanternScenarios()) {
+      for (const name of ALL_STRATEGY_NAMES) {
+        const r = compare(scenario, name, 2, 151);
+        covered += r.covered;
+        compared += r.compared;
+        differ.push(...r.differ);
+      }
+    }
+    expect(differ.slice(0, 20)).toEqual([]);
+    expect(covered).toBeGreaterThan(300_000);
+    expect(compared).toBeGreaterThan(10_000);
+  });
+
+  it('three kills and other interleavings of the parallel-call task', () => {
+    const t03 = lanternScenario('T03');
+    const differ: string[] = [];
+    for (const name of ['journal', 'workflow+keys', 'journal+keys/last-message', 'workflow+random-keys'] as const) {
+      differ.push(...compare(t03, name, 3, 997).differ);
+      for (const interleaving of [[1, 0, 1], [1, 1, 1, 1, 1, 1]]) differ.push(...compare(t03, name, 2, 97, interleaving).differ);
+    }
+    expect(differ.slice(0, 20)).toEqual([]);
+  });
+
+  it('recoveries are shared, verdicts are not: Dana under journal runs fewer lives than kill points, and their verdicts still differ', () => {
+    // A tally that forgot the prefix (say, its answer restarts) fails the two tests above at once:
+    // kill points of one durable state (before and after a model request) share a recovery, not a verdict.
+    const dana = lanternScenario('T01');
+    const system = scripted('journal');
+    const baseline = simulate(dana, 'journal', noKills());
+    const cases: EquivalenceCase[] = [];
+    const result = runLifePlan(equivalencePlan(dana, system, [{ picks: [], baseline }], 1, (c) => cases.push(c)), system, dana);
+    expect(result.reduction.livesRun).toBeLessThan(cases.length / 2);
+    const otherCounts = cases.filter((c) => c.verdict().modelCallsRedone !== cases[0]!.verdict().modelCallsRedone);
+    expect(otherCounts.length).toBeGreaterThan(0);
+  });
+});
