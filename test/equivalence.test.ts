@@ -70,6 +70,31 @@ describe('exploring by equivalence gives every kill point the verdict of its run
     expect(differ.slice(0, 20)).toEqual([]);
   });
 
+  it('every order of the parallel-call task in one exploration: lives and verdicts shared across orders, each judged against its own baseline', () => {
+    const t03 = lanternScenario('T03');
+    const differ: string[] = [];
+    let compared = 0;
+    for (const name of ['restart', 'journal', 'workflow', 'journal+keys/last-message'] as const) {
+      const system = scripted(name);
+      const baselines = new Map<string, ReturnType<typeof simulate>>();
+      let covered = 0;
+      const result = runLifePlan(equivalencePlan(t03, system, { search: { kills: 1, interleavingBound: 120, seed: 1 } }, 1, () => undefined), system, t03);
+      // Again, now comparing: each order's schedules against runs from scratch under that order.
+      runLifePlan(equivalencePlan(t03, system, result.list, 2, (c) => {
+        if (++covered % (c.kills.length === 1 ? 3 : 211) !== 0) return;
+        const picks = result.list[c.order]!.picks;
+        let baseline = baselines.get(picks.join(','));
+        if (baseline === undefined) baselines.set(picks.join(','), (baseline = simulate(t03, name, noKills(picks))));
+        const fresh = simulate(t03, name, { kills: c.kills, interleaving: picks });
+        compared++;
+        if (JSON.stringify(c.verdict()) !== JSON.stringify(judge(t03, fresh, baseline))) differ.push(`${name} kills [${c.kills.join(',')}] interleaving [${picks.join(',')}]`);
+      }), system, t03);
+      expect(result.list.length).toBe(120);
+    }
+    expect(differ.slice(0, 20)).toEqual([]);
+    expect(compared).toBeGreaterThan(4000);
+  });
+
   it('recoveries are shared, verdicts are not: Dana under journal runs fewer lives than kill points, and their verdicts still differ', () => {
     // A tally that forgot the prefix (say, its answer restarts) fails the two tests above at once:
     // kill points of one durable state (before and after a model request) share a recovery, not a verdict.

@@ -40,6 +40,24 @@ describe('explore', () => {
     expect(list.length).toBe(6 * 20);
   });
 
+  it('explores by equivalence: the same results as every schedule run from scratch, and says how many lives covered them', () => {
+    // Every order of Ivan's parallel calls: kill points that leave the same durable state, in any
+    // order, share one recovery (a recovery also reads the picks it consumes, so orders share the
+    // lives that consume the same ones).
+    const options = { kills: 1 as const, interleavingBound: 120, seed: 1 };
+    const reduced = explore(ivan, scripted('workflow+keys'), options);
+    const { reduction, ...rest } = reduced;
+    const { reduction: none, ...fromScratch } = explore(ivan, scripted('workflow+keys'), { ...options, reduce: false });
+    expect(rest).toEqual(fromScratch);
+    expect(none).toBeNull();
+    expect(reduction!.interleavings).toBe(120);
+    expect(reduction!.schedulesCovered).toBe(reduced.schedulesExplored);
+    // Every baseline is a life run once, cut for its kill points; each other life is a recovery.
+    expect(reduction!.livesRun).toBeLessThan(reduction!.schedulesCovered / 4);
+    expect(reduction!.livesUnreduced).toBe(2 * reduction!.schedulesCovered);
+    expect(reduction!.verdictsJudged).toBeLessThan(reduction!.schedulesCovered / 2);
+  });
+
   it('above the bound, explores a seeded sample and says so', () => {
     const e = explore(ivan, scripted('journal'), { kills: 1, interleavingBound: 8, seed: 3 });
     expect(e.interleavings).toEqual({ explored: 8, exhaustive: false, sampleSeed: 3, bound: 8 });

@@ -18,9 +18,10 @@
 // two verdict by verdict.
 
 import type { Scenario } from '../model/scenario.js';
+import { interleavingsSearch, type ExploreOptions, type InterleavingCoverage } from './explore.js';
 import { brokenPromises, CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
 import type { LifeRecord, RunOutcome } from '../check/outcome.js';
-import { judge, type Verdict } from '../check/verdict.js';
+import { judge, modelCallsStarted, type Verdict } from '../check/verdict.js';
 import type { LifeByLife, LifeRun, LifeStart, SystemUnderTest } from '../engines/engine.js';
 import { inPool } from './plan.js';
 import { Tallies, type Tally } from './prefix-tally.js';
@@ -40,6 +41,8 @@ export interface ReductionFigures {
   distinctStates: number;
   /** Verdicts computed by judge(); the other schedules shared one with their own kills and picks. */
   verdictsJudged: number;
+  /** Interleavings of the parallel calls whose schedules were covered (each baseline is its own first life, run once). */
+  interleavings: number;
 }
 
 /** A life that ran, kept for every start that reads the same. */
@@ -51,8 +54,10 @@ interface Node {
   pastEnd: boolean;
   /** Tallies along its events, by the tally it was entered with. */
   tallies: Map<number, Tally[]>;
-  /** As the last life of a schedule: the verdict and failed checks, by the prefix tally. */
-  judged: Map<number, Judgement>;
+  /** As the last life of a schedule: the verdict and failed checks, by the baseline's and the prefix's tallies. */
+  judged: Map<string, Judgement>;
+  /** The life after a kill at each of its events (k + 1), by the picks this life was given. */
+  children: Map<string, { starts: LifeStart[]; nodes: Node[] }>;
 }
 
 interface Judgement {
@@ -60,10 +65,17 @@ interface Judgement {
   failed: CheckName[];
 }
 
-/** One killed life of a schedule: a node cut after event k. */
+/** The killed lives of a schedule, last first: each a node cut after event k. */
 interface Cut {
+  parent: Cut | null;
   node: Node;
   k: number;
+}
+
+function cutsInOrder(last: Cut | null): Cut[] {
+  const cuts: Cut[] = [];
+  for (let c = last; c !== null; c = c.parent) cuts.push(c);
+  return cuts.reverse();
 }
 
 function consumedFrom(picks: readonly number[], run: LifeRun): { consumed: readonly number[]; pastEnd: boolean } {
@@ -98,7 +110,7 @@ class LifeCache {
 
   add(start: LifeStart, run: LifeRun): Node {
     const key = this.lives.key(start);
-    const node: Node = { id: this.livesRun++, run, ...consumedFrom(start.picks, run), tallies: new Map(), judged: new Map() };
+    const node: Node = { id: this.livesRun++, run, ...consumedFrom(start.picks, run), tallies: new Map(), judged: new Map(), children: new Map() };
     const nodes = this.byKey.get(key);
     if (nodes === undefined) this.byKey.set(key, [node]);
     else nodes.push(node);
@@ -141,6 +153,29 @@ export interface InterleavingToExplore {
   baseline: RunOutcome;
 }
 
+/**
+ * What a verdict reads of the baseline (verdict.ts: its writes, its last answer, its rows, its
+ * model calls), numbered by content: interleavings whose baselines read the same share verdicts.
+ */
+class BaselineTallies {
+  private readonly ids = new Map<string, number>();
+  private readonly of = new Map<RunOutcome, number>();
+
+  id(baseline: RunOutcome): number {
+    let id = this.of.get(baseline);
+    if (id === undefined) {
+      const content = JSON.stringify([baseline.writes, baseline.delivered.at(-1) ?? null, baseline.shop, modelCallsStarted(baseline)]);
+      id = this.ids.get(content);
+      if (id === undefined) {
+        id = this.ids.size;
+        this.ids.set(content, id);
+      }
+      this.of.set(baseline, id);
+    }
+    return id;
+  }
+}
+
 export interface EquivalenceResult {
   schedulesExplored: number;
   failures: Record<CheckName, number>;
@@ -149,17 +184,21 @@ export interface EquivalenceResult {
   reduction: ReductionFigures;
 }
 
+/** The interleavings to explore: given (tests), or searched as explore.ts does, each baseline a first life. */
+export type InterleavingsToExplore = readonly InterleavingToExplore[] | { search: ExploreOptions };
+
 /**
- * Every schedule of 1 to `maxKills` kills over the interleavings given, judged; `onCase` sees each
+ * Every schedule of 1 to `maxKills` kills over the interleavings, judged; `onCase` sees each
  * schedule (tests compare it with a run from scratch).
  */
-export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, interleavings: readonly InterleavingToExplore[], maxKills: number, onCase?: (c: EquivalenceCase) => void): LifePlan<EquivalenceResult> {
+export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, interleavings: InterleavingsToExplore, maxKills: number, onCase?: (c: EquivalenceCase) => void): LifePlan<EquivalenceResult & { list: InterleavingToExplore[]; coverage: InterleavingCoverage | null }> {
   const lives = system.lives;
   if (lives === undefined) throw new Error(`${system.engine} ${system.name}: it cannot run a life from a durable state`);
   const cache = new LifeCache(lives);
   const known = new Set<string>();
   for (const step of scenario.steps.values()) if (step.kind === 'calls') for (const c of step.calls) known.add(c.id);
   const tallies = new Tallies(known);
+  const baselines = new BaselineTallies();
   const failures = Object.fromEntries(CHECK_NAMES.map((c) => [c, 0])) as Record<CheckName, number>;
   const promised = system.promised;
   let explored = 0;
@@ -168,10 +207,10 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
   let minimal: { kills: number[]; order: number } | null = null;
 
   const killedRecord = (cut: Cut): LifeRecord => ({ events: cut.k < 0 ? [] : cut.node.run.record.events.slice(0, cut.k + 1), end: 'killed', killedAfter: cut.k, error: null, errorKind: null });
-  const picksOf = (path: readonly Cut[], last: Node): { picks: number[]; widths: number[] } => {
+  const picksOf = (path: Cut | null, last: Node): { picks: number[]; widths: number[] } => {
     const picks: number[] = [];
     const widths: number[] = [];
-    for (const cut of path) {
+    for (const cut of cutsInOrder(path)) {
       const n = cut.node.run.after(cut.k).picksTaken;
       for (let i = 0; i < n; i++) {
         picks.push(cut.node.run.picks[i]!);
@@ -182,13 +221,15 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
     widths.push(...last.run.widths);
     return { picks, widths };
   };
-  const outcomeOf = (path: readonly Cut[], last: Node, kills: number[], interleaving: number[]): RunOutcome => {
+  const killsOf = (path: Cut | null): number[] => cutsInOrder(path).map((c) => c.k);
+  const outcomeOf = (path: Cut | null, last: Node, interleaving: number[]): RunOutcome => {
     const { picks, widths } = picksOf(path, last);
+    const cuts = cutsInOrder(path);
     return {
       scenarioId: scenario.id,
       strategy: system.name,
-      schedule: { kills, interleaving },
-      lives: [...path.map(killedRecord), last.run.record],
+      schedule: { kills: cuts.map((c) => c.k), interleaving },
+      lives: [...cuts.map(killedRecord), last.run.record],
       picksTaken: picks,
       pickWidths: widths,
       ...last.run.stores,
@@ -196,63 +237,95 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
     };
   };
 
-  const visit = (order: number, it: InterleavingToExplore, path: readonly Cut[], last: Node, tally: Tally, kills: number[]): void => {
-    let judgement = last.judged.get(tally.id);
+  const visit = (order: number, it: InterleavingToExplore, path: Cut, depth: number, last: Node, tally: Tally): void => {
+    const judgedKey = `${baselines.id(it.baseline)}|${tally.id}`;
+    let judgement = last.judged.get(judgedKey);
     if (judgement === undefined) {
-      const outcome = outcomeOf(path, last, kills, it.picks);
+      const outcome = outcomeOf(path, last, it.picks);
       const verdict = judge(scenario, outcome, it.baseline);
       judgement = { verdict, failed: failedChecks({ scenario, outcome, verdict }) };
-      last.judged.set(tally.id, judgement);
+      last.judged.set(judgedKey, judgement);
       verdictsJudged++;
     }
     explored++;
-    livesUnreduced += kills.length + 1;
+    livesUnreduced += depth + 1;
     const { failed } = judgement;
+    if (failed.length === 0 && onCase === undefined) return;
     for (const c of failed) failures[c]++;
-    if (failed.some((c) => promised.includes(c)) && (minimal === null || compare({ kills, order }, minimal) < 0)) minimal = { kills, order };
+    if (failed.some((c) => promised.includes(c))) {
+      const kills = killsOf(path);
+      if (minimal === null || compare({ kills, order }, minimal) < 0) minimal = { kills, order };
+    }
     if (onCase !== undefined) {
       const shared = judgement.verdict;
+      const kills = killsOf(path);
       onCase({
         kills,
         order,
         failed,
         verdict: () => ({ ...shared, kills, interleaving: picksOf(path, last).picks }),
-        outcome: () => outcomeOf(path, last, kills, it.picks),
+        outcome: () => outcomeOf(path, last, it.picks),
       });
     }
   };
 
-  // Depth first: a life, then (below the kill limit) each of its kill points and the life after it.
-  const descend = function* (order: number, it: InterleavingToExplore, node: Node, picks: readonly number[], path: Cut[], tally: Tally, kills: number[]): LifePlan<void> {
-    if (kills.length > 0) visit(order, it, path, node, tally, kills);
-    if (kills.length >= maxKills) return;
-    const events = node.run.record.events.length;
+  /** The lives after a kill at each event of `node` (given `picks`), run once per node and picks. */
+  const childrenOf = function* (node: Node, picks: readonly number[], lifeIndex: number): LifePlan<{ starts: LifeStart[]; nodes: Node[] }> {
+    const memo = `${lifeIndex}|${picks.join(',')}`;
+    const known = node.children.get(memo);
+    if (known !== undefined) return known;
     const starts: LifeStart[] = [];
-    for (let k = -1; k < events; k++) {
+    for (let k = -1; k < node.run.record.events.length; k++) {
       const after = node.run.after(k);
-      // The life after the kill: its number is the kills so far (a shared node may have run as another).
-      starts.push({ state: after.state, lifeIndex: kills.length + 1, picks: picks.slice(Math.min(after.picksTaken, picks.length)) });
+      starts.push({ state: after.state, lifeIndex, picks: picks.slice(Math.min(after.picksTaken, picks.length)) });
     }
-    const next = yield* livesFor(cache, starts);
+    const children = { starts, nodes: yield* livesFor(cache, starts) };
+    node.children.set(memo, children);
+    return children;
+  };
+
+  // Depth first: a life, then (below the kill limit) each of its kill points and the life after it.
+  const descend = function* (order: number, it: InterleavingToExplore, node: Node, picks: readonly number[], path: Cut | null, depth: number, tally: Tally): LifePlan<void> {
+    if (path !== null) visit(order, it, path, depth, node, tally);
+    if (depth >= maxKills) return;
+    // The life after the kill: its number is the kills so far (a shared node may have run as another).
+    const { starts, nodes } = yield* childrenOf(node, picks, depth + 1);
     let along = node.tallies.get(tally.id);
     if (along === undefined) {
       along = tallies.along(tally, node.run.record.events);
       node.tallies.set(tally.id, along);
     }
-    for (let k = -1; k < events; k++) {
-      yield* descend(order, it, next[k + 1]!, starts[k + 1]!.picks, [...path, { node, k }], along[k + 1]!, [...kills, k]);
+    for (let k = -1; k < node.run.record.events.length; k++) {
+      yield* descend(order, it, nodes[k + 1]!, starts[k + 1]!.picks, { parent: path, node, k }, depth + 1, along[k + 1]!);
     }
   };
 
-  for (const [order, it] of interleavings.entries()) {
-    const [root] = yield* livesFor(cache, [{ state: lives.initial(scenario), lifeIndex: 0, picks: it.picks }]);
-    yield* descend(order, it, root!, it.picks, [], tallies.empty, []);
+  const rootOf = function* (picks: readonly number[]): LifePlan<Node> {
+    const [root] = yield* livesFor(cache, [{ state: lives.initial(scenario), lifeIndex: 0, picks }]);
+    return root!;
+  };
+  let list: InterleavingToExplore[];
+  let coverage: InterleavingCoverage | null = null;
+  if (Array.isArray(interleavings)) list = [...(interleavings as readonly InterleavingToExplore[])];
+  else {
+    // Each baseline is its own first life, run once: the kill points cut it, nothing runs it again.
+    const searched = yield* interleavingsSearch(scenario, system, (interleavings as { search: ExploreOptions }).search, function* (picks) {
+      const baseline = outcomeOf(null, yield* rootOf(picks), picks);
+      return baseline;
+    });
+    list = searched.list;
+    coverage = searched.coverage;
+  }
+  for (const [order, it] of list.entries()) {
+    yield* descend(order, it, yield* rootOf(it.picks), it.picks, null, 0, tallies.empty);
   }
   return {
     schedulesExplored: explored,
     failures,
     minimal,
-    reduction: { schedulesCovered: explored, livesRun: cache.livesRun, livesUnreduced, distinctStates: cache.distinctKeys, verdictsJudged },
+    reduction: { schedulesCovered: explored, livesRun: cache.livesRun, livesUnreduced, distinctStates: cache.distinctKeys, verdictsJudged, interleavings: list.length },
+    list,
+    coverage,
   };
 }
 

@@ -123,7 +123,15 @@ export function* resolveKillsPlan(specs: readonly KillPointSpec[], interleaving:
  * The interleavings of the baseline run: all of them when there are at most `bound`, else the
  * default order plus a seeded sample. The first is always the default order.
  */
-export function* baselineInterleavingsPlan(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions): Plan<{ list: ExploredInterleaving[]; coverage: InterleavingCoverage }> {
+export function baselineInterleavingsPlan(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions): Plan<{ list: ExploredInterleaving[]; coverage: InterleavingCoverage }> {
+  return interleavingsSearch(scenario, system, options, (picks) => runOne({ kills: [], interleaving: picks }));
+}
+
+/**
+ * The search of baselineInterleavingsPlan, for any way of running a baseline: a whole run asked of
+ * the system, or (equivalence.ts) the first life from the starting state, kept for the kill points.
+ */
+export function* interleavingsSearch<Q, A>(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, baselineOf: (picks: number[]) => Generator<Q, RunOutcome, A>): Generator<Q, { list: ExploredInterleaving[]; coverage: InterleavingCoverage }, A> {
   const bound = Math.max(1, options.interleavingBound);
   const list: ExploredInterleaving[] = [];
   // Depth-first over the pick tree: run a prefix, take the picks the run made after it, and queue
@@ -131,7 +139,7 @@ export function* baselineInterleavingsPlan(scenario: Scenario, system: SystemUnd
   const stack: number[][] = [[]];
   while (stack.length > 0 && list.length <= bound) {
     const prefix = stack.pop()!;
-    const baseline = yield* runOne({ kills: [], interleaving: prefix });
+    const baseline = yield* baselineOf(prefix);
     if (list.length === 0) mustFinish(baseline, system);
     const taken = baseline.picksTaken;
     list.push({ picks: taken, baseline });
@@ -148,7 +156,7 @@ export function* baselineInterleavingsPlan(scenario: Scenario, system: SystemUnd
   const seen = new Set([list[0]!.picks.join(',')]);
   for (let draw = 0; sample.length < bound && draw < bound * SAMPLE_DRAWS_PER_WANTED; draw++) {
     const picks = Array.from({ length: SAMPLE_PICKS }, () => Math.floor(rng() * 2 ** 20));
-    const baseline = yield* runOne({ kills: [], interleaving: picks });
+    const baseline = yield* baselineOf(picks);
     const key = baseline.picksTaken.join(',');
     if (seen.has(key)) continue;
     seen.add(key);
@@ -266,19 +274,19 @@ function reducedExploration(scenario: Scenario, system: SystemUnderTest, options
 /** Explores an in-process system. */
 export function explore(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS): Exploration {
   if (!reduces(system, options)) return runPlan(explorePlan(scenario, system, options), system, scenario);
-  const { list, coverage } = runPlan(baselineInterleavingsPlan(scenario, system, options), system, scenario);
-  const result = runLifePlan(equivalencePlan(scenario, system, list, options.kills), system, scenario);
+  const result = runLifePlan(equivalencePlan(scenario, system, { search: options }, options.kills), system, scenario);
+  const { list, coverage } = result;
   const found = result.minimal === null ? null : list[result.minimal.order]!;
   const minimal = found === null ? null : judgeCase(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline);
-  return reducedExploration(scenario, system, options, coverage, result, minimal);
+  return reducedExploration(scenario, system, options, coverage!, result, minimal);
 }
 
 /** Explores any system, its runs (or lives) `concurrency` at a time. */
 export async function exploreAsync(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, planOptions?: AsyncPlanOptions): Promise<Exploration> {
   if (!reduces(system, options)) return runPlanAsync(explorePlan(scenario, system, options), system, scenario, planOptions);
-  const { list, coverage } = await runPlanAsync(baselineInterleavingsPlan(scenario, system, options), system, scenario, planOptions);
-  const result = await runLifePlanAsync(equivalencePlan(scenario, system, list, options.kills), system, scenario, planOptions?.concurrency ?? 1);
+  const result = await runLifePlanAsync(equivalencePlan(scenario, system, { search: options }, options.kills), system, scenario, planOptions?.concurrency ?? 1);
+  const { list, coverage } = result;
   const found = result.minimal === null ? null : list[result.minimal.order]!;
   const minimal = found === null ? null : await judgeCaseAsync(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline, planOptions);
-  return reducedExploration(scenario, system, options, coverage, result, minimal);
+  return reducedExploration(scenario, system, options, coverage!, result, minimal);
 }
