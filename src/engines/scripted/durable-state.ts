@@ -41,6 +41,17 @@ export interface StepRecord {
   output: string;
 }
 
+function stepOrder(a: StepRecord, b: StepRecord): number {
+  return a.workflowId < b.workflowId ? -1 : a.workflowId > b.workflowId ? 1 : a.step - b.step;
+}
+
+/** The step records, sorted, each link with the number of the set up to it. */
+interface StepChain {
+  readonly parent: StepChain | null;
+  readonly item: StepRecord;
+  readonly id: number;
+}
+
 /** Numbers contents: equal contents get one number (exact, no hash to collide). */
 class Interner {
   private readonly ids = new Map<string, number>();
@@ -57,10 +68,11 @@ class Interner {
 /** The contents numbers of one scenario's states (kept per scenario and strategy by the caller). */
 export class StateSpace {
   private readonly shopIds = new Interner();
-  private readonly journalIds = new Interner();
+  /** Journal texts are numbered only when a digest asks (most states' digests are never asked for). */
+  readonly journalIds = new Interner();
   private readonly workflowIds = new Interner();
   private readonly outboxIds = new Interner();
-  readonly initial: ScriptedState = new ScriptedState(this, null, 0, null, 0, [], 0, null, 0);
+  readonly initial: ScriptedState = new ScriptedState(this, null, 0, null, null, 0, null, 0);
 
   shopAfter(state: ScriptedState, write: ShopWrite): ScriptedState {
     const shopId = this.shopIds.id(`${state.shopId}\u0000${write.tool}\u0000${canonicalJson(write.args)}\u0000${write.key ?? '\u0001'}`);
@@ -69,14 +81,28 @@ export class StateSpace {
 
   journalAfter(state: ScriptedState, text: string | null): ScriptedState {
     if (text === state.journal) return state;
-    return state.with({ journal: text, journalId: text === null ? 0 : this.journalIds.id(text) });
+    return state.with({ journal: text });
   }
 
-  /** Step records are a set (looked up by workflow and step): the order they were made in is not read. */
+  /**
+   * Step records are a set (looked up by workflow and step): the order they were made in is not
+   * read. So the chain is kept sorted, each link numbered by its parent's number and its record:
+   * equal sets, equal numbers. A record after the last (steps mostly come in order) is one link;
+   * one that overtook others (parallel steps) re-links those after it.
+   */
   workflowAfter(state: ScriptedState, record: StepRecord): ScriptedState {
-    const workflow = [...state.workflow, record].sort((a, b) => (a.workflowId < b.workflowId ? -1 : a.workflowId > b.workflowId ? 1 : a.step - b.step));
-    const workflowId = this.workflowIds.id(JSON.stringify(workflow.map((r) => [r.workflowId, r.step, r.output])));
-    return state.with({ workflow, workflowId });
+    const after: StepRecord[] = [];
+    let chain = state.workflow;
+    while (chain !== null && stepOrder(chain.item, record) > 0) {
+      after.push(chain.item);
+      chain = chain.parent;
+    }
+    let id = chain === null ? 0 : chain.id;
+    for (const r of [record, ...after.reverse()]) {
+      id = this.workflowIds.id(`${id}\u0000${r.workflowId}\u0000${r.step}\u0000${r.output}`);
+      chain = { parent: chain, item: r, id };
+    }
+    return state.with({ workflow: chain, workflowId: id });
   }
 
   outboxAfter(state: ScriptedState, runId: string, text: string): ScriptedState {
@@ -93,31 +119,34 @@ export class ScriptedState implements DurableState {
     readonly shop: Chain<ShopWrite> | null,
     readonly shopId: number,
     readonly journal: string | null,
-    readonly journalId: number,
-    readonly workflow: readonly StepRecord[],
+    readonly workflow: StepChain | null,
     readonly workflowId: number,
     readonly outbox: Chain<{ runId: string; text: string }> | null,
     readonly outboxId: number,
   ) {}
 
   get digest(): string {
-    return (this.digestText ??= `s${this.shopId}.j${this.journalId}.w${this.workflowId}.o${this.outboxId}`);
+    if (this.digestText === null) {
+      const journalId = this.journal === null ? 0 : this.space.journalIds.id(this.journal);
+      this.digestText = `s${this.shopId}.j${journalId}.w${this.workflowId}.o${this.outboxId}`;
+    }
+    return this.digestText;
   }
 
-  with(change: Partial<Pick<ScriptedState, 'shop' | 'shopId' | 'journal' | 'journalId' | 'workflow' | 'workflowId' | 'outbox' | 'outboxId'>>): ScriptedState {
+  with(change: Partial<Pick<ScriptedState, 'shop' | 'shopId' | 'journal' | 'workflow' | 'workflowId' | 'outbox' | 'outboxId'>>): ScriptedState {
     const s = { ...this.parts(), ...change };
-    return new ScriptedState(this.space, s.shop, s.shopId, s.journal, s.journalId, s.workflow, s.workflowId, s.outbox, s.outboxId);
+    return new ScriptedState(this.space, s.shop, s.shopId, s.journal, s.workflow, s.workflowId, s.outbox, s.outboxId);
   }
 
-  private parts(): Pick<ScriptedState, 'shop' | 'shopId' | 'journal' | 'journalId' | 'workflow' | 'workflowId' | 'outbox' | 'outboxId'> {
-    return { shop: this.shop, shopId: this.shopId, journal: this.journal, journalId: this.journalId, workflow: this.workflow, workflowId: this.workflowId, outbox: this.outbox, outboxId: this.outboxId };
+  private parts(): Pick<ScriptedState, 'shop' | 'shopId' | 'journal' | 'workflow' | 'workflowId' | 'outbox' | 'outboxId'> {
+    return { shop: this.shop, shopId: this.shopId, journal: this.journal, workflow: this.workflow, workflowId: this.workflowId, outbox: this.outbox, outboxId: this.outboxId };
   }
 
   /** Puts this state into fresh stores (the shop at its starting rows, the rest empty). */
   restoreInto(stores: DurableStores & { journal: { restore(text: string | null): void } }): void {
     for (const w of chainItems(this.shop)) stores.shop.call(w.tool, w.args, w.key);
     stores.journal.restore(this.journal);
-    for (const r of this.workflow) stores.workflow.record(r.workflowId, r.step, r.output);
+    for (let c = this.workflow; c !== null; c = c.parent) stores.workflow.record(c.item.workflowId, c.item.step, c.item.output);
     for (const a of chainItems(this.outbox)) stores.outbox.deliver(a.runId, a.text);
   }
 
