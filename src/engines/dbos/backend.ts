@@ -7,7 +7,8 @@
 //   pglite    PGlite served from this process (it dies with it; nothing on disk).
 //
 // Preparing runs DBOS's own launch once in a child (it creates the database and its tables, and
-// registers killpoint's queue), so no life pays for it. Anything that goes wrong here (no server
+// registers killpoint's queue), so no life pays for it; PGlite keeps its prepared data folder for
+// the next process (see backends/pglite-server.ts). Anything that goes wrong here (no server
 // binaries, a URL nobody answers at, a database DBOS cannot use) is bad input: a ProtocolError
 // that names the backend and what failed (exit 2), with nothing left running.
 
@@ -19,7 +20,7 @@ import { dbosChild } from './bundle.js';
 import type { Backend } from './config.js';
 import { postgresBinDir, startPostgresCluster, type PostgresCluster } from './backends/postgres-cluster.js';
 import { servePglite } from './backends/pglite-server.js';
-import { DBOS_ENV, type DbosPrepareSpec } from './run-spec.js';
+import { DBOS_ENV, QUEUE_NAME, QUEUE_POLLING_MS, type DbosPrepareSpec } from './run-spec.js';
 
 export const POSTGRES_URL_VARIABLE = 'KILLPOINT_POSTGRES_URL';
 
@@ -34,10 +35,7 @@ const stoppers = new Map<Backend, () => Promise<void>>();
 export function systemDatabase(backend: Backend): Promise<string> {
   let url = databases.get(backend);
   if (url === undefined) {
-    url = start(backend).then(async (u) => {
-      await prepare(backend, u);
-      return u;
-    });
+    url = start(backend);
     databases.set(backend, url);
   }
   return url;
@@ -63,17 +61,27 @@ export function maskUrl(url: string): string {
 
 async function start(backend: Backend): Promise<string> {
   if (backend === 'pglite') {
+    let served;
     try {
-      const served = await servePglite();
-      stoppers.set(backend, () => served.stop());
-      return served.url;
+      served = await servePglite(`queue-${QUEUE_NAME}-${QUEUE_POLLING_MS}ms`);
     } catch (error) {
       throw new ProtocolError(`dbos pglite: PGlite did not start: ${(error as Error).message}`);
     }
+    const forget = removeOnExit(() => served.removeNow());
+    stoppers.set(backend, async () => {
+      await served.stop();
+      forget();
+    });
+    if (!served.prepared) {
+      await prepare(backend, served.url);
+      await served.keepPrepared();
+    }
+    return served.url;
   }
   const given = process.env[POSTGRES_URL_VARIABLE];
   if (given !== undefined && given !== '') {
     if (!/^postgres(ql)?:\/\//.test(given)) throw new ProtocolError(`${POSTGRES_URL_VARIABLE}: expected a postgres:// URL, got "${maskUrl(given)}"`);
+    await prepare(backend, given);
     return given;
   }
   const binDir = postgresBinDir();
@@ -84,29 +92,30 @@ async function start(backend: Backend): Promise<string> {
   } catch (error) {
     throw new ProtocolError(`dbos postgres: the private cluster did not start: ${(error as Error).message}`);
   }
-  const forget = stopOnExit(cluster);
+  const forget = removeOnExit(() => cluster.stop());
   stoppers.set(backend, async () => {
     cluster.stop();
     forget();
   });
+  await prepare(backend, cluster.url);
   return cluster.url;
 }
 
 /**
- * The cluster goes when the process goes: on a plain exit, and on SIGINT or SIGTERM (a process
- * killed by a signal runs no exit handler). The signal handler goes first (prepended): it stops
- * the cluster and, unless another handler is still to run (the real tier's, which reaps the
+ * What a backend leaves (the private cluster, PGlite's data folder) goes when the process goes:
+ * on a plain exit, and on SIGINT or SIGTERM (a process killed by a signal runs no exit handler).
+ * `remove` must be synchronous. The signal handler goes first (prepended): it removes and, unless another handler is still to run (the real tier's, which reaps the
  * children, removes their folders and raises the signal again), raises the signal again itself.
  */
-function stopOnExit(cluster: PostgresCluster): () => void {
-  const onExit = (): void => cluster.stop();
+function removeOnExit(remove: () => void): () => void {
+  const onExit = (): void => remove();
   const forget = (): void => {
     process.off('exit', onExit);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   };
   const onSignal = (signal: NodeJS.Signals): void => {
-    cluster.stop();
+    remove();
     forget();
     if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   };
