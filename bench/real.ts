@@ -15,6 +15,7 @@ import { noKills } from '../src/check/outcome.js';
 import { ALL_STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from '../src/engines/scripted/strategies.js';
 import { Baselines, compareTiers, everyKillPoint, formatMismatch, inPool, type TierCase } from '../src/real/differential.js';
 import { UsageError } from '../src/cli/usage-error.js';
+import { decimalInt } from '../src/cli/options.js';
 import { ProtocolError } from '../src/real/protocol.js';
 
 function list(raw: string | undefined): string[] | null {
@@ -25,7 +26,7 @@ function numbers(raw: string | undefined, option: string, min: number): number[]
   if (raw === undefined) return [];
   // Strict: Number('') is 0, so an empty entry ('5,') must not become a 0.
   return raw.split(',').map((s) => {
-    const n = s.trim() === '' ? NaN : Number(s);
+    const n = decimalInt(s);
     if (!Number.isInteger(n) || n < min) throw new UsageError(`${option}: expected integers >= ${min} separated by commas, got "${raw}"`);
     return n;
   });
@@ -56,7 +57,7 @@ async function main(): Promise<number> {
     if (!(ALL_STRATEGY_NAMES as readonly string[]).includes(n)) fail(`--strategy: expected one of ${ALL_STRATEGY_NAMES.join(', ')}, got "${n}"`);
     return strategyNamed(n).name as AnyStrategyName;
   });
-  const concurrency = values.concurrency !== undefined ? Number(values.concurrency) : availableParallelism();
+  const concurrency = values.concurrency !== undefined ? decimalInt(values.concurrency) : availableParallelism();
   if (!Number.isInteger(concurrency) || concurrency < 1) fail(`--concurrency: expected a whole number >= 1, got "${values.concurrency}"`);
   const interleaving = numbers(values.interleaving, '--interleaving', 0);
   const killList = values.kills !== undefined ? numbers(values.kills, '--kills', -1) : null;

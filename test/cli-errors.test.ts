@@ -40,7 +40,7 @@ describe('options are read strictly: a value that is not what the option expects
     [['harness', '--life-timeout', '0', '--', 'true'], 'killpoint harness: --life-timeout: expected seconds > 0, got "0"'],
     [['harness', '--schedule', '5,', '--', 'true'], 'killpoint harness: --schedule: expected kill points separated by commas, each an integer >= -1 or an event identity such as shop-commit[call_refund], got "5,"'],
     [['check', '--seed', '1,2'], 'killpoint check: --seed: expected one integer >= 0, got "1,2"'],
-    [['check', '--interleavings', '3,4'], 'killpoint check: --interleavings: expected one integer >= 1, got "3,4"'],
+    [['check', '--interleavings', '3,4'], 'killpoint check: --interleavings: expected one integer from 1 to 10000, got "3,4"'],
     [['check', '--seed', ''], 'killpoint check: --seed: expected one integer >= 0, got ""'],
     [['check', '--schedule', '5,', 'scenarios/lantern/T01-dana-torn-pad.json'], 'killpoint check: --schedule: expected kill points separated by commas, each an integer >= -1 or an event identity such as shop-commit[call_refund], got "5,"'],
   ])('%j: exit 2, naming the option', async (argv, message) => {
@@ -70,5 +70,30 @@ describe('bench/real.ts, the replay command every tier mismatch prints, on bad o
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr.trim()).toMatch(message);
     expect(result.status).toBe(2);
+  });
+});
+
+describe('numbers are read as decimals, and out-of-range values are refused, not changed', () => {
+  const DANA = 'scenarios/lantern/T01-dana-torn-pad.json';
+  const IVAN = 'scenarios/lantern/T03-ivan-two-orders.json';
+  const AGENT = join(PROJECT_ROOT, 'agents', 'python', 'refund_agent.py');
+  it.each([
+    [['check', '--seed', '0x10'], 'killpoint check: --seed: expected one integer >= 0, got "0x10"'],
+    [['check', '--interleavings', ' 7'], 'killpoint check: --interleavings: expected one integer from 1 to 10000, got " 7"'],
+    [['check', '--interleavings', '1000000000'], 'killpoint check: --interleavings: expected one integer from 1 to 10000, got "1000000000"'],
+    [['check', DANA, '--schedule', ' 7'], 'killpoint check: --schedule: expected kill points separated by commas, each an integer >= -1 or an event identity such as shop-commit[call_refund], got " 7"'],
+    [['check', DANA, '--schedule', '1e3'], 'killpoint check: --schedule: expected kill points separated by commas, each an integer >= -1 or an event identity such as shop-commit[call_refund], got "1e3"'],
+    [['check', DANA, '--strategy', 'journal', '--schedule', '99999'], 'killpoint check: --schedule: kill point 99999 is beyond the run: life 1 ran to its end after 73 events (kill points -1 to 72)'],
+    [['check', DANA, '--strategy', 'journal', '--schedule', '5,999'], 'killpoint check: --schedule: kill point 999 is beyond the run: life 2 ran to its end after 73 events (kill points -1 to 72)'],
+    [['check', IVAN, '--strategy', 'journal', '--schedule', '5', '--interleaving', '7'], 'killpoint check: --interleaving: pick 1 is 7, but only 2 calls can go next there (picks 0 to 1)'],
+    [['harness', '--life-timeout', '0x10', '--', 'true'], 'killpoint harness: --life-timeout: expected seconds > 0, got "0x10"'],
+    [['harness', '--concurrency', '0x2', '--', 'true'], 'killpoint harness: --concurrency: expected a whole number >= 1, got "0x2"'],
+    [['harness', '--schedule', '99', '--', 'python3', AGENT], `killpoint harness: --schedule: kill point 99 is beyond the run: life 1 ran to its end after 10 events (kill points -1 to 9)`],
+    [['estimate', '--gap-ms', '0x10'], 'killpoint estimate: --gap-ms: expected a number of ms >= 0, got "0x10"'],
+    [['estimate', '--kills-per-task', ' 3'], 'killpoint estimate: --kills-per-task: expected a whole number >= 0, got " 3"'],
+  ])('%j: exit 2, naming the option', async (argv, message) => {
+    const { status, stderr } = await run(argv);
+    expect(stderr).toEqual([message]);
+    expect(status).toBe(2);
   });
 });

@@ -17,7 +17,7 @@ import { isCorpusEntry, loadCorpusEntry, replayEntry, replayEntryAsync, saveCorp
 import { DEFAULT_EXPLORE_OPTIONS, explore, exploreAsync, judgeCase, judgeCaseAsync, resolveKillsPlan, type JudgedCase } from '../../search/explore.js';
 import { runPlan, runPlanAsync } from '../../search/plan.js';
 import type { KillPointSpec } from '../../check/kill-points.js';
-import { killDepth, killPointList } from '../options.js';
+import { decimalInt, killDepth, killPointList, mustLandEveryKill, mustPickInRange } from '../options.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../../engines/registry.js';
 import { stripCasesPlan, stripOf, type Strip } from '../../report/check-data.js';
 import { checkReportHtml } from '../../report/check-html.js';
@@ -43,17 +43,20 @@ interface CheckArgs {
 
 function intList(value: string | undefined, option: string, min: number): number[] {
   if (value === undefined) throw new UsageError(`${option}: expected a comma-separated list of integers`);
-  // Number('') is 0: an empty entry ('', '5,') must not become a 0.
-  const list = value.split(',').map((v) => (v.trim() === '' ? NaN : Number(v)));
+  const list = value.split(',').map(decimalInt);
   if (list.some((n) => !Number.isInteger(n) || n < min)) throw new UsageError(`${option}: expected a comma-separated list of integers >= ${min}, got "${value}"`);
   return list;
 }
 
-function oneInt(value: string | undefined, option: string, min: number): number {
-  const n = value === undefined || value.trim() === '' ? NaN : Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`${option}: expected one integer >= ${min}, got ${value === undefined ? 'nothing' : `"${value}"`}`);
+function oneInt(value: string | undefined, option: string, min: number, max = Infinity): number {
+  const n = decimalInt(value);
+  const range = max === Infinity ? `>= ${min}` : `from ${min} to ${max}`;
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${option}: expected one integer ${range}, got ${value === undefined ? 'nothing' : `"${value}"`}`);
   return n;
 }
+
+/** More interleavings than this per scenario and system would run for hours; above it, ask for a sample. */
+const MAX_INTERLEAVINGS = 10_000;
 
 export function parseCheckArgs(args: string[]): CheckArgs {
   const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null, htmlPath: null };
@@ -77,7 +80,7 @@ export function parseCheckArgs(args: string[]): CheckArgs {
         parsed.kills = killDepth(value(), '--kills');
         break;
       case '--interleavings':
-        parsed.interleavingBound = oneInt(value(), '--interleavings', 1);
+        parsed.interleavingBound = oneInt(value(), '--interleavings', 1, MAX_INTERLEAVINGS);
         break;
       case '--seed':
         parsed.seed = oneInt(value(), '--seed', 0);
@@ -184,6 +187,8 @@ export async function checkCommand(args: string[]): Promise<number> {
         const kills = system.inProcess ? runPlan(resolve, system, scenario) : await runPlanAsync(resolve, system, scenario);
         const schedule = { kills, interleaving: a.interleaving };
         const judged = system.inProcess ? judgeCase(scenario, system, schedule) : await judgeCaseAsync(scenario, system, schedule);
+        mustPickInRange([judged.baseline, judged.outcome], a.interleaving, '--interleaving');
+        mustLandEveryKill(judged.outcome, kills, '--schedule');
         if (judged.broken.length > 0) failing++;
         json.push({ scenario: scenario.id, engine: system.engine, strategy: system.name, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) });
         print(formatFailure({ judged, source }));

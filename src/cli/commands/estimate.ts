@@ -8,6 +8,7 @@
 import { loadScenarioFile, lanternScenarios } from '../../model/load.js';
 import type { Scenario } from '../../model/scenario.js';
 import { UsageError } from '../usage-error.js';
+import { decimalInt, decimalNumber } from '../options.js';
 import {
   baselineEvents,
   CHAPTER_KILLS_PER_TASK,
@@ -39,8 +40,8 @@ export interface EstimateArgs {
 
 function numberOption(name: string, value: string | undefined, whole: boolean): number {
   if (value === undefined || value.startsWith('--')) throw new UsageError(`${name} needs a value`);
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || (whole && !Number.isInteger(n))) {
+  const n = whole ? decimalInt(value) : decimalNumber(value);
+  if (!Number.isFinite(n) || n < 0 || (whole && !Number.isInteger(n))) {
     throw new UsageError(`${name}: expected ${whole ? 'a whole number' : 'a number of ms'} >= 0, got "${value}"`);
   }
   return n;

@@ -12,7 +12,7 @@ import { DEFAULT_LIFE_TIMEOUT_MS, type ExternalHarness } from '../../engines/ext
 import { externalSystem, externalTask } from '../../engines/external/engine.js';
 import { exploreAsync, judgeCaseAsync, resolveKillsPlan } from '../../search/explore.js';
 import { runPlanAsync } from '../../search/plan.js';
-import { killDepth, killPointList } from '../options.js';
+import { decimalInt, decimalNumber, killDepth, killPointList, mustLandEveryKill } from '../options.js';
 import { differences, explorationJson, formatExploration, formatFailure, shellWord, type CaseSource } from '../report.js';
 
 export async function harnessCommand(args: string[]): Promise<number> {
@@ -24,12 +24,12 @@ export async function harnessCommand(args: string[]): Promise<number> {
   }
   const [command, ...commandArgs] = parsed.positionals;
   if (command === undefined) throw new UsageError('expected the harness command after --, e.g. killpoint harness -- python3 agents/python/refund_agent.py');
-  const concurrency = parsed.values.concurrency === undefined ? availableParallelism() : Number(parsed.values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency: expected a whole number >= 1, got ${parsed.values.concurrency}`);
+  const concurrency = parsed.values.concurrency === undefined ? availableParallelism() : decimalInt(parsed.values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency: expected a whole number >= 1, got "${parsed.values.concurrency}"`);
   const kills = parsed.values.kills === undefined ? 1 : killDepth(parsed.values.kills, '--kills');
   const schedule = parsed.values.schedule === undefined ? null : killPointList(parsed.values.schedule, '--schedule');
-  const timeoutS = parsed.values['life-timeout'] === undefined ? DEFAULT_LIFE_TIMEOUT_MS / 1000 : Number(parsed.values['life-timeout']);
-  if (!(Number.isFinite(timeoutS) && timeoutS > 0) || parsed.values['life-timeout']?.trim() === '') throw new UsageError(`--life-timeout: expected seconds > 0, got "${parsed.values['life-timeout']}"`);
+  const timeoutS = parsed.values['life-timeout'] === undefined ? DEFAULT_LIFE_TIMEOUT_MS / 1000 : decimalNumber(parsed.values['life-timeout']);
+  if (!(Number.isFinite(timeoutS) && timeoutS > 0)) throw new UsageError(`--life-timeout: expected seconds > 0, got "${parsed.values['life-timeout']}"`);
   const words = [command, ...commandArgs];
   const harness: ExternalHarness = { name: words.map(shellWord).join(' '), command, args: commandArgs, lifeTimeoutMs: timeoutS * 1000 };
   const system = externalSystem(harness);
@@ -42,6 +42,7 @@ export async function harnessCommand(args: string[]): Promise<number> {
   if (schedule !== null) {
     const resolved = await runPlanAsync(resolveKillsPlan(schedule, []), system, task);
     const judged = await judgeCaseAsync(task, system, { kills: resolved, interleaving: [] });
+    mustLandEveryKill(judged.outcome, resolved, '--schedule');
     if (parsed.values.json) console.log(JSON.stringify({ harness: harness.name, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) }, null, 2));
     print(formatFailure({ judged, source }));
     return judged.broken.length > 0 ? 1 : 0;
