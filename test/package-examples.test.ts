@@ -65,9 +65,15 @@ describe.each(readdirSync(EXAMPLES).sort())('examples/%s, installed from the tar
     expect(existsSync(join(dir, 'node_modules', 'better-sqlite3')), 'better-sqlite3 comes with killpoint').toBe(true);
     mkdirSync(join(addon, '..'), { recursive: true });
     cpSync(join(PROJECT_ROOT, 'node_modules', NATIVE_ADDON), addon);
-    run('npx', ['vitest', 'run', '--reporter=json', '--outputFile=vitest-report.json'], dir);
-    const report = JSON.parse(readFileSync(join(dir, 'vitest-report.json'), 'utf8')) as { numPassedTests: number; numFailedTests: number };
+    const vitest = spawnSync('npx', ['vitest', 'run', '--reporter=json', '--outputFile=vitest-report.json'], { cwd: dir, env: cleanEnv(), encoding: 'utf8' });
+    const reportFile = join(dir, 'vitest-report.json');
+    if (!existsSync(reportFile)) throw new Error(`vitest wrote no report in ${dir} (exit ${vitest.status ?? vitest.signal}):\n${vitest.stdout}\n${vitest.stderr}`);
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { numPassedTests: number; numFailedTests: number; testResults: { message?: string; assertionResults: { fullName: string; failureMessages: string[] }[] }[] };
+    // The example's own failures, as its vitest printed them, so that a broken package reads at once.
+    const failures = report.testResults.flatMap((f) => [...(f.message ? [f.message] : []), ...f.assertionResults.flatMap((a) => a.failureMessages.map((m) => `${a.fullName}: ${m.split('\n').slice(0, 6).join('\n')}`))]);
+    expect(failures).toEqual([]);
     expect(report.numFailedTests).toBe(0);
+    expect(vitest.status).toBe(0);
     expect(report.numPassedTests).toBeGreaterThanOrEqual(2);
   }, 600_000);
 });

@@ -1,17 +1,18 @@
 // Children must start fast: a child process's TypeScript is compiled once into one JavaScript
 // file with esbuild, not compiled again by a TypeScript loader in every life. Bundles are cached
-// under the project's ignored tmp/ folder, named by the entry and a hash of the sources, so every
-// process (and every test worker) that needs the same child reuses one file. Native addons
-// (better-sqlite3) always stay external and load from node_modules as usual.
+// (a clone's ignored tmp/ folder; installed, a folder under the system's temp folder), named by the
+// entry and a hash of the code, so every process (and every test worker) that needs the same child
+// reuses one file. Installed from the package, the entry is the compiled JavaScript in dist/ and
+// the packages it imports are found in the user's node_modules. Native addons (better-sqlite3)
+// always stay external and load from node_modules as usual.
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, dirname, join } from 'node:path';
+import { cacheDir, CODE_ROOT, PACKAGE_ROOT } from './package-paths.js';
 
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SOURCE_DIR = join(PROJECT_ROOT, 'src');
-const CACHE_DIR = join(PROJECT_ROOT, 'tmp', 'children');
+export const PROJECT_ROOT = PACKAGE_ROOT;
+const CACHE_DIR = cacheDir('children');
 
 export interface ChildBundleOptions {
   /** The child's entry file. */
@@ -26,13 +27,13 @@ export interface ChildBundleOptions {
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((d) => (d.isDirectory() ? sourceFiles(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []))
+    .flatMap((d) => (d.isDirectory() ? sourceFiles(join(dir, d.name)) : /\.[tj]s$/.test(d.name) ? [join(dir, d.name)] : []))
     .sort();
 }
 
 function sourcesHash(options: ChildBundleOptions): string {
   const hash = createHash('sha256').update(options.entry).update('\0').update(options.packages).update('\0');
-  for (const file of sourceFiles(SOURCE_DIR)) hash.update(file).update('\0').update(readFileSync(file)).update('\0');
+  for (const file of sourceFiles(CODE_ROOT)) hash.update(file).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -50,7 +51,7 @@ export function childBundle(options: ChildBundleOptions): Promise<string> {
 }
 
 async function build(options: ChildBundleOptions): Promise<string> {
-  const out = join(CACHE_DIR, `${basename(dirname(options.entry))}-${basename(options.entry, '.ts')}-${sourcesHash(options)}.mjs`);
+  const out = join(CACHE_DIR, `${basename(dirname(options.entry))}-${basename(options.entry).replace(/\.[tj]s$/, '')}-${sourcesHash(options)}.mjs`);
   if (existsSync(out)) return out;
   mkdirSync(CACHE_DIR, { recursive: true });
   const { build: esbuild } = await import('esbuild');

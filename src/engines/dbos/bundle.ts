@@ -3,10 +3,10 @@
 // transports) only when they are installed, which a bundler cannot leave to run time; DBOS itself
 // loads in a few hundred milliseconds.
 
-import { fileURLToPath } from 'node:url';
 import { childBundle } from '../../real/child-bundle.js';
+import { siblingModule } from '../../real/package-paths.js';
 
-const CHILD_ENTRY = fileURLToPath(new URL('./child.ts', import.meta.url));
+const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 
 export function dbosChild(): Promise<string> {
   return childBundle({ entry: CHILD_ENTRY, packages: 'external' });

@@ -6,12 +6,12 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
 import type { Conversation } from '../../model/conversation.js';
 import type { Scenario } from '../../model/scenario.js';
 import { Shop } from '../../model/shop.js';
 import { childBundle } from '../../real/child-bundle.js';
+import { siblingModule } from '../../real/package-paths.js';
 import { withTempDir } from '../../real/processes.js';
 import { picksLeft, readRunStores, runProcessLife } from '../../real/process-life.js';
 import { errorLine, lifeEnd } from '../../real/protocol.js';
@@ -20,7 +20,7 @@ import { serializeScenario } from '../scripted/process/run-spec.js';
 import type { LangGraphConfig } from './config.js';
 import { LG_ENV, STATE_FILES, type LangGraphLifeResult, type LangGraphRunSpec } from './run-spec.js';
 
-const CHILD_ENTRY = fileURLToPath(new URL('./child.ts', import.meta.url));
+const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 
 /** A life of a bundled task takes well under a second; one that runs two minutes is hung. */
 const LIFE_TIMEOUT_MS = 120_000;

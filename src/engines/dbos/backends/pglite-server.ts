@@ -9,11 +9,11 @@
 // copies it into a temp folder of its own and opens that (about a second), without preparing.
 // (Loading PGlite from a tarball instead keeps the process alive after its work is done.)
 
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { PROJECT_ROOT } from '../../../real/child-bundle.js';
+import { cacheDir, installedVersion } from '../../../real/package-paths.js';
 
 export interface ServedPglite {
   url: string;
@@ -28,11 +28,11 @@ export interface ServedPglite {
   removeNow(): void;
 }
 
-const CACHE_DIR = join(PROJECT_ROOT, 'tmp', 'dbos-pglite');
+const CACHE_DIR = cacheDir('dbos-pglite');
 
 function versionOf(pkg: string): string {
-  const file = join(PROJECT_ROOT, 'node_modules', pkg, 'package.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version : 'unknown';
+  // Only reached after the package was imported, so it is installed.
+  return installedVersion(pkg) ?? 'unknown';
 }
 
 /** `settings` names what the preparation did (a preparation that changes must not reuse an old one). */

@@ -7,7 +7,6 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Conversation } from '../../../model/conversation.js';
 import type { Scenario } from '../../../model/scenario.js';
 import type { RunEvent } from '../../../check/events.js';
@@ -15,6 +14,7 @@ import { createFileStores, storePaths } from '../file-stores.js';
 import { type LifeRecord, type RunOutcome, type Schedule } from '../../../check/outcome.js';
 import { strategy as strategyNamed, type AnyStrategyName } from '../strategies.js';
 import { childBundle } from '../../../real/child-bundle.js';
+import { siblingModule } from '../../../real/package-paths.js';
 import { withTempDir, type ChildExit } from '../../../real/processes.js';
 import { picksLeft, readRunStores, runProcessLife } from '../../../real/process-life.js';
 import { lifeEnd } from '../../../real/protocol.js';
@@ -22,7 +22,7 @@ import { runLivesAsync } from '../../life-loop.js';
 import { serializeScenario, TS_ENV, type RunSpec } from './run-spec.js';
 
 /** The child that runs one life (compiled once, see src/real/child-bundle.ts). */
-const CHILD_ENTRY = fileURLToPath(new URL('./child.ts', import.meta.url));
+const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 
 interface ChildResult {
   end: 'finished' | 'failed';
