@@ -4,8 +4,8 @@
 // See also killpoint/agent (the client an agent calls), killpoint/vitest (one call, vitest tests),
 // killpoint/fast-check (arbitraries), killpoint/ai-sdk and killpoint/langchain (scripted models).
 
-export { checkAgent, checkAgentSchedule, agentHarness, type AgentCheck, type AgentCommand, type CheckAgentOptions, type MinimalFailure, type ScheduleCheck } from './api/check-agent.js';
-export { checkScenario, type CheckScenarioOptions, type ScenarioCheck } from './api/check-scenario.js';
+export { checkAgent, checkAgentSchedule, agentKillPoints, agentHarness, type AgentCheck, type AgentCommand, type CheckAgentOptions, type MinimalFailure, type ScheduleCheck } from './api/check-agent.js';
+export { checkScenario, checkScenarioSchedule, scenarioKillPoints, type CheckScenarioOptions, type ScenarioCheck, type ScenarioScheduleCheck } from './api/check-scenario.js';
 
 // The search, for systems of your own behind the engine seam.
 export { explore, exploreAsync, judgeCase, judgeCaseAsync, DEFAULT_EXPLORE_OPTIONS, type Exploration, type ExploreOptions, type JudgedCase } from './search/explore.js';

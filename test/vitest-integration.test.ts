@@ -77,3 +77,52 @@ test('options that cannot work are refused when the suite is declared', () => {
   expect(() => killpointTests('x', { agent: AGENT, kills: 3 as 1 }, api)).toThrow(/kills: expected 1 or 2, got 3/);
   expect(() => killpointTests('x', { agent: AGENT, tasks: {} }, api)).toThrow(/at least one task/);
 });
+
+const DANA = join(PROJECT_ROOT, 'scenarios', 'lantern', 'T01-dana-torn-pad.json');
+
+test('a suite of scenario files under an engine: the seed in the title, the minimal kill point in the failure, its interleaving kept in the corpus', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'killpoint-user-corpus-'));
+  try {
+    const { api, declared } = recorder();
+    killpointTests('dana', { scenarios: [DANA], strategy: 'journal+random-keys', seed: 7, corpus: dir }, api);
+    expect(declared.tests.map((t) => t.name)).toEqual(['T01-dana-torn-pad.json: survives every kill point, up to 1 kill (with seed=7)']);
+    const failure = await failureOf(declared.tests[0]!.body);
+    expect(failure).toMatch(/kill schedule: 57 \(shop-commit\[call_refund\]\)/);
+    expect(failure).toContain('replay: npx killpoint check');
+    const [kept] = readdirSync(dir);
+    expect(JSON.parse(readFileSync(join(dir, kept!), 'utf8'))).toMatchObject({ suite: 'dana', task: 'T01-dana-torn-pad.json', kills: [57] });
+
+    const again = recorder();
+    killpointTests('dana', { scenarios: [DANA], strategy: 'journal+random-keys', seed: 7, corpus: dir }, again.api);
+    expect(again.declared.tests[0]!.name).toMatch(/^T01-dana-torn-pad\.json: replays kill schedule 57 from the corpus/);
+    expect(await failureOf(again.declared.tests[0]!.body)).toMatch(/a schedule kept in the corpus fails again/);
+    const keyed = recorder();
+    killpointTests('dana keyed', { scenarios: [DANA], strategy: 'journal+keys' }, keyed.api);
+    expect(await failureOf(keyed.declared.tests[0]!.body)).toBeNull();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("each: 'kill point' declares one test per kill point of the run never killed, and exactly those in the gap fail", async () => {
+  const { api, declared } = recorder();
+  await killpointTests('dana by kill point', { scenarios: [DANA], strategy: 'journal+random-keys', each: 'kill point' }, api);
+  const names = declared.tests.map((t) => t.name);
+  expect(names[0]).toBe('T01-dana-torn-pad.json: survives a kill after start (kill point -1) (with seed=1)');
+  expect(names).toContain('T01-dana-torn-pad.json: survives a kill after shop-commit[call_refund] (kill point 57) (with seed=1)');
+  const failures = await Promise.all(declared.tests.map((t) => failureOf(t.body)));
+  const failing = names.filter((_, i) => failures[i] !== null);
+  // The refund's gap: its commit, its result reaching the agent, the journal written but not yet renamed.
+  expect(failing.length).toBeGreaterThan(0);
+  expect(failing.every((n) => /call_refund|journal-write/.test(n))).toBe(true);
+  expect(failing).toContain('T01-dana-torn-pad.json: survives a kill after shop-commit[call_refund] (kill point 57) (with seed=1)');
+  expect(failures[names.indexOf(failing[0]!)]).toMatch(/replay: npx killpoint check/);
+});
+
+test('scenario suites refuse what cannot work, naming the field', () => {
+  const { api } = recorder();
+  expect(() => killpointTests('x', { scenarios: [], strategy: 'journal' }, api)).toThrow(/scenarios: expected a list of scenario files/);
+  expect(() => killpointTests('x', { scenarios: [DANA], strategy: 'journal', kills: 2, each: 'kill point' }, api)).toThrow(/each: "kill point" .* kills must be 1, got 2/);
+  expect(() => killpointTests('x', { scenarios: [join(tmpdir(), 'no-such-scenario.json')], strategy: 'journal' }, api)).toThrow(/no-such-scenario\.json/);
+  expect(() => killpointTests('x', { scenarios: [DANA], strategy: 'journal', each: 'kill' as 'task' }, api)).toThrow(/each: expected "task" or "kill point", got "kill"/);
+});

@@ -106,3 +106,10 @@ export async function checkAgentSchedule(options: CheckAgentOptions, kills: read
   const judged = await judgeCaseAsync(externalTask(harness), system, { kills: [...kills], interleaving: [] });
   return { ok: judged.broken.length === 0, report: formatFailure({ judged, source }), failure: minimalOf(judged, source), judged };
 }
+
+/** The kill points of the agent's run never killed: -1 (before anything) and each event, with its identity. */
+export async function agentKillPoints(options: Pick<CheckAgentOptions, 'agent' | 'lifeTimeoutMs'>): Promise<{ index: number; identity: string }[]> {
+  const { harness, system } = setUp(options);
+  const events = (await system.run(externalTask(harness), { kills: [], interleaving: [] })).lives[0]!.events;
+  return [-1, ...events.map((_, i) => i)].map((index) => ({ index, identity: killPointIdentity(events, index) }));
+}

@@ -1,12 +1,13 @@
 // Checking a scenario under an engine's system from code (killpoint's own runner, LangGraph, ...):
 // the same exploration, checks and report as `killpoint check`, returned as a value.
 
-import { formatExploration, replayCommand, differences, type CaseSource } from '../cli/report.js';
+import { differences, formatExploration, formatFailure, replayCommand, type CaseSource } from '../cli/report.js';
 import { killPointIdentity } from '../check/kill-points.js';
 import type { Scenario } from '../model/scenario.js';
 import { loadScenarioFile } from '../model/load.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../engines/registry.js';
-import { exploreAsync, type Exploration } from '../search/explore.js';
+import { exploreAsync, judgeCaseAsync, type Exploration, type JudgedCase } from '../search/explore.js';
+import type { SystemUnderTest } from '../engines/engine.js';
 import type { MinimalFailure } from './check-agent.js';
 
 export interface CheckScenarioOptions {
@@ -32,29 +33,74 @@ export interface ScenarioCheck {
   exploration: Exploration;
 }
 
-export async function checkScenario(options: CheckScenarioOptions): Promise<ScenarioCheck> {
+interface ScenarioSetUp {
+  system: SystemUnderTest;
+  scenario: Scenario;
+  source: CaseSource;
+}
+
+function setUp(options: Pick<CheckScenarioOptions, 'scenario' | 'engine' | 'strategy'>): ScenarioSetUp {
   const engineName = options.engine ?? DEFAULT_ENGINE;
   const engine = engineNamed(engineName);
   if (engine === undefined) throw new TypeError(`killpoint: engine: expected one of ${engineNames().join(', ')}, got ${JSON.stringify(engineName)}`);
   const system = engine.system(options.strategy);
   if (system === undefined) throw new TypeError(`killpoint: strategy: expected one of ${engine.systemNames.join(', ')} for engine ${engine.name}, got ${JSON.stringify(options.strategy)}`);
   const scenario = typeof options.scenario === 'string' ? loadScenarioFile(options.scenario) : options.scenario;
+  const source: CaseSource = { kind: 'scenario-file', path: typeof options.scenario === 'string' ? options.scenario : `${scenario.id}.json` };
+  return { system, scenario, source };
+}
+
+function minimalOf(m: JudgedCase, source: CaseSource): MinimalFailure {
+  return {
+    kills: m.schedule.kills,
+    killAt: m.schedule.kills.map((k, life) => killPointIdentity(m.outcome.lives[life]?.events ?? [], k)),
+    failed: m.failed,
+    differences: differences(m.verdict),
+    replay: replayCommand(source, m),
+  };
+}
+
+export async function checkScenario(options: CheckScenarioOptions): Promise<ScenarioCheck> {
+  const { system, scenario, source } = setUp(options);
   const kills = options.kills ?? 1;
   if (kills !== 1 && kills !== 2) throw new TypeError(`killpoint: kills: expected 1 or 2, got ${String(kills)}`);
-  const source: CaseSource = { kind: 'scenario-file', path: typeof options.scenario === 'string' ? options.scenario : `${scenario.id}.json` };
   const exploration = await exploreAsync(scenario, system, { kills, interleavingBound: options.interleavingBound ?? 32, seed: options.seed ?? 1 }, { concurrency: options.concurrency ?? 2 });
   const m = exploration.minimal;
   return {
     ok: exploration.brokenPromises.length === 0,
     schedulesExplored: exploration.schedulesExplored,
     report: formatExploration(exploration, source),
-    minimal: m === null ? null : {
-      kills: m.schedule.kills,
-      killAt: m.schedule.kills.map((k, life) => killPointIdentity(m.outcome.lives[life]?.events ?? [], k)),
-      failed: m.failed,
-      differences: differences(m.verdict),
-      replay: replayCommand(source, m),
-    },
+    minimal: m === null ? null : minimalOf(m, source),
     exploration,
   };
+}
+
+export interface ScenarioScheduleCheck {
+  ok: boolean;
+  report: string;
+  failure: MinimalFailure;
+  judged: JudgedCase;
+}
+
+/**
+ * One kill schedule of a scenario under an engine's system (kill points by index, one per life;
+ * the interleaving picks of parallel calls, default the first order), judged.
+ */
+export async function checkScenarioSchedule(options: Pick<CheckScenarioOptions, 'scenario' | 'engine' | 'strategy'>, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> {
+  if (!Array.isArray(kills) || !kills.every((k) => Number.isInteger(k) && k >= -1)) {
+    throw new TypeError(`killpoint: kills: expected kill points, integers >= -1, one per life, got ${JSON.stringify(kills)}`);
+  }
+  if (!Array.isArray(interleaving) || !interleaving.every((p) => Number.isInteger(p) && p >= 0)) {
+    throw new TypeError(`killpoint: interleaving: expected picks, integers >= 0, got ${JSON.stringify(interleaving)}`);
+  }
+  const { system, scenario, source } = setUp(options);
+  const judged = await judgeCaseAsync(scenario, system, { kills: [...kills], interleaving: [...interleaving] });
+  return { ok: judged.broken.length === 0, report: formatFailure({ judged, source }), failure: minimalOf(judged, source), judged };
+}
+
+/** The kill points of a scenario's run never killed under the system (default order): -1 (before anything) and each event, with its identity. */
+export async function scenarioKillPoints(options: Pick<CheckScenarioOptions, 'scenario' | 'engine' | 'strategy'>): Promise<{ index: number; identity: string }[]> {
+  const { system, scenario } = setUp(options);
+  const events = (await system.run(scenario, { kills: [], interleaving: [] })).lives[0]!.events;
+  return [-1, ...events.map((_, i) => i)].map((index) => ({ index, identity: killPointIdentity(events, index) }));
 }

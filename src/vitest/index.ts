@@ -1,16 +1,41 @@
 // killpoint/vitest: every kill point of your agent as vitest tests. One call declares a suite: the
 // schedules kept in your corpus folder replay first, then one test per task explores every kill
 // point (up to `kills` kills) and fails with the report the command line prints: the minimal kill
-// point, what differs from the run never killed, and the one command that replays it.
+// point, what differs from the run never killed, and the one command that replays it. A task is an
+// agent of your own behind the kill protocol, or a scenario file under an engine's system.
 //
 //   import { killpointTests } from 'killpoint/vitest';
 //   killpointTests('refund agent', { agent: ['node', 'dist/agent.js'], kills: 2, corpus: 'test/killpoint-corpus' });
+//   killpointTests('refund on LangGraph', { scenarios: ['test/refund.json'], engine: 'langgraph', strategy: 'react/sync+keys' });
+//   await killpointTests('refund agent, kill by kill', { agent: ['node', 'dist/agent.js'], each: 'kill point' });
 
 import { describe as vitestDescribe, test as vitestTest } from 'vitest';
-import { checkAgent, checkAgentSchedule, type AgentCommand } from '../api/check-agent.js';
+import { basename } from 'node:path';
+import { agentKillPoints, checkAgent, checkAgentSchedule, type AgentCommand } from '../api/check-agent.js';
+import { checkScenario, checkScenarioSchedule, scenarioKillPoints } from '../api/check-scenario.js';
+import { loadScenarioFile } from '../model/load.js';
 import { addToUserCorpus, loadUserCorpus } from './user-corpus.js';
 
-export interface KillpointTestsOptions {
+interface SuiteOptions {
+  /** 1: every kill point of the first life; 2: and every kill point of each recovery. Default 1. */
+  kills?: 1 | 2;
+  /** A folder of schedules that once failed: replayed first; a new failure is added to it. */
+  corpus?: string;
+  /** Lives run side by side. Default 2. */
+  concurrency?: number;
+  /** Per test (vitest's timeout). Default 10 minutes: a whole search runs in one test. */
+  timeoutMs?: number;
+  /**
+   * `task` (default): one test per task explores every kill point. `kill point`: one test per kill
+   * point of the task's run never killed (kills: 1 only), so a report lists each kill point as a
+   * test of its own; the run never killed is run first, so the call must be awaited at the top of
+   * the test file: `await killpointTests(...)`.
+   */
+  each?: 'task' | 'kill point';
+}
+
+/** An agent of your own, in any language, behind the kill protocol (killpoint/agent for TypeScript). */
+export interface AgentSuiteOptions extends SuiteOptions {
   /** The command that starts one life of the agent (it speaks the kill protocol: killpoint/agent). */
   agent: AgentCommand;
   /**
@@ -18,17 +43,25 @@ export interface KillpointTestsOptions {
    * task, the agent's own.
    */
   tasks?: Record<string, readonly string[]>;
-  /** 1: every kill point of the first life; 2: and every kill point of each recovery. Default 1. */
-  kills?: 1 | 2;
-  /** A folder of schedules that once failed: replayed first; a new failure is added to it. */
-  corpus?: string;
-  /** Lives run side by side. Default 2. */
-  concurrency?: number;
   /** A life that runs longer is taken to hang: the test fails with that error. Default 120 s. */
   lifeTimeoutMs?: number;
-  /** Per test (vitest's timeout). Default 10 minutes: a whole search runs in one test. */
-  timeoutMs?: number;
 }
+
+/** Scenario files run under an engine's system (killpoint's own runner, LangGraph, DBOS). */
+export interface ScenarioSuiteOptions extends SuiteOptions {
+  /** Scenario files, one task each (named by the file). */
+  scenarios: readonly string[];
+  /** A registered engine: "scripted" (default), "langgraph", "dbos", ... */
+  engine?: string;
+  /** The engine's system, e.g. "journal+keys", "react/sync+keys", "pglite/workflow+keys". */
+  strategy: string;
+  /** Seeds the sample of interleavings above the bound; shown in each test's title. Default 1. */
+  seed?: number;
+  /** Most interleavings of parallel calls explored; above it a seeded sample. Default 32. */
+  interleavingBound?: number;
+}
+
+export type KillpointTestsOptions = AgentSuiteOptions | ScenarioSuiteOptions;
 
 /** The vitest functions the suite is declared with (replaceable, so that killpoint can test this module). */
 export interface TestApi {
@@ -45,36 +78,113 @@ function agentFor(agent: AgentCommand, extra: readonly string[]): AgentCommand {
   return Array.isArray(agent) ? [...(agent as readonly string[]), ...extra] : { command: (agent as { command: string }).command, args: [...((agent as { args?: readonly string[] }).args ?? []), ...extra] };
 }
 
-export function killpointTests(suite: string, options: KillpointTestsOptions, api: TestApi = VITEST): void {
-  if (typeof suite !== 'string' || suite === '') throw new TypeError('killpointTests: expected the suite name as a non-empty string');
-  if (typeof options !== 'object' || options === null || options.agent === undefined) throw new TypeError(`killpointTests("${suite}"): expected options with agent: the command that starts one life`);
-  const kills = options.kills ?? 1;
-  if (kills !== 1 && kills !== 2) throw new TypeError(`killpointTests("${suite}"): kills: expected 1 or 2, got ${String(kills)}`);
+/** One task of a suite, whatever runs it: the search, one schedule, its kill points. */
+interface Task {
+  name: string;
+  explore(): Promise<{ ok: boolean; report: string; minimal: { kills: number[]; interleaving: number[]; found: string } | null }>;
+  replay(kills: readonly number[], interleaving: readonly number[]): Promise<{ ok: boolean; report: string }>;
+  killPoints(): Promise<{ index: number; identity: string }[]>;
+}
+
+function agentTasks(suite: string, options: AgentSuiteOptions, kills: 1 | 2): Task[] {
   const tasks = Object.entries(options.tasks ?? { [ONE_TASK]: [] });
   if (tasks.length === 0) throw new TypeError(`killpointTests("${suite}"): tasks: expected at least one task`);
+  return tasks.map(([name, extra]) => {
+    const check = { agent: agentFor(options.agent, extra), kills, concurrency: options.concurrency, lifeTimeoutMs: options.lifeTimeoutMs };
+    return {
+      name,
+      explore: async () => {
+        const c = await checkAgent(check);
+        return { ok: c.ok, report: c.report, minimal: c.minimal && { kills: c.minimal.kills, interleaving: [], found: `${c.minimal.failed.join(', ')}: ${c.minimal.differences.join('; ')}` } };
+      },
+      replay: (k) => checkAgentSchedule(check, k),
+      killPoints: () => agentKillPoints(check),
+    };
+  });
+}
+
+function scenarioTasks(suite: string, options: ScenarioSuiteOptions, kills: 1 | 2): Task[] {
+  if (!Array.isArray(options.scenarios) || options.scenarios.length === 0 || !options.scenarios.every((f) => typeof f === 'string' && f !== '')) {
+    throw new TypeError(`killpointTests("${suite}"): scenarios: expected a list of scenario files, at least one`);
+  }
+  if (typeof options.strategy !== 'string' || options.strategy === '') throw new TypeError(`killpointTests("${suite}"): strategy: expected the engine's system, e.g. "journal+keys"`);
+  const seed = options.seed ?? 1;
+  if (!Number.isInteger(seed)) throw new TypeError(`killpointTests("${suite}"): seed: expected an integer, got ${String(options.seed)}`);
+  return options.scenarios.map((file) => {
+    // Loaded now, so a scenario with a mistake fails the declaration, naming its file and field.
+    const scenario = loadScenarioFile(file);
+    const target = { scenario, engine: options.engine, strategy: options.strategy };
+    const named = { ...target, scenario: file };
+    return {
+      name: basename(file),
+      explore: async () => {
+        const c = await checkScenario({ ...named, kills, seed, interleavingBound: options.interleavingBound, concurrency: options.concurrency });
+        const m = c.exploration.minimal;
+        return { ok: c.ok, report: c.report, minimal: c.minimal && m && { kills: c.minimal.kills, interleaving: m.schedule.interleaving, found: `${c.minimal.failed.join(', ')}: ${c.minimal.differences.join('; ')}` } };
+      },
+      replay: (k, picks) => checkScenarioSchedule(named, k, picks),
+      killPoints: () => scenarioKillPoints(named),
+    };
+  });
+}
+
+export function killpointTests(suite: string, options: KillpointTestsOptions & { each: 'kill point' }, api?: TestApi): Promise<void>;
+export function killpointTests(suite: string, options: KillpointTestsOptions, api?: TestApi): void;
+export function killpointTests(suite: string, options: KillpointTestsOptions, api: TestApi = VITEST): void | Promise<void> {
+  if (typeof suite !== 'string' || suite === '') throw new TypeError('killpointTests: expected the suite name as a non-empty string');
+  if (typeof options !== 'object' || options === null || (!('agent' in options) && !('scenarios' in options)) || ('agent' in options && options.agent === undefined)) {
+    throw new TypeError(`killpointTests("${suite}"): expected options with agent (the command that starts one life) or scenarios (scenario files) and strategy`);
+  }
+  const kills = options.kills ?? 1;
+  if (kills !== 1 && kills !== 2) throw new TypeError(`killpointTests("${suite}"): kills: expected 1 or 2, got ${String(kills)}`);
+  const each = options.each ?? 'task';
+  if (each !== 'task' && each !== 'kill point') throw new TypeError(`killpointTests("${suite}"): each: expected "task" or "kill point", got ${JSON.stringify(each)}`);
+  if (each === 'kill point' && kills !== 1) throw new TypeError(`killpointTests("${suite}"): each: "kill point" declares one test per kill point of the first life, so kills must be 1, got ${kills}`);
+  const tasks = 'agent' in options ? agentTasks(suite, options, kills) : scenarioTasks(suite, options, kills);
+  const seedNote = 'scenarios' in options ? ` (with seed=${options.seed ?? 1})` : '';
   const timeoutMs = options.timeoutMs ?? 600_000;
   const corpus = options.corpus === undefined ? [] : loadUserCorpus(options.corpus, suite);
-  const unknown = corpus.find((e) => !tasks.some(([name]) => name === e.task));
-  if (unknown !== undefined) throw new TypeError(`killpointTests("${suite}"): ${unknown.file}: task: expected one of ${tasks.map(([n]) => JSON.stringify(n)).join(', ')}, got ${JSON.stringify(unknown.task)}`);
-  const checkOptions = (extra: readonly string[]) => ({ agent: agentFor(options.agent, extra), kills, concurrency: options.concurrency, lifeTimeoutMs: options.lifeTimeoutMs });
+  const unknown = corpus.find((e) => !tasks.some((t) => t.name === e.task));
+  if (unknown !== undefined) throw new TypeError(`killpointTests("${suite}"): ${unknown.file}: task: expected one of ${tasks.map((t) => JSON.stringify(t.name)).join(', ')}, got ${JSON.stringify(unknown.task)}`);
 
-  api.describe(suite, () => {
+  const declareCorpus = () => {
     for (const entry of corpus) {
-      const extra = tasks.find(([name]) => name === entry.task)![1];
-      api.test(`${entry.task}: replays kill schedule ${entry.kills.join(',')} from the corpus (${entry.file})`, async () => {
-        const replay = await checkAgentSchedule(checkOptions(extra), entry.kills);
+      const task = tasks.find((t) => t.name === entry.task)!;
+      const picks = entry.interleaving.length > 0 ? ` with picks ${entry.interleaving.join(',')}` : '';
+      api.test(`${entry.task}: replays kill schedule ${entry.kills.join(',')}${picks} from the corpus (${entry.file})`, async () => {
+        const replay = await task.replay(entry.kills, entry.interleaving);
         if (!replay.ok) throw new Error(`a schedule kept in the corpus fails again:\n${replay.report}`);
       }, timeoutMs);
     }
-    for (const [task, extra] of tasks) {
-      api.test(`${task}: survives every kill point, up to ${kills} kill${kills === 1 ? '' : 's'}`, async () => {
-        const check = await checkAgent(checkOptions(extra));
+  };
+  const keep = (task: Task, kills: number[], interleaving: number[], found: string): string => {
+    if (options.corpus === undefined) return '';
+    const file = addToUserCorpus(options.corpus, { suite, task: task.name, kills, interleaving, found });
+    return `\n(kept in the corpus as ${file}: it replays first from now on)`;
+  };
+
+  if (each === 'kill point') {
+    return Promise.all(tasks.map((t) => t.killPoints())).then((lists) => {
+      api.describe(suite, () => {
+        declareCorpus();
+        tasks.forEach((task, i) => {
+          for (const point of lists[i]!) {
+            api.test(`${task.name}: survives a kill after ${point.identity} (kill point ${point.index})${seedNote}`, async () => {
+              const replay = await task.replay([point.index], []);
+              if (!replay.ok) throw new Error(`${replay.report}${keep(task, [point.index], [], replay.report.split('\n')[0] ?? '')}`);
+            }, timeoutMs);
+          }
+        });
+      });
+    });
+  }
+  api.describe(suite, () => {
+    declareCorpus();
+    for (const task of tasks) {
+      api.test(`${task.name}: survives every kill point, up to ${kills} kill${kills === 1 ? '' : 's'}${seedNote}`, async () => {
+        const check = await task.explore();
         if (check.ok) return;
-        let kept = '';
-        if (options.corpus !== undefined && check.minimal !== null) {
-          const file = addToUserCorpus(options.corpus, { suite, task, kills: check.minimal.kills, found: `${check.minimal.failed.join(', ')}: ${check.minimal.differences.join('; ')}` });
-          kept = `\n(kept in the corpus as ${file}: it replays first from now on)`;
-        }
+        const kept = check.minimal === null ? '' : keep(task, check.minimal.kills, check.minimal.interleaving, check.minimal.found);
         throw new Error(`${check.report}${kept}`);
       }, timeoutMs);
     }

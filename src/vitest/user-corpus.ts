@@ -3,6 +3,7 @@
 // after the whole search). A failure found by the search is added to it.
 //
 //   { "suite": "refund agent", "task": "dana", "kills": [4], "found": "done twice: refund ... (2026-12-01)" }
+//   "interleaving": [1, 0] (optional: the picks of parallel calls, for a scenario under an engine)
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,8 @@ export interface UserCorpusEntry {
   suite: string;
   task: string;
   kills: number[];
+  /** The interleaving picks of parallel calls (empty: the default order). */
+  interleaving: number[];
   found: string;
 }
 
@@ -48,7 +51,11 @@ function parseEntry(file: string): UserCorpusEntry {
   if (!Array.isArray(kills) || kills.length === 0 || !kills.every((k) => Number.isInteger(k) && (k as number) >= -1)) {
     throw new UserCorpusError(file, 'kills', 'a list of kill points, integers >= -1, one per life');
   }
-  return { file, suite: r.suite as string, task: r.task as string, kills: kills as number[], found: typeof r.found === 'string' ? r.found : '' };
+  const interleaving = r.interleaving ?? [];
+  if (!Array.isArray(interleaving) || !interleaving.every((p) => Number.isInteger(p) && (p as number) >= 0)) {
+    throw new UserCorpusError(file, 'interleaving', 'a list of picks, integers >= 0 (or no field: the default order)');
+  }
+  return { file, suite: r.suite as string, task: r.task as string, kills: kills as number[], interleaving: interleaving as number[], found: typeof r.found === 'string' ? r.found : '' };
 }
 
 function slug(text: string): string {
@@ -56,11 +63,13 @@ function slug(text: string): string {
 }
 
 /** Adds a failing schedule (once: the same suite, task and kills are not written twice). Returns the file. */
-export function addToUserCorpus(dir: string, entry: Omit<UserCorpusEntry, 'file'>): string {
-  const known = loadUserCorpus(dir, entry.suite).find((e) => e.task === entry.task && e.kills.join(',') === entry.kills.join(','));
+export function addToUserCorpus(dir: string, entry: Omit<UserCorpusEntry, 'file' | 'interleaving'> & { interleaving?: number[] }): string {
+  const picks = entry.interleaving ?? [];
+  const known = loadUserCorpus(dir, entry.suite).find((e) => e.task === entry.task && e.kills.join(',') === entry.kills.join(',') && e.interleaving.join(',') === picks.join(','));
   if (known !== undefined) return known.file;
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${slug(entry.suite)}-${slug(entry.task)}-kill-${entry.kills.join('-').replace(/-1/g, 'start')}.json`);
-  writeFileSync(file, `${JSON.stringify({ suite: entry.suite, task: entry.task, kills: entry.kills, found: entry.found }, null, 2)}\n`);
+  const order = picks.length > 0 ? `-picks-${picks.join('-')}` : '';
+  const file = join(dir, `${slug(entry.suite)}-${slug(entry.task)}-kill-${entry.kills.map((k) => (k < 0 ? 'start' : String(k))).join('-')}${order}.json`);
+  writeFileSync(file, `${JSON.stringify({ suite: entry.suite, task: entry.task, kills: entry.kills, ...(picks.length > 0 ? { interleaving: picks } : {}), found: entry.found }, null, 2)}\n`);
   return file;
 }
