@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { AgentUsageError, idempotencyKey, refuse, startLife, type AgentLife } from '../src/agent/index.js';
 import { checkAgent } from '../src/api/check-agent.js';
 
@@ -34,6 +34,19 @@ describe('startLife', () => {
 });
 
 describe('events', () => {
+  test('an event after the kill point (a kill that did not land) is an error naming the call, never a silent pass', () => {
+    // The kill is SIGKILL to itself; here it is caught, as a wrapper that blocked it would.
+    const kill = vi.spyOn(process, 'kill').mockImplementation(() => true);
+    const doomed = startLife({ KILLPOINT_STATE_DIR: dir, KILLPOINT_EVENTS: join(dir, 'doomed.jsonl'), KILLPOINT_LIFE: '0', KILLPOINT_KILL_AFTER: '0' });
+    try {
+      expect(() => doomed.event('tool-start', { tool: 'refund' })).toThrow(/still alive after SIGKILL/);
+      expect(kill).toHaveBeenCalledWith(process.pid, 'SIGKILL');
+      expect(() => doomed.event('tool-result', { tool: 'refund' })).toThrow(/event\("tool-result"\): an event after the kill point \(0\): this life should be dead/);
+    } finally {
+      kill.mockRestore();
+      doomed.close();
+    }
+  });
   test('are numbered from 0 in the life, with the kind and the detail', () => {
     life.event('tool-start', { tool: 'refund', callId: 'step-2' });
     life.event('tool-result', { tool: 'refund', callId: 'step-2' });
