@@ -178,7 +178,10 @@ describe('killpoint experiment', () => {
     expect(second.out).toBe(first.out);
     expect(first.out).toMatch(/answer\s+restart\s+14\s+75\s+5\s+2\s+6\s+3\s+2\/14/);
     expect(first.out).toMatch(/after-write\s+journal\s+14\s+7\s+6\s+2\s+10\s+4\s+1\/12/);
-    expect(first.out).toContain('T01 under journal');
+    expect(first.out).toContain("T01 (Dana's task: Dana Okafor asks for a refund for one of two sleeping pads that arrived torn) under journal");
+    // A reader who has not read the chapter is told what "the chapter" and "Lantern" are.
+    expect(first.out).toMatch(/^ {2}Lantern: Lantern Outfitters, a made-up outdoor shop/m);
+    expect(first.out).toMatch(/^ {2}the chapter: the book chapter/m);
   });
 
   it('--json gives a row per moment and strategy and a verdict per run', async () => {

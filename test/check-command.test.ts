@@ -19,6 +19,17 @@ describe('killpoint check', () => {
     expect(out.join('\n')).toMatch(/T01 journal: ok/);
   });
 
+  it('an ok beside failures of checks not promised says so: what is promised, what is not, which failed here', async () => {
+    expect(await main(['check', DANA, '--strategy', 'restart', '--strategy', 'journal+keys'])).toBe(0);
+    const text = out.join('\n');
+    expect(text).toMatch(/T01 restart: ok \(every promised check held; not promised, and failed here: done twice, shop state differs, different answer\)/);
+    expect(text).toMatch(/  not promised: done twice, lost \(never sent\), refused repeat, different write, shop state differs, different answer\n  failures: done twice 11 \(not promised\)/);
+    expect(text).toMatch(/T01 journal\+keys: ok \(every promised check held\)\n/);
+    expect(text).toMatch(/journal\+keys[^]*not promised: nothing \(every check is promised\)/);
+    // Explored by equivalence: how many lives covered the schedules.
+    expect(text).toMatch(/covered by \d+ lives run \(\d+ from scratch\): \d+ distinct durable states/);
+  });
+
   it('exits 1 on a broken variant and prints the minimal case with the command that replays it', async () => {
     expect(await main(['check', DANA, '--strategy', 'journal+random-keys'])).toBe(1);
     const text = out.join('\n');

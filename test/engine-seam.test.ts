@@ -44,7 +44,7 @@ describe('a test-only engine behind the seam: a counter with and without a key',
 
   it('with a key from the run and the call: every kill point passes', async () => {
     expect(await main(['check', TASK, '--engine', 'counter', '--strategy', 'with-key'])).toBe(0);
-    expect(out.text()).toMatch(/COUNT with-key: ok\n +5 schedules of up to 1 kill/);
+    expect(out.text()).toMatch(/COUNT with-key: ok \(every promised check held\)\n +5 schedules of up to 1 kill/);
   });
 
   it('an engine or system it does not know is bad input, naming what it knows', async () => {

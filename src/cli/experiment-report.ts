@@ -6,6 +6,7 @@ import type { EventKind, RunEvent } from '../check/events.js';
 import { describeEvent } from '../check/events.js';
 import { CHOSEN_MOMENTS, chosenKillPoint, runsOf, type ExperimentResult, type Row } from '../chapter/experiment.js';
 import { STRATEGY_NAMES, type StrategyName } from '../engines/scripted/strategies.js';
+import { WORDS } from './words.js';
 
 const COLUMNS: { title: string; width: number; cell: (row: Row) => string }[] = [
   { title: 'moment', width: 11, cell: (r) => r.moment },
@@ -101,7 +102,7 @@ export function formatStrip(result: ExperimentResult, scenarioId: string, strate
   }
   const last = events[events.length - 1]!;
   const out = [
-    `${scenarioId} under ${strategy}: ${events.length} events, ${last.atMs.toFixed(2)} ms of virtual time; a kill lands right after the marked event`,
+    `${scenarioId}${scenarioId === 'T01' ? ` (Dana's task: ${WORDS.find((w) => w.word === "Dana's task")!.meaning.replace(/^T01, the running example: /, '')})` : ''} under ${strategy}: ${events.length} events, ${last.atMs.toFixed(2)} ms of virtual time; a kill lands right after the marked event`,
     `  ${strip}`,
     `  ${under.trimEnd()}`,
   ];
@@ -115,6 +116,8 @@ export function formatStrip(result: ExperimentResult, scenarioId: string, strate
 export function formatExperiment(result: ExperimentResult, stripTask: string): string {
   return [
     `killpoint experiment: ${result.baselines.size} tasks x ${STRATEGY_NAMES.length} ways to recover x 6 kills = ${result.runs.length} runs`,
+    // For a reader who has not read the chapter: what its words name (said once, in words.ts).
+    ...WORDS.filter((w) => w.word === 'the chapter' || w.word === 'Lantern').map((w) => `  ${w.word}: ${w.meaning}`),
     '',
     formatTable(result),
     '',

@@ -3,7 +3,7 @@
 // recovery did, what differs from the baseline, where it came from (fast-check seed and path),
 // and the one command that replays exactly this case.
 
-import { CHECK_LABELS, type CheckName } from '../check/checks.js';
+import { CHECK_LABELS, CHECK_NAMES, type CheckName } from '../check/checks.js';
 import { describeEvent } from '../check/events.js';
 import { killPointIdentity } from '../check/kill-points.js';
 import type { WriteIdentity } from '../check/records.js';
@@ -156,10 +156,21 @@ export function formatExploration(e: Exploration, source: CaseSource): string {
   const counts = (Object.entries(e.failures) as [CheckName, number][])
     .filter(([, n]) => n > 0)
     .map(([c, n]) => `${CHECK_LABELS[c]} ${n}${e.promised.includes(c) ? '' : ' (not promised)'}`);
+  // "ok" beside counts of checks the system does not promise must not read as a pass of them.
+  const notPromised = CHECK_NAMES.filter((c) => !e.promised.includes(c));
+  const seenNotPromised = notPromised.filter((c) => e.failures[c] > 0);
+  const header = e.brokenPromises.length > 0
+    ? status
+    : seenNotPromised.length > 0
+      ? `ok (every promised check held; not promised, and failed here: ${seenNotPromised.map((c) => CHECK_LABELS[c]).join(', ')})`
+      : 'ok (every promised check held)';
+  const r = e.reduction;
   const lines = [
-    `${e.scenarioId} ${e.strategy}: ${status}`,
+    `${e.scenarioId} ${e.strategy}: ${header}`,
     `  ${e.schedulesExplored} schedules of up to ${e.kills} kill${e.kills === 1 ? '' : 's'}, ${coverage}`,
-    `  promises: ${e.promised.map((c) => CHECK_LABELS[c]).join(', ')}`,
+    ...(r === null ? [] : [`  covered by ${r.livesRun} lives run (${r.livesUnreduced} from scratch): ${r.distinctStates} distinct durable states, ${r.verdictsJudged} verdicts judged`]),
+    `  promised: ${e.promised.map((c) => CHECK_LABELS[c]).join(', ')}`,
+    `  not promised: ${notPromised.map((c) => CHECK_LABELS[c]).join(', ') || 'nothing (every check is promised)'}`,
     `  failures: ${counts.join(', ') || 'none'}`,
   ];
   if (e.minimal) {
@@ -183,6 +194,7 @@ export function explorationJson(e: Exploration, source: CaseSource): Record<stri
     failures: e.failures,
     brokenPromises: e.brokenPromises,
     ok: e.brokenPromises.length === 0,
+    reduction: e.reduction,
     minimal: e.minimal === null ? null : {
       reproduced: e.minimal.broken.length > 0,
       schedule: { kills: e.minimal.schedule.kills, killAt: killAt(e.minimal), interleaving: e.minimal.outcome.picksTaken },
