@@ -4,7 +4,8 @@
 //
 //   npx tsx bench/engine-sweep.ts --engine langgraph                    every system (slow: minutes each)
 //   npx tsx bench/engine-sweep.ts --engine langgraph --strategies react/sync,react/sync+keys --scenarios T01,T03
-//   options: --concurrency N (runs side by side), --json FILE (the table and every exploration as JSON)
+//   options: --concurrency N (runs side by side), --json FILE (the table and every exploration as JSON),
+//            --shard i/n (this machine's share of the tasks, split as vitest --shard splits files)
 
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -16,6 +17,8 @@ import { relative, join } from 'node:path';
 import { LANTERN_DIR, lanternScenarios, PROJECT_ROOT } from '../src/model/load.js';
 import { exploreAsync, type Exploration } from '../src/search/explore.js';
 import { explorationJson } from '../src/cli/report.js';
+import { parseShard, shardOf } from '../src/cli/options.js';
+import { startProgress } from '../src/cli/progress.js';
 
 const COLUMNS: CheckName[] = ['done-twice', 'lost-write', 'refused-repeat', 'different-write', 'different-answer', 'invalid-conversation', 'answer-twice'];
 
@@ -31,12 +34,20 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { engine: { type: 'string' }, strategies: { type: 'string' }, scenarios: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' } } });
+  const { values } = parseArgs({ options: { engine: { type: 'string' }, strategies: { type: 'string' }, scenarios: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' }, shard: { type: 'string' } } });
   const engine = engineNamed(values.engine ?? '') ?? fail(`--engine: expected one of ${engineNames().join(', ')}, got "${values.engine ?? ''}"`);
   const names = values.strategies?.split(',') ?? [...engine.defaultSystems];
   const systems = names.map((n) => engine.system(n) ?? fail(`--strategies: expected names among ${engine.systemNames.join(', ')}, got "${n}"`));
   const all = lanternScenarios();
-  const scenarios = values.scenarios === undefined ? all : values.scenarios.split(',').map((id) => all.find((s) => s.id === id) ?? fail(`--scenarios: no bundled scenario "${id}"`));
+  const chosen = values.scenarios === undefined ? all : values.scenarios.split(',').map((id) => all.find((s) => s.id === id) ?? fail(`--scenarios: no bundled scenario "${id}"`));
+  let shard = null;
+  try {
+    shard = values.shard === undefined ? null : parseShard(values.shard, '--shard');
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const scenarios = shardOf(chosen, shard);
+  if (shard !== null) console.log(`shard ${shard.index}/${shard.count}: ${scenarios.map((s) => s.id).join(', ') || 'no task'} of ${chosen.length} tasks`);
   const concurrency = values.concurrency === undefined ? availableParallelism() : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) fail(`--concurrency: expected a whole number >= 1, got "${values.concurrency}"`);
 
@@ -47,13 +58,14 @@ async function main(): Promise<void> {
   for (const system of systems) {
     const started = performance.now();
     const found: Exploration[] = [];
+    const progress = startProgress(system.name, scenarios.length);
     for (const scenario of scenarios) {
       const e = await exploreAsync(scenario, system, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency });
       found.push(e);
       explorations.push(explorationJson(e, { kind: 'scenario-file', path: lanternFile(scenario.id) }));
-      if (process.stderr.isTTY) process.stderr.write(`\r${system.name}: ${found.length}/${scenarios.length} tasks`);
+      progress.tick(scenario.id);
     }
-    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+    progress.end();
     const seconds = (performance.now() - started) / 1000;
     const sum = (c: CheckName) => found.reduce((n, e) => n + e.failures[c], 0);
     const broken = found.filter((e) => e.brokenPromises.length > 0).map((e) => `${e.scenarioId}: ${e.brokenPromises.join(', ')}`);

@@ -5,7 +5,7 @@
 import { ScenarioError } from '../model/scenario.js';
 import { ProtocolError } from '../real/protocol.js';
 import { UnknownKillPoint } from '../check/kill-points.js';
-import { LifeTimedOut } from '../real/processes.js';
+import { Interrupted, LifeTimedOut } from '../real/processes.js';
 import { BaselineDidNotFinish } from '../engines/engine.js';
 import { UsageError } from './usage-error.js';
 import { PROMISE_NOTE, wordsText } from './words.js';
@@ -25,8 +25,12 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./commands/estimate.js')).estimateCommand,
   },
   check: {
-    summary: 'every kill point (and kill during recovery, and interleaving) of scenarios or corpus entries: <file.json ...> [--engine E] [--strategy S] [--kills 1|2] [--schedule k1,k2] [--save DIR] [--json] [--html FILE]',
+    summary: 'every kill point (and kill during recovery, and interleaving) of scenarios or corpus entries: <file.json ...> [--engine E] [--strategy S] [--kills 1|2] [--schedule k1,k2] [--save DIR] [--json] [--html FILE] [--shard i/n]',
     load: async () => (await import('./commands/check.js')).checkCommand,
+  },
+  merge: {
+    summary: "join the shards' JSON of check --shard i/n --json into one report: <shard.json ...> [--json]",
+    load: async () => (await import('./commands/merge.js')).mergeCommand,
   },
   harness: {
     summary: 'kill an agent in any language at every kill point (the kill protocol): [--kills 1|2] [--schedule k1,k2] [--json] -- <command> [args]',
@@ -91,6 +95,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await (await command.load())(args);
   } catch (error) {
+    // Ctrl-C: the message is out already, and the process ends by the signal (a shell reads 130).
+    if (error instanceof Interrupted) return 130;
     if (error instanceof UsageError || error instanceof ScenarioError || error instanceof ProtocolError || error instanceof UnknownKillPoint || error instanceof BaselineDidNotFinish || error instanceof LifeTimedOut) {
       console.error(`killpoint ${name}: ${error.message}`);
       return 2;

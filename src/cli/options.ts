@@ -53,3 +53,31 @@ export function mustPickInRange(outcomes: readonly RunOutcome[], picks: readonly
     }
   }
 }
+
+/** Shard `index` of `count` (1-based), as `--shard 2/3` gives it. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** `--shard i/n`: the i-th of n shards, 1 <= i <= n, as vitest reads it. */
+export function parseShard(value: string | undefined, option: string): Shard {
+  const m = value === undefined ? null : /^(\d+)\/(\d+)$/.exec(value);
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!(count >= 1 && index >= 1 && index <= count)) {
+    throw new UsageError(`${option}: expected i/n with 1 <= i <= n, such as 1/3, got ${value === undefined ? 'nothing' : `"${value}"`}`);
+  }
+  return { index, count };
+}
+
+/**
+ * The units of work shard i of n takes, split as vitest --shard splits test files: the units in
+ * their fixed order, cut into n runs of ceil(N/n), the i-th run for shard i (the last shards may
+ * be short or empty). Every unit lands in exactly one shard, whatever machine runs it.
+ */
+export function shardOf<T>(units: readonly T[], shard: Shard | null): T[] {
+  if (shard === null) return [...units];
+  const size = Math.ceil(units.length / shard.count);
+  return units.slice(size * (shard.index - 1), size * shard.index);
+}

@@ -17,8 +17,11 @@ import { isCorpusEntry, loadCorpusEntry, replayEntry, replayEntryAsync, saveCorp
 import { DEFAULT_EXPLORE_OPTIONS, explore, exploreAsync, judgeCase, judgeCaseAsync, resolveKillsPlan, type JudgedCase } from '../../search/explore.js';
 import { runPlan, runPlanAsync } from '../../search/plan.js';
 import type { KillPointSpec } from '../../check/kill-points.js';
-import { decimalInt, killDepth, killPointList, mustLandEveryKill, mustPickInRange } from '../options.js';
+import { decimalInt, killDepth, killPointList, mustLandEveryKill, mustPickInRange, parseShard, shardOf, type Shard } from '../options.js';
+import { startProgress } from '../progress.js';
+import { readerGone, yieldToReader } from '../reader.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../../engines/registry.js';
+import type { SystemUnderTest } from '../../engines/engine.js';
 import { stripCasesPlan, stripOf, type Strip } from '../../report/check-data.js';
 import { checkReportHtml } from '../../report/check-html.js';
 import { writeReportFile } from '../../report/write.js';
@@ -39,6 +42,8 @@ interface CheckArgs {
   saveDir: string | null;
   /** Where to write the HTML report, when asked. */
   htmlPath: string | null;
+  /** Only this shard of the work (scenario x system units, corpus entries first). */
+  shard: Shard | null;
 }
 
 function intList(value: string | undefined, option: string, min: number): number[] {
@@ -59,7 +64,7 @@ function oneInt(value: string | undefined, option: string, min: number, max = In
 const MAX_INTERLEAVINGS = 10_000;
 
 export function parseCheckArgs(args: string[]): CheckArgs {
-  const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null, htmlPath: null };
+  const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null, htmlPath: null, shard: null };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = (): string | undefined => args[++i];
@@ -106,13 +111,17 @@ export function parseCheckArgs(args: string[]): CheckArgs {
         parsed.htmlPath = path;
         break;
       }
+      case '--shard':
+        parsed.shard = parseShard(value(), '--shard');
+        break;
       default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html)`);
+        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard)`);
         parsed.files.push(arg);
     }
   }
   if (parsed.schedule === null && parsed.interleaving.length > 0) throw new UsageError('--interleaving: only with --schedule');
   if (parsed.schedule !== null && parsed.htmlPath !== null) throw new UsageError('--html: draws every kill point of an exploration; leave out --schedule');
+  if (parsed.schedule !== null && parsed.shard !== null) throw new UsageError('--shard: splits an exploration among machines; leave out --schedule');
   const engine = engineNamed(parsed.engine)!;
   for (const name of parsed.strategies) {
     if (engine.system(name) === undefined) throw new UsageError(`--strategy: expected one of ${engine.systemNames.join(', ')}, got "${name}"`);
@@ -169,52 +178,76 @@ export async function checkCommand(args: string[]): Promise<number> {
     if (!a.json) console.log(text);
   };
 
-  for (const file of corpusFiles) {
-    const entry = loadCorpusEntry(file);
-    const replay = entry.system.inProcess ? replayEntry(entry) : await replayEntryAsync(entry);
-    const ok = replay.mismatches.length === 0;
-    if (!ok) failing++;
-    json.push({ corpusEntry: file, ok, mismatches: replay.mismatches, failed: replay.judged.failed, differences: differences(replay.judged.verdict) });
-    print(`${file}: ${ok ? 'replays as expected' : 'DOES NOT MATCH'} (${replay.entry.note})`);
-    for (const m of replay.mismatches) print(`  ${m}`);
-    print(formatFailure({ judged: replay.judged, source: { kind: 'corpus-entry', path: file } }).split('\n').map((l) => `  ${l}`).join('\n'));
-  }
+  // The units of work, in a fixed order: every corpus entry, then every scenario under every
+  // system. --shard takes its share of them; the progress line counts them.
+  type Unit = { kind: 'corpus'; file: string } | { kind: 'scenario'; scenario: Scenario; source: CaseSource; system: SystemUnderTest };
+  const allUnits: Unit[] = [
+    ...corpusFiles.map((file): Unit => ({ kind: 'corpus', file })),
+    ...scenarios.flatMap(({ scenario, source }) => systems.map((system): Unit => ({ kind: 'scenario', scenario, source, system }))),
+  ];
+  const units = shardOf(allUnits, a.shard);
+  const progress = startProgress('killpoint check', units.length, { enabled: a.schedule === null && !a.json });
+  let stoppedEarly = false;
 
-  for (const { scenario, source } of scenarios) {
-    for (const system of systems) {
-      if (a.schedule !== null) {
-        const resolve = resolveKillsPlan(a.schedule, a.interleaving);
-        const kills = system.inProcess ? runPlan(resolve, system, scenario) : await runPlanAsync(resolve, system, scenario);
-        const schedule = { kills, interleaving: a.interleaving };
-        const judged = system.inProcess ? judgeCase(scenario, system, schedule) : await judgeCaseAsync(scenario, system, schedule);
-        mustPickInRange([judged.baseline, judged.outcome], a.interleaving, '--interleaving');
-        mustLandEveryKill(judged.outcome, kills, '--schedule');
-        if (judged.broken.length > 0) failing++;
-        json.push({ scenario: scenario.id, engine: system.engine, strategy: system.name, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) });
-        print(formatFailure({ judged, source }));
-        continue;
-      }
-      const options = { kills: a.kills, interleavingBound: a.interleavingBound, seed: a.seed };
-      const exploration = system.inProcess ? explore(scenario, system, options) : await exploreAsync(scenario, system, options, { concurrency: availableParallelism() });
-      if (exploration.brokenPromises.length > 0) failing++;
-      if (a.htmlPath !== null) {
-        const cases = system.inProcess ? runPlan(stripCasesPlan(scenario, system), system, scenario) : await runPlanAsync(stripCasesPlan(scenario, system), system, scenario, { concurrency: availableParallelism() });
-        strips.push(stripOf(exploration, system, scenario, cases, source));
-      }
-      json.push(explorationJson(exploration, source));
-      print(formatExploration(exploration, source));
-      if (a.saveDir !== null && exploration.minimal !== null) {
-        const saved = saveMinimal(exploration.minimal, source, a.saveDir);
-        print(`  kept as a corpus entry: ${saved} (replay: npx killpoint check ${saved})`);
-      }
+  for (const unit of units) {
+    // A reader that went away (`check | head -1`) stops the work: nobody reads what is left.
+    await yieldToReader();
+    if (readerGone()) {
+      stoppedEarly = true;
+      break;
     }
+    if (unit.kind === 'corpus') {
+      const file = unit.file;
+      const entry = loadCorpusEntry(file);
+      const replay = entry.system.inProcess ? replayEntry(entry) : await replayEntryAsync(entry);
+      const ok = replay.mismatches.length === 0;
+      if (!ok) failing++;
+      json.push({ corpusEntry: file, ok, mismatches: replay.mismatches, failed: replay.judged.failed, differences: differences(replay.judged.verdict) });
+      print(`${file}: ${ok ? 'replays as expected' : 'DOES NOT MATCH'} (${replay.entry.note})`);
+      for (const m of replay.mismatches) print(`  ${m}`);
+      print(formatFailure({ judged: replay.judged, source: { kind: 'corpus-entry', path: file } }).split('\n').map((l) => `  ${l}`).join('\n'));
+      progress.tick(file);
+      continue;
+    }
+    const { scenario, source, system } = unit;
+    if (a.schedule !== null) {
+      const resolve = resolveKillsPlan(a.schedule, a.interleaving);
+      const kills = system.inProcess ? runPlan(resolve, system, scenario) : await runPlanAsync(resolve, system, scenario);
+      const schedule = { kills, interleaving: a.interleaving };
+      const judged = system.inProcess ? judgeCase(scenario, system, schedule) : await judgeCaseAsync(scenario, system, schedule);
+      mustPickInRange([judged.baseline, judged.outcome], a.interleaving, '--interleaving');
+      mustLandEveryKill(judged.outcome, kills, '--schedule');
+      if (judged.broken.length > 0) failing++;
+      json.push({ scenario: scenario.id, engine: system.engine, strategy: system.name, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) });
+      print(formatFailure({ judged, source }));
+      continue;
+    }
+    const options = { kills: a.kills, interleavingBound: a.interleavingBound, seed: a.seed };
+    const exploration = system.inProcess ? explore(scenario, system, options) : await exploreAsync(scenario, system, options, { concurrency: availableParallelism() });
+    if (exploration.brokenPromises.length > 0) failing++;
+    if (a.htmlPath !== null) {
+      const cases = system.inProcess ? runPlan(stripCasesPlan(scenario, system), system, scenario) : await runPlanAsync(stripCasesPlan(scenario, system), system, scenario, { concurrency: availableParallelism() });
+      strips.push(stripOf(exploration, system, scenario, cases, source));
+    }
+    json.push({ engine: system.engine, ...explorationJson(exploration, source) });
+    print(formatExploration(exploration, source));
+    if (a.saveDir !== null && exploration.minimal !== null) {
+      const saved = saveMinimal(exploration.minimal, source, a.saveDir);
+      print(`  kept as a corpus entry: ${saved} (replay: npx killpoint check ${saved})`);
+    }
+    progress.tick(`${scenario.id} ${system.name}`);
   }
+  progress.end();
+  if (stoppedEarly) return failing === 0 ? 0 : 1;
   if (a.htmlPath !== null) {
     writeReportFile(a.htmlPath, checkReportHtml({ kind: 'check', strips }));
     if (!a.json) console.log(`HTML report: ${a.htmlPath}`);
   }
-  if (a.json) console.log(JSON.stringify(json, null, 2));
-  else console.log(failing === 0 ? 'every promised check holds' : `${failing} case${failing === 1 ? '' : 's'} broke a promised check`);
+  if (a.json) console.log(JSON.stringify(a.shard === null ? json : { shard: a.shard, units: allUnits.length, results: json }, null, 2));
+  else {
+    const share = a.shard === null ? '' : ` in shard ${a.shard.index}/${a.shard.count} (${units.length} of ${allUnits.length} scenario x system units; join the shards' --json with killpoint merge)`;
+    console.log(failing === 0 ? `every promised check holds${share}` : `${failing} case${failing === 1 ? '' : 's'} broke a promised check${share}`);
+  }
   return failing === 0 ? 0 : 1;
 }
 
