@@ -1,5 +1,7 @@
 // An interrupted parent leaves nothing behind: the child it was waiting on is killed and reaped,
-// the run's temp folder is removed, and then the parent ends by the signal it got.
+// the run's temp folder is removed, the parent says it was interrupted (the run it was waiting on
+// ends as interrupted, not as a crash of the harness), and then it ends by the signal it got (a
+// shell reads 130 for SIGINT).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -35,12 +37,17 @@ async function interrupt(signal: NodeJS.Signals): Promise<void> {
     const parent = spawn(process.execPath, ['--import', 'tsx', join('test', 'fixtures', 'interrupted-parent.ts')], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, TMPDIR: tempRoot },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let stderr = '';
+    let stdout = '';
+    parent.stderr.setEncoding('utf8');
+    parent.stderr.on('data', (t: string) => void (stderr += t));
     parents.push(parent);
     const childPid = await new Promise<number>((resolvePid, reject) => {
       parent.stdout.setEncoding('utf8');
       parent.stdout.on('data', (text: string) => {
+        stdout += text;
         const m = /child (\d+)/.exec(text);
         if (m) resolvePid(Number(m[1]));
       });
@@ -51,6 +58,8 @@ async function interrupt(signal: NodeJS.Signals): Promise<void> {
     const ended = new Promise<NodeJS.Signals | null>((r) => parent.on('exit', (_code, s) => r(s)));
     parent.kill(signal);
     expect(await ended).toBe(signal);
+    expect(stderr).toContain(`killpoint: interrupted (${signal}): the running child was killed and the run's temp folders removed; no verdict was reached`);
+    expect(stdout).not.toMatch(/crashed/);
     expect(alive(childPid)).toBe(false);
     expect(runDirs(tempRoot)).toEqual([]);
   } finally {

@@ -25,13 +25,27 @@ function removeDirs(): void {
   liveDirs.clear();
 }
 
+/**
+ * What a run waiting on a child gets once the parent is interrupted (Ctrl-C): not a verdict on the
+ * agent, whose life was cut short by us. Commands print nothing more for it; the parent then ends
+ * by the signal it got (a shell reads 130 for SIGINT).
+ */
+export class Interrupted extends Error {
+  constructor(what: string) {
+    super(`interrupted: ${what}`);
+    this.name = 'Interrupted';
+  }
+}
+
 function onSignal(signal: NodeJS.Signals): void {
   interrupted = true;
   removeHandlers();
+  const children = liveChildren.size;
   const reaped = [...liveChildren].map(([child, closed]) => {
     killGroup(child);
     return closed;
   });
+  process.stderr.write(`\nkillpoint: interrupted (${signal}): ${children === 1 ? 'the running child was' : `${children} running children were`} killed and the run's temp folders removed; no verdict was reached\n`);
   const timeout = new Promise((resolveTimeout) => setTimeout(resolveTimeout, REAP_WAIT_MS).unref());
   void Promise.race([Promise.allSettled(reaped), timeout]).then(() => {
     removeDirs();
@@ -95,7 +109,7 @@ export interface ChildExit {
 export function runChild(command: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string, timeoutMs?: number): Promise<ChildExit> {
   return new Promise((resolveExit, reject) => {
     if (interrupted) {
-      reject(new Error(`not starting ${command}: the parent was interrupted`));
+      reject(new Interrupted(`not starting ${command}`));
       return;
     }
     // detached: the child leads a process group of its own (see killGroup).
@@ -127,7 +141,8 @@ export function runChild(command: string, args: string[], env: NodeJS.ProcessEnv
       if (timer !== undefined) clearTimeout(timer);
       liveChildren.delete(child);
       reaped();
-      if (timedOut) reject(new LifeTimedOut(command, timeoutMs!));
+      if (interrupted) reject(new Interrupted(`${command} was killed`));
+      else if (timedOut) reject(new LifeTimedOut(command, timeoutMs!));
       else resolveExit({ code, signal, stderr });
     });
   });
