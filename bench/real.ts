@@ -6,6 +6,7 @@
 //   npx tsx bench/real.ts --scenario T01 --strategy journal --kills 57 [--interleaving 1,0]
 //                                               one case, both verdicts printed
 //   options: --scenarios T01,T02  --strategies journal,restart  --concurrency N
+//            --shard i/n (this machine's share of the cases, split as vitest --shard splits files)
 
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -13,10 +14,12 @@ import { lanternScenarios } from '../src/model/load.js';
 import { simulate } from '../src/engines/scripted/simulate.js';
 import { noKills } from '../src/check/outcome.js';
 import { ALL_STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from '../src/engines/scripted/strategies.js';
-import { Baselines, compareTiers, everyKillPoint, formatMismatch, inPool, type TierCase } from '../src/real/differential.js';
+import { Baselines, compareTiers, describeCase, everyKillPoint, formatMismatch, inPool, type TierCase } from '../src/real/differential.js';
 import { UsageError } from '../src/cli/usage-error.js';
-import { decimalInt } from '../src/cli/options.js';
+import { decimalInt, parseShard, shardOf } from '../src/cli/options.js';
+import { startProgress } from '../src/cli/progress.js';
 import { ProtocolError } from '../src/real/protocol.js';
+import { Interrupted } from '../src/real/processes.js';
 
 function list(raw: string | undefined): string[] | null {
   return raw === undefined ? null : raw.split(',').filter((s) => s !== '');
@@ -44,6 +47,7 @@ async function main(): Promise<number> {
         kills: { type: 'string' },
         interleaving: { type: 'string' },
         concurrency: { type: 'string' },
+        shard: { type: 'string' },
       },
     });
   } catch (error) {
@@ -70,15 +74,20 @@ async function main(): Promise<number> {
     }
   }
 
+  const shard = values.shard === undefined ? null : parseShard(values.shard, '--shard');
+  const allCases = cases.length;
+  cases.splice(0, cases.length, ...shardOf(cases, shard));
+
   const baselines = new Baselines();
+  const progress = startProgress('bench/real.ts', cases.length);
   const realStart = performance.now(); // real clock: measuring the real tier
-  let done = 0;
   const comparisons = await inPool(cases, concurrency, async (c) => {
     const comparison = await compareTiers(c, baselines);
-    // Progress on stderr: all of it takes minutes.
-    if (++done % 100 === 0 || done === cases.length) process.stderr.write(`${done}/${cases.length} runs compared\n`);
+    // All of it takes minutes: a progress line for a person at a terminal, nothing in a log.
+    progress.tick(describeCase(c));
     return comparison;
   });
+  progress.end();
   const realMs = performance.now() - realStart; // real clock: measuring the real tier
 
   const failures = comparisons.filter((c) => c.mismatches.length > 0);
@@ -87,13 +96,15 @@ async function main(): Promise<number> {
     console.log(JSON.stringify({ simulated: comparisons[0]!.simulated, real: comparisons[0]!.real }, null, 2));
   }
   const baselineCount = new Set(cases.map((c) => `${c.scenario.id}|${c.strategy}`)).size;
+  if (shard !== null) console.log(`shard ${shard.index}/${shard.count}: ${cases.length} of ${allCases} cases`);
   console.log(`${cases.length} kill-and-resume runs (+${baselineCount} baselines) over ${scenarios.map((s) => s.id).join(', ')} x ${strategies.length} strategies: ` +
     `${cases.length - failures.length} agree, ${failures.length} disagree`);
 
   // The simulated tier on the same cases, in this process, one after another.
   const simStart = performance.now(); // real clock: measuring the simulated tier
   for (const c of cases) simulate(c.scenario, c.strategy, c.schedule);
-  for (const s of scenarios) for (const st of strategies) simulate(s, st, noKills(interleaving));
+  const baselineRuns = new Map(cases.map((c) => [`${c.scenario.id}|${c.strategy}`, c]));
+  for (const c of baselineRuns.values()) simulate(c.scenario, c.strategy, noKills(interleaving));
   const simMs = performance.now() - simStart; // real clock: measuring the simulated tier
 
   const runs = cases.length + baselineCount;
@@ -114,7 +125,11 @@ function fail(message: string): never {
 try {
   process.exitCode = await main();
 } catch (error) {
-  if (!(error instanceof UsageError || error instanceof ProtocolError)) throw error;
-  console.error(`bench/real.ts: ${error.message}`);
-  process.exitCode = 2;
+  // Ctrl-C: the message is out already, and the process ends by the signal (a shell reads 130).
+  if (error instanceof Interrupted) process.exitCode = 130;
+  else if (!(error instanceof UsageError || error instanceof ProtocolError)) throw error;
+  else {
+    console.error(`bench/real.ts: ${error.message}`);
+    process.exitCode = 2;
+  }
 }
