@@ -2,6 +2,8 @@
 // an empty `node`. Measured in one run, so the ratio holds on a machine whose speed drifts.
 //
 //   npx tsx bench/engine-speed.ts [--engine langgraph] [--strategy react/sync] [--scenario T01] [--runs 12]
+//                                 [--target-each-s 1] [--target-sweep-min 5]
+// A target, when given, is printed beside the figure it is about, met or missed, from this run.
 //
 // A kill-and-resume here is one schedule of one kill (the killed life and its recovery: two
 // processes), at kill points spread over the run, two at a time as the sweeps run them.
@@ -13,7 +15,9 @@ import { engineNamed } from '../src/engines/registry.js';
 import { lanternScenario, lanternScenarios } from '../src/model/load.js';
 import { inPool } from '../src/search/plan.js';
 
-const { values } = parseArgs({ options: { engine: { type: 'string' }, strategy: { type: 'string' }, scenario: { type: 'string' }, runs: { type: 'string' } } });
+const { values } = parseArgs({ options: { engine: { type: 'string' }, strategy: { type: 'string' }, scenario: { type: 'string' }, runs: { type: 'string' }, 'target-each-s': { type: 'string' }, 'target-sweep-min': { type: 'string' } } });
+const targetEachS = values['target-each-s'] === undefined ? null : Number(values['target-each-s']);
+const targetSweepMin = values['target-sweep-min'] === undefined ? null : Number(values['target-sweep-min']);
 const engine = engineNamed(values.engine ?? 'langgraph');
 const system = engine?.system(values.strategy ?? 'react/sync');
 if (system === undefined) {
@@ -44,9 +48,14 @@ const seconds = (performance.now() - started) / 1000;
 const perSecond = runs / seconds;
 // The floor for the same work: two empty process starts per kill-and-resume, side by side as the runs were.
 const floorPerSecond = (concurrency * 1000) / (2 * floor);
-console.log(`${system.engine} ${system.name} on ${scenario.id} (${events} events): ${perSecond.toFixed(2)} kill-and-resume runs/s (${((seconds / runs) * concurrency).toFixed(2)} s each, ${concurrency} at a time)`);
+const eachS = (seconds / runs) * concurrency;
+const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
+console.log(`${system.engine} ${system.name} on ${scenario.id} (${events} events): ${perSecond.toFixed(2)} kill-and-resume runs/s (${eachS.toFixed(2)} s each, ${concurrency} at a time)` +
+  (targetEachS === null ? '' : `; target under ${targetEachS} s each: ${verdict(eachS < targetEachS)}`));
 console.log(`  floor: an empty node process starts in ${floor.toFixed(0)} ms, ${floorPerSecond.toFixed(1)} kill-and-resume runs/s if a life cost only that: the engine runs at ${((perSecond / floorPerSecond) * 100).toFixed(1)}% of it`);
 // The work of a full single-kill sweep, counted from the 14 tasks' own runs never killed.
 const baselines = await inPool(lanternScenarios(), concurrency, async (s) => system.run(s, { kills: [], interleaving: [] }));
 const schedules = baselines.reduce((n, b) => n + b.lives[0]!.events.length + 1, 0);
-console.log(`  every single kill point of the 14 Lantern tasks: ${schedules} schedules, about ${(schedules / perSecond / 60).toFixed(1)} min at this rate`);
+const sweepMin = schedules / perSecond / 60;
+console.log(`  every single kill point of the 14 Lantern tasks: ${schedules} schedules, about ${sweepMin.toFixed(1)} min at this rate` +
+  (targetSweepMin === null ? '' : `; target under ${targetSweepMin} min: ${verdict(sweepMin < targetSweepMin)}`));

@@ -1,0 +1,138 @@
+// Real DBOS against killpoint's model of it, over the 14 Lantern tasks: every single kill point of
+// every task under a DBOS system (a real workflow, each life a process killed with SIGKILL), judged
+// like `killpoint check`, and compared verdict by verdict with the scripted strategy it is modelled
+// by (`pglite/workflow` with `workflow`, `pglite/workflow+keys` with `workflow+keys`) at the same
+// moment (src/engines/dbos/differential.ts maps DBOS's two moments of its own). It prints:
+//   - the findings table (the README's DBOS rows), one row per system, counted from the runs;
+//   - the chapter's after-write row from real DBOS: killed right after each task's first commit,
+//     how many writes were sent again, done twice, refused (by reason), different, same answer;
+//   - every kill point where DBOS and the model disagree (exit 1 if there is one).
+//
+//   npx tsx bench/dbos-differential.ts                                   (npm run dbos; about an hour on 2 cores)
+//   npx tsx bench/dbos-differential.ts --systems pglite/workflow --scenarios T01,T03 --json out.json
+//   options: --concurrency N (lives side by side, default 2), --backend pglite|postgres
+
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { CHECK_LABELS, failedChecks, type CheckName } from '../src/check/checks.js';
+import { eventIdentities, findKillPoint } from '../src/check/kill-points.js';
+import type { RunOutcome } from '../src/check/outcome.js';
+import { judge, type Verdict } from '../src/check/verdict.js';
+import { stopBackends } from '../src/engines/dbos/backend.js';
+import { scriptedMoment, verdictDifferences } from '../src/engines/dbos/differential.js';
+import { dbosSystem } from '../src/engines/dbos/engine.js';
+import { scripted } from '../src/engines/scripted/engine.js';
+import { lanternScenarios } from '../src/model/load.js';
+import type { Scenario } from '../src/model/scenario.js';
+import { inPool } from '../src/search/plan.js';
+import { startProgress } from '../src/cli/progress.js';
+
+const COLUMNS: CheckName[] = ['done-twice', 'lost-write', 'refused-repeat', 'different-write', 'different-answer', 'invalid-conversation', 'answer-twice'];
+const NONE = { kills: [], interleaving: [] };
+
+function fail(message: string): never {
+  console.error(`dbos-differential: ${message}`);
+  process.exit(2);
+}
+
+interface KillPointResult {
+  k: number;
+  identity: string;
+  verdict: Verdict;
+  failed: CheckName[];
+  /** Where the scripted model's verdict differs (empty: they agree). */
+  differences: string[];
+}
+
+/** Every kill point of one task under one DBOS system, each judged and compared with the model. */
+async function sweepTask(scenario: Scenario, dbosName: string, modelName: string, concurrency: number): Promise<KillPointResult[]> {
+  const db = dbosSystem(dbosName)!;
+  const baseline = await db.run(scenario, NONE);
+  const events = baseline.lives[0]!.events;
+  const ids = eventIdentities(events);
+  const model = scripted(modelName);
+  const modelBaseline = model.run(scenario, NONE) as RunOutcome;
+  const modelEvents = modelBaseline.lives[0]!.events;
+  const points = [-1, ...ids.map((_, k) => k)];
+  return inPool(points, concurrency, async (k) => {
+    const outcome = await db.run(scenario, { kills: [k], interleaving: [] });
+    const verdict = judge(scenario, outcome, baseline);
+    const identity = k < 0 ? 'start' : ids[k]!;
+    const moment = scriptedMoment(events, k);
+    const mk = moment === 'start' ? -1 : findKillPoint(modelEvents, moment);
+    const differences = mk === null
+      ? [`the scripted ${modelName} has no moment ${moment}`]
+      : verdictDifferences(verdict, judge(scenario, model.run(scenario, { kills: [mk], interleaving: [] }) as RunOutcome, modelBaseline)).map((d) => `scripted ${moment}: ${d}`);
+    return { k, identity, verdict, failed: failedChecks({ scenario, outcome, verdict }), differences };
+  });
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { systems: { type: 'string' }, scenarios: { type: 'string' }, concurrency: { type: 'string' }, backend: { type: 'string' }, json: { type: 'string' } } });
+  const backend = values.backend ?? 'pglite';
+  if (backend !== 'pglite' && backend !== 'postgres') fail(`--backend: expected pglite or postgres, got "${backend}"`);
+  const modes = values.systems?.split(',').map((s) => s.replace(/^(pglite|postgres)\//, '')) ?? ['workflow', 'workflow+keys'];
+  for (const mode of modes) if (mode !== 'workflow' && mode !== 'workflow+keys') fail(`--systems: expected workflow or workflow+keys (optionally after pglite/ or postgres/), got "${mode}"`);
+  const all = lanternScenarios();
+  const scenarios = values.scenarios === undefined ? all : values.scenarios.split(',').map((id) => all.find((s) => s.id === id) ?? fail(`--scenarios: no bundled scenario "${id}"`));
+  const concurrency = values.concurrency === undefined ? 2 : Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) fail(`--concurrency: expected a whole number >= 1, got "${values.concurrency}"`);
+
+  const report: Record<string, unknown>[] = [];
+  const tableLines = [`| dbos system | tasks | kill points | ${COLUMNS.map((c) => CHECK_LABELS[c]).join(' | ')} | promises kept | agrees with | disagreements | seconds |`, `|---|---|---|${COLUMNS.map(() => '---').join('|')}|---|---|---|---|`];
+  const afterWriteLines: string[] = [];
+  const disagreements: string[] = [];
+  try {
+    for (const mode of modes) {
+      const name = `${backend}/${mode}`;
+      const promised = dbosSystem(name)!.promised;
+      const started = performance.now();
+      const counts = Object.fromEntries(COLUMNS.map((c) => [c, 0])) as Record<CheckName, number>;
+      const broken: string[] = [];
+      const afterWrite = { tasks: 0, sentAgain: 0, doneTwice: 0, refused: 0, refusedBy: {} as Record<string, number>, different: 0, sameAnswer: 0 };
+      let killPoints = 0;
+      let disagreed = 0;
+      const progress = startProgress(name, scenarios.length);
+      for (const scenario of scenarios) {
+        const results = await sweepTask(scenario, name, mode, concurrency);
+        killPoints += results.length;
+        for (const r of results) {
+          for (const c of COLUMNS) if (r.failed.includes(c)) counts[c]++;
+          for (const d of r.differences) disagreements.push(`${scenario.id} ${name} ${r.identity}: ${d}`);
+          if (r.differences.length > 0) disagreed++;
+        }
+        const brokenHere = [...new Set(results.flatMap((r) => r.failed.filter((c) => promised.includes(c))))];
+        if (brokenHere.length > 0) broken.push(`${scenario.id}: ${brokenHere.join(', ')}`);
+        const first = results.find((r) => r.identity.startsWith('shop-commit'));
+        if (first !== undefined) {
+          const v = first.verdict;
+          afterWrite.tasks++;
+          afterWrite.sentAgain += v.sentAgain;
+          afterWrite.doneTwice += v.doneTwice.length;
+          afterWrite.refused += v.refusedTotal;
+          for (const [reason, n] of Object.entries(v.refused)) afterWrite.refusedBy[reason] = (afterWrite.refusedBy[reason] ?? 0) + n;
+          afterWrite.different += v.differentWrites.length;
+          if (v.sameAnswer) afterWrite.sameAnswer++;
+        }
+        report.push({ system: name, scenario: scenario.id, killPoints: results.map((r) => ({ k: r.k, identity: r.identity, failed: r.failed, differences: r.differences, verdict: r.verdict })) });
+        progress.tick(`${scenario.id}: ${results.length} kill points`);
+      }
+      progress.end();
+      const seconds = Math.round((performance.now() - started) / 1000);
+      tableLines.push(`| ${name} | ${scenarios.length} | ${killPoints} | ${COLUMNS.map((c) => String(counts[c])).join(' | ')} | ${broken.length === 0 ? 'yes' : `no (${broken.join('; ')})`} | scripted ${mode} | ${disagreed} | ${seconds} |`);
+      const reasons = Object.entries(afterWrite.refusedBy).map(([r, n]) => `${n} ${r}`).join(', ');
+      afterWriteLines.push(`${name}, killed right after each task's first commit (${afterWrite.tasks} tasks that write): ${afterWrite.sentAgain} sent again, ${afterWrite.doneTwice} done twice, ${afterWrite.refused} refused${reasons ? ` (${reasons})` : ''}, ${afterWrite.different} different writes, same answer ${afterWrite.sameAnswer} of ${afterWrite.tasks}`);
+    }
+  } finally {
+    await stopBackends();
+  }
+  console.log(tableLines.join('\n'));
+  console.log('');
+  console.log(afterWriteLines.join('\n'));
+  console.log('');
+  console.log(disagreements.length === 0 ? 'DBOS and the scripted model agree at every kill point.' : `DBOS and the scripted model disagree at ${disagreements.length} kill point(s):\n${disagreements.map((d) => `  ${d}`).join('\n')}`);
+  if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify({ table: tableLines, afterWrite: afterWriteLines, disagreements, tasks: report }, null, 2)}\n`);
+  process.exitCode = disagreements.length === 0 ? 0 : 1;
+}
+
+await main();
