@@ -1,9 +1,9 @@
 // DBOS under killpoint: a real DBOS workflow, each life a process killed with SIGKILL, its system
 // database on a private Postgres and on PGlite served from this process. The sample npm test runs
-// (the full sweep, with the differential over the 14 tasks, is npm run dbos: bench/dbos-differential.ts): Dana's task at every kill point on Postgres, checked
-// against killpoint's scripted workflow strategy kill point by kill point; chosen points on PGlite,
-// with keys, with the broken random keys (caught), and the parallel-call task's order chosen and
-// repeatable. Where this machine has no Postgres server binaries (and no KILLPOINT_POSTGRES_URL),
+// (the full sweep, with the differential over the 14 tasks, is npm run dbos): Dana's task at every
+// kill point on Postgres, checked against killpoint's scripted workflow strategy kill point by kill
+// point; chosen points on PGlite, with keys, with the broken random keys (caught), and the
+// parallel-call task's order chosen and repeatable. Where this machine has no Postgres server binaries (and no KILLPOINT_POSTGRES_URL),
 // the Postgres part is skipped and says why.
 
 import { afterAll, describe, expect, it } from 'vitest';
