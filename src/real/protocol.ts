@@ -18,7 +18,8 @@
 // EXIT_FAILED (it stopped on an error it reports on stderr, such as a journal it cannot read: a
 // harness must never resume from garbage nor silently start over).
 
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { MAX_EVENTS_PER_LIFE } from '../engines/life-loop.js';
 
 export const ENV = {
   stateDir: 'KILLPOINT_STATE_DIR',
@@ -49,22 +50,62 @@ export interface ProtocolEvent {
  * Reads a life's events file; a file the life never created holds no events. `life` names the
  * life in errors (the file lives in a temp folder that is gone by the time anyone reads them).
  */
+/** An event line longer than this is not an event: a harness writing garbage, or its whole output on one line. */
+export const MAX_EVENT_LINE_BYTES = 1024 * 1024;
+
+/**
+ * The events of a life, read line by line in chunks: a runaway harness can write an events file of
+ * any size (one of 512 MB would not even fit in one JavaScript string), so it is never read whole;
+ * past MAX_EVENTS_PER_LIFE events, or a line over MAX_EVENT_LINE_BYTES, reading stops with an
+ * error naming the life and the line.
+ */
 export function readEvents(path: string, life: string): ProtocolEvent[] {
   if (!existsSync(path)) return [];
   const events: ProtocolEvent[] = [];
-  for (const [i, line] of readFileSync(path, 'utf8').split('\n').entries()) {
-    if (line === '') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch (error) {
-      throw new ProtocolError(`${life}: line ${i + 1} of its events (${ENV.events}) is not JSON (${(error as Error).message})`);
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.alloc(1024 * 1024);
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let lineNumber = 0;
+    const take = (bytes: Buffer): void => {
+      lineNumber++;
+      if (bytes.length === 0) return;
+      if (bytes.length > MAX_EVENT_LINE_BYTES) throw new ProtocolError(`${life}: line ${lineNumber} of its events (${ENV.events}) is longer than ${MAX_EVENT_LINE_BYTES} bytes: not an event`);
+      if (events.length >= MAX_EVENTS_PER_LIFE) throw new ProtocolError(`${life}: more than ${MAX_EVENTS_PER_LIFE} events in ${ENV.events} (line ${lineNumber}): a runaway loop, not a run to compare`);
+      const line = bytes.toString('utf8');
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch (error) {
+        throw new ProtocolError(`${life}: line ${lineNumber} of its events (${ENV.events}) is not JSON (${(error as Error).message})`);
+      }
+      const e = parsed as Partial<ProtocolEvent>;
+      if (typeof e !== 'object' || e === null || e.index !== events.length || typeof e.kind !== 'string') {
+        throw new ProtocolError(`${life}: line ${lineNumber} of its events (${ENV.events}): expected {"index": ${events.length}, "kind": string, ...}`);
+      }
+      events.push(e as ProtocolEvent);
+    };
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      let from = 0;
+      for (let nl = chunk.indexOf(10, from); nl !== -1 && nl < n; nl = chunk.indexOf(10, from)) {
+        const piece = chunk.subarray(from, nl);
+        take(pending.length === 0 ? piece : Buffer.concat([...pending, piece]));
+        pending = [];
+        pendingBytes = 0;
+        from = nl + 1;
+      }
+      if (from < n) {
+        pendingBytes += n - from;
+        if (pendingBytes > MAX_EVENT_LINE_BYTES) throw new ProtocolError(`${life}: line ${lineNumber + 1} of its events (${ENV.events}) is longer than ${MAX_EVENT_LINE_BYTES} bytes: not an event`);
+        pending.push(Buffer.from(chunk.subarray(from, n)));
+      }
     }
-    const e = parsed as Partial<ProtocolEvent>;
-    if (typeof e !== 'object' || e === null || e.index !== events.length || typeof e.kind !== 'string') {
-      throw new ProtocolError(`${life}: line ${i + 1} of its events (${ENV.events}): expected {"index": ${events.length}, "kind": string, ...}`);
-    }
-    events.push(e as ProtocolEvent);
+    if (pending.length > 0) take(Buffer.concat(pending));
+  } finally {
+    closeSync(fd);
   }
   return events;
 }

@@ -24,13 +24,21 @@ export function runPlan<T>(plan: Plan<T>, system: SystemUnderTest, scenario: Sce
 export interface AsyncPlanOptions {
   /** Runs in flight at once (processes of one batch side by side). */
   concurrency: number;
+  /** Told of each batch's size, then of each of its runs done (a progress line for long work). */
+  progress?: (batchSize: number) => { tick(): void; end(): void };
 }
 
 /** Runs a plan on any system, in process or not. */
 export async function runPlanAsync<T>(plan: Plan<T>, system: SystemUnderTest, scenario: Scenario, options: AsyncPlanOptions = { concurrency: 1 }): Promise<T> {
   let step = plan.next([]);
   while (!step.done) {
-    const outcomes = await inPool(step.value, options.concurrency, async (schedule) => system.run(scenario, schedule));
+    const progress = options.progress?.(step.value.length);
+    const outcomes = await inPool(step.value, options.concurrency, async (schedule) => {
+      const outcome = await system.run(scenario, schedule);
+      progress?.tick();
+      return outcome;
+    });
+    progress?.end();
     step = plan.next(outcomes);
   }
   return step.value;

@@ -223,7 +223,9 @@ export async function checkCommand(args: string[]): Promise<number> {
       continue;
     }
     const options = { kills: a.kills, interleavingBound: a.interleavingBound, seed: a.seed };
-    const exploration = system.inProcess ? explore(scenario, system, options) : await exploreAsync(scenario, system, options, { concurrency: availableParallelism() });
+    // A process engine's exploration takes minutes: its runs get a progress line of their own.
+    const runs = (batch: number) => startProgress(`${scenario.id} ${system.name}: runs`, batch, { enabled: !a.json });
+    const exploration = system.inProcess ? explore(scenario, system, options) : await exploreAsync(scenario, system, options, { concurrency: availableParallelism(), progress: runs });
     if (exploration.brokenPromises.length > 0) failing++;
     if (a.htmlPath !== null) {
       const cases = system.inProcess ? runPlan(stripCasesPlan(scenario, system), system, scenario) : await runPlanAsync(stripCasesPlan(scenario, system), system, scenario, { concurrency: availableParallelism() });

@@ -14,6 +14,7 @@ import { exploreAsync, judgeCaseAsync, resolveKillsPlan } from '../../search/exp
 import { runPlanAsync } from '../../search/plan.js';
 import { decimalInt, decimalNumber, killDepth, killPointList, mustLandEveryKill } from '../options.js';
 import { differences, explorationJson, formatExploration, formatFailure, shellWord, type CaseSource } from '../report.js';
+import { startProgress } from '../progress.js';
 
 export async function harnessCommand(args: string[]): Promise<number> {
   let parsed;
@@ -48,7 +49,9 @@ export async function harnessCommand(args: string[]): Promise<number> {
     return judged.broken.length > 0 ? 1 : 0;
   }
 
-  const exploration = await exploreAsync(task, system, { kills, interleavingBound: 1, seed: 1 }, { concurrency });
+  // Each life is a process: a progress line for each batch of runs, at a terminal only.
+  const progress = (batch: number) => startProgress('killpoint harness: runs', batch, { enabled: !parsed.values.json });
+  const exploration = await exploreAsync(task, system, { kills, interleavingBound: 1, seed: 1 }, { concurrency, progress });
   if (parsed.values.json) console.log(JSON.stringify(explorationJson(exploration, source), null, 2));
   print(formatExploration(exploration, source));
   return exploration.brokenPromises.length > 0 ? 1 : 0;
