@@ -6,6 +6,11 @@ The agent keeps a journal (temp file, then rename) of the steps it finished and,
 sends the refund with an idempotency key made from the run and the step. The shop is its own
 SQLite file in WAL mode, with the rule "no refund above what is left" and a key table.
 
+--compact-on-resume plants a bug that only a kill during the recovery finds: the run id (the keys'
+first half) is made when the run starts and kept in the journal, and a resume "compacts" the
+journal by rewriting it in place; killed mid-rewrite, the journal is left empty, the next life
+takes it for a run never started and makes a new run id, so its keys no longer match.
+
 Protocol (see killpoint's README): KILLPOINT_STATE_DIR holds shop.sqlite (with write_log),
 journal.json and outbox.jsonl; one JSON line per event goes to KILLPOINT_EVENTS; right after
 event KILLPOINT_KILL_AFTER the agent sends itself SIGKILL (-1: before anything).
@@ -140,6 +145,25 @@ def save_journal(path, journal, events):
     events.emit("journal-save")
 
 
+def open_compacting_journal(path, events, life):
+    """The planted bug of --compact-on-resume (see the top of this file)."""
+    if os.path.exists(path + ".tmp"):
+        os.remove(path + ".tmp")
+    text = ""
+    if os.path.exists(path):
+        with open(path) as f:
+            text = f.read()
+    if text == "":  # no journal, or (the bug's second half) an empty one: a run never started
+        journal = {"runId": f"{RUN_ID}-{life}", "done": []}
+        save_journal(path, journal, events)
+        return journal
+    journal = json.loads(text)
+    with open(path, "w") as f:  # in place: the file is empty from here until the write below
+        events.emit("journal-compact")
+        f.write(json.dumps(journal))
+    return journal
+
+
 def answer_text(result):
     if not result.get("ok"):
         return "I'm sorry, Dana: the refund was refused. I've passed your request to a person."
@@ -149,6 +173,7 @@ def answer_text(result):
 
 def main():
     keys = "--keys" in sys.argv[1:]
+    compacting = "--compact-on-resume" in sys.argv[1:]
     state = os.environ["KILLPOINT_STATE_DIR"]
     kill_after = os.environ.get("KILLPOINT_KILL_AFTER", "")
     events = Events(os.environ["KILLPOINT_EVENTS"], int(kill_after) if kill_after != "" else None)
@@ -157,12 +182,15 @@ def main():
         return  # the task already ended: the customer has the answer
     db = open_shop(os.path.join(state, "shop.sqlite"))
     journal_path = os.path.join(state, "journal.json")
-    journal = load_journal(journal_path)
+    if compacting:
+        journal = open_compacting_journal(journal_path, events, os.environ.get("KILLPOINT_LIFE", "0"))
+    else:
+        journal = load_journal(journal_path)
     done = {d["step"]: d["result"] for d in journal["done"]}
     for step in PLAN:
         if step["id"] in done:
             continue
-        key = f"{RUN_ID}:{step['id']}" if keys and step["tool"] == "refund" else None
+        key = f"{journal['runId']}:{step['id']}" if keys and step["tool"] == "refund" else None
         events.emit("tool-start", tool=step["tool"], callId=step["id"])
         result, committed = TOOLS[step["tool"]](db, step["args"], key)
         if committed:
