@@ -70,6 +70,100 @@ export function unsentWrites(j: Judged): WriteIdentity[] {
   return unsent;
 }
 
+/** A write sent again after it had committed in an earlier life (a kill in its gap), that the shop refused. */
+export interface RefusedRepeat {
+  callId: string;
+  reason: string;
+}
+
+/** Every refused repeat of the run, in the order they happened. */
+export function refusedRepeats(outcome: RunOutcome): RefusedRepeat[] {
+  const committedBefore = new Set<string>();
+  const found: RefusedRepeat[] = [];
+  for (const life of outcome.lives) {
+    const committedHere = new Set<string>();
+    for (const e of life.events) {
+      if (e.callId === undefined) continue;
+      if (e.kind === 'shop-commit') committedHere.add(e.callId);
+      if (committedBefore.has(e.callId) && e.kind === 'tool-result' && e.refused !== undefined) found.push({ callId: e.callId, reason: e.refused });
+    }
+    for (const id of committedHere) committedBefore.add(id);
+  }
+  return found;
+}
+
+/** A write the run never sent, explained by an earlier cause: the refusal of a repeat made the model take another branch. */
+export interface LostBecause {
+  write: WriteIdentity;
+  /** The call whose repeat the shop refused, and why. */
+  repeat: RefusedRepeat;
+}
+
+/**
+ * The steps after a step in the scenario's graph (the graph has no cycle): the calls a model can
+ * ask for only once it has read that step's results.
+ */
+function laterSteps(j: Judged, from: string): Set<string> {
+  const seen = new Set<string>();
+  const walk = (name: string): void => {
+    const step = j.scenario.steps.get(name);
+    if (step === undefined || step.kind !== 'calls') return;
+    for (const n of step.next.map((b) => b.goto)) {
+      if (seen.has(n)) continue;
+      seen.add(n);
+      walk(n);
+    }
+  };
+  walk(from);
+  return seen;
+}
+
+/**
+ * Root causes before consequences. The writes this run never sent, split by their first cause: a
+ * write whose call comes after the call of a refused repeat in the scenario's step graph was not
+ * sent because the model read the refusal and took its branch (the repeat, from a kill in the gap,
+ * is the cause: a strategy that does not promise to close the gap does not promise these either);
+ * any other unsent write is lost in its own right (a step recorded as done that was not, a call
+ * the resume forgot). An engine with no scripted steps has no graph: every unsent write is its own.
+ */
+export function lostWrites(j: Judged): { own: WriteIdentity[]; because: LostBecause[] } {
+  const unsent = unsentWrites(j);
+  const { own, because } = byFirstCause(j, unsent);
+  return { own, because };
+}
+
+/** Writes the baseline never made that the run committed on a refusal's branch (a hand-off instead of a receipt, say). */
+export function differentWritesBecause(j: Judged): LostBecause[] {
+  return byFirstCause(j, j.verdict.differentWrites).because;
+}
+
+/** Splits writes into those whose calls all come after a refused repeat's call in the step graph, and the rest. */
+function byFirstCause(j: Judged, writes: readonly WriteIdentity[]): { own: WriteIdentity[]; because: LostBecause[] } {
+  const repeats = writes.length === 0 || j.scenario.steps.size === 0 ? [] : refusedRepeats(j.outcome);
+  if (repeats.length === 0) return { own: [...writes], because: [] };
+  const stepOfCall = new Map<string, string>();
+  const callsOfWrite = new Map<string, string[]>();
+  for (const [name, step] of j.scenario.steps) {
+    if (step.kind !== 'calls') continue;
+    for (const c of step.calls) {
+      stepOfCall.set(c.id, name);
+      if (!isWriteTool(c.tool)) continue;
+      const key = new WriteIdentity(c.tool, writeTarget(c.tool, c.args), canonicalJson(c.args)).key;
+      callsOfWrite.set(key, [...(callsOfWrite.get(key) ?? []), c.id]);
+    }
+  }
+  const after = repeats.map((r) => ({ repeat: r, steps: laterSteps(j, stepOfCall.get(r.callId) ?? '') }));
+  const own: WriteIdentity[] = [];
+  const because: LostBecause[] = [];
+  for (const w of writes) {
+    const calls = callsOfWrite.get(w.key) ?? [];
+    const cause = after.find((a) => calls.length > 0 && calls.every((id) => a.steps.has(stepOfCall.get(id)!)));
+    if (cause === undefined) own.push(w);
+    else because.push({ write: w, repeat: cause.repeat });
+  }
+  return { own, because };
+}
+
 /** How many times the baseline committed this write: what the run committed plus what it lost. */
 function committedInBaseline(j: Judged, key: string): number {
   let committed = 0;
@@ -139,7 +233,8 @@ export interface Check {
 /** Every check, in the order reports list them. */
 export const CHECKS: readonly Check[] = [
   { name: 'done-twice', label: 'done twice', fails: (j) => j.verdict.doneTwice.length > 0 },
-  { name: 'lost-write', label: 'lost (never sent)', fails: (j) => j.verdict.lostWrites.length > 0 && unsentWrites(j).length > 0 },
+  // Judged on causes: a write not sent because a repeat in the gap was refused is that repeat's consequence.
+  { name: 'lost-write', label: 'lost (never sent)', fails: (j) => j.verdict.lostWrites.length > 0 && lostWrites(j).own.length > 0 },
   { name: 'refused-repeat', label: 'refused repeat', fails: (j) => j.verdict.refusedTotal > 0 },
   { name: 'different-write', label: 'different write', fails: (j) => j.verdict.differentWrites.length > 0 },
   { name: 'shop-differs', label: 'shop state differs', fails: (j) => j.verdict.shopDiff.length > 0 && shopStateDifference(j.verdict).length > 0 },

@@ -3,7 +3,7 @@
 // recovery did, what differs from the baseline, where it came from (fast-check seed and path),
 // and the one command that replays exactly this case.
 
-import { CHECK_LABELS, CHECK_NAMES, type CheckName } from '../check/checks.js';
+import { CHECK_LABELS, CHECK_NAMES, differentWritesBecause, lostWrites, type CheckName } from '../check/checks.js';
 import { describeEvent } from '../check/events.js';
 import { killPointIdentity } from '../check/kill-points.js';
 import type { WriteIdentity } from '../check/records.js';
@@ -140,11 +140,24 @@ export function formatFailure(f: Failure): string {
     ...judged.outcome.lives.flatMap(lifeLines),
     '  what differs from the baseline:',
     ...(differences(judged.verdict).map((d) => `    ${d}`).concat(differences(judged.verdict).length === 0 ? ['    nothing'] : [])),
+    ...causeLines(judged),
     ...repeatKeyLines(judged),
   ];
   if (f.origin) lines.push(`  found by fast-check: property "${f.origin.property}", seed ${f.origin.seed}, path "${f.origin.path}"`);
   lines.push(`  replay: ${replayCommand(f.source, judged)}`);
   return lines.join('\n');
+}
+
+/**
+ * Consequences told with their first cause: a write never sent because a repeat in the gap was
+ * refused and the model took the refusal's branch (counted against the gap, not as a lost write).
+ */
+function causeLines(judged: JudgedCase): string[] {
+  const refused = (r: { callId: string; reason: string }) => `the repeat of ${r.callId} in the gap was refused (${r.reason}) and the model took the refusal's branch`;
+  return [
+    ...lostWrites(judged).because.map(({ write: w, repeat }) => `    ${w.kind} ${w.target} lost, because ${refused(repeat)}: the gap's consequence, not a lost write of its own`),
+    ...differentWritesBecause(judged).map(({ write: w, repeat }) => `    ${w.kind} ${w.target} made instead, because ${refused(repeat)}`),
+  ];
 }
 
 /** One line per check count, for an exploration's summary. */
