@@ -108,3 +108,20 @@ describe('exploring by equivalence gives every kill point the verdict of its run
     expect(otherCounts.length).toBeGreaterThan(0);
   });
 });
+
+describe('each broken promise keeps its own earliest schedule, by equivalence as from scratch', () => {
+  it('every bundled scenario, every strategy and broken variant, single kills', async () => {
+    const { explore } = await import('../src/search/explore.js');
+    const differ: string[] = [];
+    for (const scenario of lanternScenarios()) {
+      for (const name of ALL_STRATEGY_NAMES) {
+        const options = { kills: 1 as const, interleavingBound: 4, seed: 1 };
+        const reduced = explore(scenario, scripted(name), options);
+        const full = explore(scenario, scripted(name), { ...options, reduce: false });
+        if (!isDeepStrictEqual(reduced.minimalByCheck, full.minimalByCheck)) differ.push(`${scenario.id} ${name}: minimalByCheck`);
+        if (!isDeepStrictEqual(reduced.minimal?.schedule, full.minimal?.schedule)) differ.push(`${scenario.id} ${name}: minimal`);
+      }
+    }
+    expect(differ).toEqual([]);
+  });
+});

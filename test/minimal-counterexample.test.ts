@@ -50,3 +50,28 @@ describe('minimal counterexample: journal+random-keys on Dana', () => {
     expect(judged.schedule.kills).toEqual([refundCommit]);
   });
 });
+
+describe('each broken promise gets its own minimal counterexample', () => {
+  // Tess's task under journal+random-keys: the kill after the cancellation commits makes the resume
+  // cancel again (refused: already cancelled) and answer otherwise; the first write done twice
+  // comes later, in the confirmation email's gap. The report gives both, each with its replay.
+  const tess = loadScenarioFile('scenarios/lantern/T11-tess-cancel-and-confirm.json');
+
+  it.each([{ reduce: true }, { reduce: false }])('by equivalence and from scratch alike (reduce: $reduce)', ({ reduce }) => {
+    const e = explore(tess, scripted('journal+random-keys'), { kills: 1, interleavingBound: 32, seed: 1, reduce });
+    expect(e.minimal!.schedule.kills).toEqual([45]);
+    expect(e.minimal!.broken).toEqual(['refused-repeat', 'different-answer']);
+    expect(e.minimalByCheck['refused-repeat']).toMatchObject({ kills: [45], killAt: ['shop-commit[call_cancel]'] });
+    expect(e.minimalByCheck['done-twice']).toMatchObject({ kills: [58], killAt: ['shop-commit[call_email]'] });
+    // Each is the earliest of its check: the schedule one kill point earlier does not fail it.
+    expect(judgeCase(tess, scripted('journal+random-keys'), { kills: [57], interleaving: [] }).failed).not.toContain('done-twice');
+    expect(judgeCase(tess, scripted('journal+random-keys'), { kills: [58], interleaving: [] }).failed).toContain('done-twice');
+  });
+
+  it('and the report prints it with its own replay command', async () => {
+    const { formatExploration } = await import('../src/cli/report.js');
+    const e = explore(tess, scripted('journal+random-keys'));
+    expect(formatExploration(e, { kind: 'scenario-file', path: 'scenarios/lantern/T11-tess-cancel-and-confirm.json' }))
+      .toContain('minimal counterexample for done twice: kill schedule 58 (shop-commit[call_email]); replay: npx killpoint check scenarios/lantern/T11-tess-cancel-and-confirm.json --strategy journal+random-keys --schedule 58');
+  });
+});

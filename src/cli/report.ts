@@ -191,6 +191,12 @@ export function formatExploration(e: Exploration, source: CaseSource): string {
     // fail again at the same schedule is not deterministic there, which is a finding of its own.
     if (e.minimal.broken.length === 0) lines.push('  NOT REPRODUCED: the earliest failing schedule broke no promise when run again; the system under test does not run the same way twice there');
     lines.push('  minimal counterexample:', ...formatFailure({ judged: e.minimal, source }).split('\n').map((l) => `  ${l}`));
+    // Each other broken promise with its own earliest schedule, when it is not the one above.
+    for (const c of e.brokenPromises) {
+      const m = e.minimalByCheck[c];
+      if (m === undefined || (m.kills.join(',') === e.minimal.schedule.kills.join(',') && m.interleaving.join(',') === e.minimal.schedule.interleaving.join(','))) continue;
+      lines.push(`  minimal counterexample for ${CHECK_LABELS[c]}: kill schedule ${m.kills.join(', ')} (${m.killAt.join(', ')}); replay: ${replayCommand(source, { system: e.minimal.system, schedule: { kills: m.kills, interleaving: m.interleaving } })}`);
+    }
   }
   return lines.join('\n');
 }
@@ -208,6 +214,7 @@ export function explorationJson(e: Exploration, source: CaseSource): Record<stri
     brokenPromises: e.brokenPromises,
     ok: e.brokenPromises.length === 0,
     reduction: e.reduction,
+    minimalByCheck: e.minimal === null ? {} : Object.fromEntries(Object.entries(e.minimalByCheck).map(([c, m]) => [c, { schedule: { kills: m.kills, killAt: m.killAt, interleaving: m.interleaving }, replay: replayCommand(source, { system: e.minimal!.system, schedule: { kills: m.kills, interleaving: m.interleaving } }) }])),
     minimal: e.minimal === null ? null : {
       reproduced: e.minimal.broken.length > 0,
       schedule: { kills: e.minimal.schedule.kills, killAt: killAt(e.minimal), interleaving: e.minimal.outcome.picksTaken },

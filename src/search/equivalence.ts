@@ -18,7 +18,7 @@
 // two verdict by verdict.
 
 import type { Scenario } from '../model/scenario.js';
-import { interleavingsSearch, type ExploreOptions, type InterleavingCoverage } from './explore.js';
+import { interleavingsSearch, keepCheckMinima, type CheckMinimum, type ExploreOptions, type InterleavingCoverage } from './explore.js';
 import { brokenPromises, CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
 import type { LifeRecord, RunOutcome } from '../check/outcome.js';
 import { judge, modelCallsStarted, type Verdict } from '../check/verdict.js';
@@ -181,6 +181,8 @@ export interface EquivalenceResult {
   failures: Record<CheckName, number>;
   /** The earliest schedule breaking a promise: its kills and interleaving's order. */
   minimal: { kills: number[]; order: number } | null;
+  /** Each broken promise's own earliest schedule. */
+  minimalByCheck: Partial<Record<CheckName, CheckMinimum>>;
   reduction: ReductionFigures;
 }
 
@@ -205,6 +207,7 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
   let livesUnreduced = 0;
   let verdictsJudged = 0;
   let minimal: { kills: number[]; order: number } | null = null;
+  const minimalByCheck: Partial<Record<CheckName, CheckMinimum>> = {};
 
   const killedRecord = (cut: Cut): LifeRecord => ({ events: cut.k < 0 ? [] : cut.node.run.record.events.slice(0, cut.k + 1), end: 'killed', killedAfter: cut.k, error: null, errorKind: null });
   const picksOf = (path: Cut | null, last: Node): { picks: number[]; widths: number[] } => {
@@ -255,6 +258,7 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
     if (failed.some((c) => promised.includes(c))) {
       const kills = killsOf(path);
       if (minimal === null || compare({ kills, order }, minimal) < 0) minimal = { kills, order };
+      keepCheckMinima(minimalByCheck, promised, failed, kills, order, it.picks, () => outcomeOf(path, last, it.picks));
     }
     if (onCase !== undefined) {
       const shared = judgement.verdict;
@@ -323,6 +327,7 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
     schedulesExplored: explored,
     failures,
     minimal,
+    minimalByCheck,
     reduction: { schedulesCovered: explored, livesRun: cache.livesRun, livesUnreduced, distinctStates: cache.distinctKeys, verdictsJudged, interleavings: list.length },
     list,
     coverage,

@@ -15,7 +15,7 @@
 import seedrandom from 'seedrandom';
 import type { Scenario } from '../model/scenario.js';
 import { brokenPromises, CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
-import { findKillPoint, UnknownKillPoint, type KillPointSpec } from '../check/kill-points.js';
+import { findKillPoint, killPointIdentity, UnknownKillPoint, type KillPointSpec } from '../check/kill-points.js';
 import type { RunOutcome, Schedule } from '../check/outcome.js';
 import { judge, type Verdict } from '../check/verdict.js';
 import { BaselineDidNotFinish, type SystemUnderTest } from '../engines/engine.js';
@@ -68,6 +68,28 @@ export interface JudgedCase {
   broken: CheckName[];
 }
 
+/** The earliest schedule that fails one check: its kill points by index and identity, and the interleaving's picks. */
+export interface CheckMinimum {
+  kills: number[];
+  killAt: string[];
+  interleaving: number[];
+  /** The interleaving's place in the exploration's order (ties go to the earlier order). */
+  order: number;
+}
+
+/** Keeps, for each promised check a schedule fails, the earliest such schedule. */
+export function keepCheckMinima(into: Partial<Record<CheckName, CheckMinimum>>, promised: readonly CheckName[], failed: readonly CheckName[], kills: number[], order: number, picks: number[], outcome: () => RunOutcome): void {
+  let seen: RunOutcome | null = null;
+  for (const c of failed) {
+    if (!promised.includes(c)) continue;
+    const known = into[c];
+    if (known !== undefined && compareSchedules({ kills, order }, known) >= 0) continue;
+    seen ??= outcome();
+    const lives = seen.lives;
+    into[c] = { kills, order, interleaving: picks, killAt: kills.map((k, life) => killPointIdentity(lives[life]?.events ?? [], k)) };
+  }
+}
+
 export interface Exploration {
   scenarioId: string;
   strategy: string;
@@ -81,6 +103,11 @@ export interface Exploration {
   brokenPromises: CheckName[];
   /** The earliest schedule that breaks a promise, re-run with everything needed to explain it. */
   minimal: JudgedCase | null;
+  /**
+   * Each broken promise's own earliest schedule: a variant that breaks two promises shows the
+   * minimal case of each, not only the one that comes first.
+   */
+  minimalByCheck: Partial<Record<CheckName, CheckMinimum>>;
   /** What exploring by equivalence saved (N schedules covered by M lives run); null when every schedule ran from scratch. */
   reduction: ReductionFigures | null;
 }
@@ -206,12 +233,14 @@ export function* explorePlan(scenario: Scenario, system: SystemUnderTest, option
   const failures = Object.fromEntries(CHECK_NAMES.map((c) => [c, 0])) as Record<CheckName, number>;
   let explored = 0;
   let minimal: { kills: number[]; order: number; picks: number[]; baseline: RunOutcome } | null = null;
+  const minimalByCheck: Partial<Record<CheckName, CheckMinimum>> = {};
 
   const visit = (kills: number[], order: number, it: ExploredInterleaving, outcome: RunOutcome): void => {
     const verdict = judge(scenario, outcome, it.baseline);
     explored++;
     const failed = failedChecks({ scenario, outcome, verdict });
     for (const c of failed) failures[c]++;
+    keepCheckMinima(minimalByCheck, promised, failed, kills, order, it.picks, () => outcome);
     if (failed.some((c) => promised.includes(c)) && (minimal === null || compareSchedules({ kills, order }, minimal) < 0)) {
       minimal = { kills, order, picks: it.picks, baseline: it.baseline };
     }
@@ -245,6 +274,7 @@ export function* explorePlan(scenario: Scenario, system: SystemUnderTest, option
     failures,
     brokenPromises: promised.filter((c) => failures[c] > 0),
     minimal: found === null ? null : yield* judgeCasePlan(scenario, system, { kills: found.kills, interleaving: found.picks }, found.baseline),
+    minimalByCheck,
     reduction: null,
   };
 }
@@ -267,6 +297,7 @@ function reducedExploration(scenario: Scenario, system: SystemUnderTest, options
     failures: result.failures,
     brokenPromises: promised.filter((c) => result.failures[c] > 0),
     minimal,
+    minimalByCheck: result.minimalByCheck,
     reduction: result.reduction,
   };
 }
