@@ -160,6 +160,17 @@ function causeLines(judged: JudgedCase): string[] {
   ];
 }
 
+/** Above the bound: how far the minimal counterexample was made sure of beyond the sampled orders. */
+function minimalSearchLines(e: Exploration): string[] {
+  const m = e.minimalSearch;
+  if (m === null) return [];
+  if (m.orders === 0) return [`  the minimal counterexample is the earliest among the ${e.interleavings.explored} sampled orders only: the orders the sample missed were not searched (each life is a process; --interleavings raises the bound)`];
+  const searched = m.everyOrder ? `every one of the ${m.orders} orders` : `${m.orders} orders (the search's bound; there are more)`;
+  return [m.foundEarlier
+    ? `  an order the sample missed fails at an earlier kill point: the minimal counterexample below is that order's (searched ${searched} for an earlier failing kill)`
+    : `  no order fails at an earlier kill point: searched ${searched} for one`];
+}
+
 /** One line per check count, for an exploration's summary. */
 export function formatExploration(e: Exploration, source: CaseSource): string {
   const coverage = e.interleavings.exhaustive
@@ -181,6 +192,7 @@ export function formatExploration(e: Exploration, source: CaseSource): string {
   const lines = [
     `${e.scenarioId} ${e.strategy}: ${header}`,
     `  ${e.schedulesExplored} schedules of up to ${e.kills} kill${e.kills === 1 ? '' : 's'}, ${coverage}`,
+    ...minimalSearchLines(e),
     ...(r === null ? [] : [`  covered by ${r.livesRun} lives run (${r.livesUnreduced} from scratch): ${r.distinctStates} distinct durable states, ${r.verdictsJudged} verdicts judged`]),
     `  promised: ${e.promised.map((c) => CHECK_LABELS[c]).join(', ')}`,
     `  not promised: ${notPromised.map((c) => CHECK_LABELS[c]).join(', ') || 'nothing (every check is promised)'}`,
@@ -214,6 +226,7 @@ export function explorationJson(e: Exploration, source: CaseSource): Record<stri
     brokenPromises: e.brokenPromises,
     ok: e.brokenPromises.length === 0,
     reduction: e.reduction,
+    minimalSearch: e.minimalSearch,
     minimalByCheck: e.minimal === null ? {} : Object.fromEntries(Object.entries(e.minimalByCheck).map(([c, m]) => [c, { schedule: { kills: m.kills, killAt: m.killAt, interleaving: m.interleaving }, replay: replayCommand(source, { system: e.minimal!.system, schedule: { kills: m.kills, interleaving: m.interleaving } }) }])),
     minimal: e.minimal === null ? null : {
       reproduced: e.minimal.broken.length > 0,

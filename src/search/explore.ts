@@ -34,6 +34,27 @@ export interface ExploreOptions {
    * state (the yardstick the reduced explorer is checked against). Default: reduce where it can.
    */
   reduce?: boolean;
+  /**
+   * Above the interleaving bound only a sample of orders is explored, so a kill point earlier
+   * than the minimal counterexample may fail under an order the sample missed: once a failure is
+   * found, this many orders (every one, when there are no more) are searched for an earlier
+   * failing single kill. Default: 200 for a system run in process, 0 for one whose lives are
+   * processes (the report then says the minimum is among the sampled orders).
+   */
+  minimalOrders?: number;
+}
+
+/** Orders searched for a kill point earlier than the sampled minimum, in process. */
+export const MINIMAL_ORDERS_IN_PROCESS = 200;
+
+/** How the minimum was made sure of when the orders were sampled. */
+export interface MinimalSearch {
+  /** Orders searched for a failing single kill earlier than the sample's minimum. */
+  orders: number;
+  /** True when that was every order there is. */
+  everyOrder: boolean;
+  /** True when an order the sample missed fails earlier (the minimal counterexample is that one). */
+  foundEarlier: boolean;
 }
 
 export const DEFAULT_EXPLORE_OPTIONS: ExploreOptions = { kills: 1, interleavingBound: 32, seed: 1 };
@@ -110,6 +131,8 @@ export interface Exploration {
   minimalByCheck: Partial<Record<CheckName, CheckMinimum>>;
   /** What exploring by equivalence saved (N schedules covered by M lives run); null when every schedule ran from scratch. */
   reduction: ReductionFigures | null;
+  /** When orders were sampled and a failure found: how far the minimum was checked beyond the sample; else null. */
+  minimalSearch: MinimalSearch | null;
 }
 
 export interface ExploredInterleaving {
@@ -276,7 +299,56 @@ export function* explorePlan(scenario: Scenario, system: SystemUnderTest, option
     minimal: found === null ? null : yield* judgeCasePlan(scenario, system, { kills: found.kills, interleaving: found.picks }, found.baseline),
     minimalByCheck,
     reduction: null,
+    minimalSearch: null,
   };
+}
+
+/**
+ * Every order of the parallel calls (depth-first over the pick tree, as interleavingsSearch), up to
+ * `maxOrders`, each searched for a failing single kill earlier than the best found so far: the
+ * sampled minimum first, then whatever earlier kill point an order fails at.
+ */
+function* earlierUnderEveryOrder(scenario: Scenario, system: SystemUnderTest, best: readonly number[], maxOrders: number): Plan<{ found: { kills: number[]; picks: number[]; baseline: RunOutcome } | null; orders: number; everyOrder: boolean }> {
+  // A failing single kill is earlier than any two-kill minimum; against a single-kill minimum, only a smaller kill point is.
+  let limit = best.length === 1 ? best[0]! : Infinity;
+  let found: { kills: number[]; picks: number[]; baseline: RunOutcome } | null = null;
+  const stack: number[][] = [[]];
+  let orders = 0;
+  while (stack.length > 0 && orders < maxOrders) {
+    const prefix = stack.pop()!;
+    const baseline = yield* runOne({ kills: [], interleaving: prefix });
+    orders++;
+    const taken = baseline.picksTaken;
+    for (let i = baseline.pickWidths.length - 1; i >= prefix.length; i--) {
+      for (let v = baseline.pickWidths[i]! - 1; v >= 0; v--) if (v !== taken[i]) stack.push([...taken.slice(0, i), v]);
+    }
+    const end = Math.min(limit, baseline.lives[0]!.events.length);
+    const points = Array.from({ length: end + 1 }, (_, i) => i - 1);
+    if (points.length === 0) continue;
+    const outcomes = yield points.map((k) => ({ kills: [k], interleaving: taken }));
+    for (const [i, k] of points.entries()) {
+      const outcome = outcomes[i]!;
+      const verdict = judge(scenario, outcome, baseline);
+      if (!failedChecks({ scenario, outcome, verdict }).some((c) => system.promised.includes(c))) continue;
+      found = { kills: [k], picks: taken, baseline };
+      limit = k;
+      break;
+    }
+  }
+  return { found, orders, everyOrder: stack.length === 0 };
+}
+
+/**
+ * Makes sure of a minimum found among sampled orders: searches the orders the sample missed for
+ * an earlier failing kill point (see ExploreOptions.minimalOrders), and takes it when there is one.
+ */
+function* minimalBeyondTheSamplePlan(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, e: Exploration): Plan<Exploration> {
+  if (e.interleavings.exhaustive || e.minimal === null) return e;
+  const maxOrders = options.minimalOrders ?? (system.inProcess ? MINIMAL_ORDERS_IN_PROCESS : 0);
+  if (maxOrders <= 0) return { ...e, minimalSearch: { orders: 0, everyOrder: false, foundEarlier: false } };
+  const r = yield* earlierUnderEveryOrder(scenario, system, e.minimal.schedule.kills, maxOrders);
+  const minimal = r.found === null ? e.minimal : yield* judgeCasePlan(scenario, system, { kills: r.found.kills, interleaving: r.found.picks }, r.found.baseline);
+  return { ...e, minimal, minimalSearch: { orders: r.orders, everyOrder: r.everyOrder, foundEarlier: r.found !== null } };
 }
 
 /** Explores by equivalence where the system allows it (see equivalence.ts), else every schedule from scratch. */
@@ -299,11 +371,16 @@ function reducedExploration(scenario: Scenario, system: SystemUnderTest, options
     minimal,
     minimalByCheck: result.minimalByCheck,
     reduction: result.reduction,
+    minimalSearch: null,
   };
 }
 
 /** Explores an in-process system. */
 export function explore(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS): Exploration {
+  return runPlan(minimalBeyondTheSamplePlan(scenario, system, options, exploreSample(scenario, system, options)), system, scenario);
+}
+
+function exploreSample(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions): Exploration {
   if (!reduces(system, options)) return runPlan(explorePlan(scenario, system, options), system, scenario);
   const result = runLifePlan(equivalencePlan(scenario, system, { search: options }, options.kills), system, scenario);
   const { list, coverage } = result;
@@ -314,6 +391,10 @@ export function explore(scenario: Scenario, system: SystemUnderTest, options: Ex
 
 /** Explores any system, its runs (or lives) `concurrency` at a time. */
 export async function exploreAsync(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, planOptions?: AsyncPlanOptions): Promise<Exploration> {
+  return runPlanAsync(minimalBeyondTheSamplePlan(scenario, system, options, await exploreSampleAsync(scenario, system, options, planOptions)), system, scenario, planOptions);
+}
+
+async function exploreSampleAsync(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, planOptions?: AsyncPlanOptions): Promise<Exploration> {
   if (!reduces(system, options)) return runPlanAsync(explorePlan(scenario, system, options), system, scenario, planOptions);
   const result = await runLifePlanAsync(equivalencePlan(scenario, system, { search: options }, options.kills), system, scenario, planOptions?.concurrency ?? 1);
   const { list, coverage } = result;
