@@ -6,6 +6,10 @@ The agent keeps a journal (temp file, then rename) of the steps it finished and,
 sends the refund with an idempotency key made from the run and the step. The shop is its own
 SQLite file in WAL mode, with the rule "no refund above what is left" and a key table.
 
+--single-pad: the order line holds one pad, not two, so a repeat of the refund is refused by the
+shop ("over-refund"); the tool-result event then says so ("refused": reason), which is how an
+agent tells killpoint that the shop refused a call.
+
 --compact-on-resume plants a bug that only a kill during the recovery finds: the run id (the keys'
 first half) is made when the run starts and kept in the journal, and a resume "compacts" the
 journal by rewriting it in place; killed mid-rewrite, the journal is left empty, the next life
@@ -50,7 +54,7 @@ def die():
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def open_shop(path):
+def open_shop(path, quantity):
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = NORMAL")
@@ -64,7 +68,7 @@ def open_shop(path):
             "CREATE TABLE idempotency_keys (key TEXT PRIMARY KEY, result TEXT NOT NULL)",
         ]:
             db.execute(sql)
-        db.execute("INSERT INTO order_lines VALUES (?, ?, ?, ?, ?)", (ORDER, LINE, "Ridgeline sleeping pad", 2, AMOUNT_CENTS))
+        db.execute("INSERT INTO order_lines VALUES (?, ?, ?, ?, ?)", (ORDER, LINE, "Ridgeline sleeping pad", quantity, AMOUNT_CENTS))
     db.execute("COMMIT")
     return db
 
@@ -180,7 +184,7 @@ def main():
     outbox = os.path.join(state, "outbox.jsonl")
     if os.path.exists(outbox):
         return  # the task already ended: the customer has the answer
-    db = open_shop(os.path.join(state, "shop.sqlite"))
+    db = open_shop(os.path.join(state, "shop.sqlite"), 1 if "--single-pad" in sys.argv[1:] else 2)
     journal_path = os.path.join(state, "journal.json")
     if compacting:
         journal = open_compacting_journal(journal_path, events, os.environ.get("KILLPOINT_LIFE", "0"))
@@ -195,7 +199,8 @@ def main():
         result, committed = TOOLS[step["tool"]](db, step["args"], key)
         if committed:
             events.emit("shop-commit", tool=step["tool"], callId=step["id"])
-        events.emit("tool-result", tool=step["tool"], callId=step["id"])
+        refused = {"refused": result["refused"]} if result.get("refused") else {}
+        events.emit("tool-result", tool=step["tool"], callId=step["id"], **refused)
         journal["done"].append({"step": step["id"], "result": result})
         done[step["id"]] = result
         save_journal(journal_path, journal, events)
