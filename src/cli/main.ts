@@ -33,7 +33,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./commands/merge.js')).mergeCommand,
   },
   harness: {
-    summary: 'kill an agent in any language at every kill point (the kill protocol): [--kills 1|2] [--schedule k1,k2] [--concurrency N] [--life-timeout S] [--json] -- <command> [args]',
+    summary: 'kill an agent in any language at every kill point (the kill protocol): [--kills 1|2] [--schedule k1,k2] [--concurrency N] [--life-timeout S] [--save DIR] [--json] -- <command> [args]',
     load: async () => (await import('./commands/harness.js')).harnessCommand,
   },
 };

@@ -31,6 +31,10 @@ import { PROPERTIES } from '../check/properties.js';
 import { differences } from '../cli/report.js';
 import type { SystemUnderTest } from '../engines/engine.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../engines/registry.js';
+import { externalTask } from '../engines/external/engine.js';
+
+/** The task of an agent behind the kill protocol (its own; nothing of it is ours to load). */
+const EXTERNAL_TASK = externalTask({ name: '', command: '', args: [] });
 
 export const CORPUS_DIR = join(PROJECT_ROOT, 'corpus');
 
@@ -93,8 +97,11 @@ export function parseCorpusEntry(raw: unknown, file: string): CorpusEntry {
     scenario = loadScenarioFile(isAbsolute(o.scenario) ? o.scenario : join(PROJECT_ROOT, o.scenario));
   } else if (typeof o.scenario === 'object' && o.scenario !== null) {
     scenario = parseScenario(o.scenario, `${file}: scenario`);
+  } else if (o.scenario === undefined && o.engine === 'external') {
+    // An agent behind the kill protocol runs a task of its own: the entry names only its command.
+    scenario = EXTERNAL_TASK;
   } else {
-    throw new CorpusError(file, 'scenario', 'a scenario file path or an inline scenario object');
+    throw new CorpusError(file, 'scenario', 'a scenario file path or an inline scenario object (none only for engine "external", whose agent runs a task of its own)');
   }
   const engineName = o.engine === undefined ? DEFAULT_ENGINE : o.engine;
   const engine = typeof engineName === 'string' ? engineNamed(engineName) : undefined;

@@ -15,14 +15,18 @@ import { runPlanAsync } from '../../search/plan.js';
 import { decimalInt, decimalNumber, killDepth, killPointList, mustLandEveryKill } from '../options.js';
 import { differences, explorationJson, formatExploration, formatFailure, shellWord, type CaseSource } from '../report.js';
 import { startProgress } from '../progress.js';
+import { saveCorpusEntry } from '../../search/corpus.js';
+import { relative, resolve } from 'node:path';
+import { PROJECT_ROOT } from '../../model/load.js';
 
 export async function harnessCommand(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { kills: { type: 'string' }, schedule: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'boolean' }, 'life-timeout': { type: 'string' } } });
+    parsed = parseArgs({ args, allowPositionals: true, options: { kills: { type: 'string' }, schedule: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'boolean' }, 'life-timeout': { type: 'string' }, save: { type: 'string' } } });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  if (parsed.values.save !== undefined && (parsed.values.save.trim() === '' || parsed.values.save.startsWith('-'))) throw new UsageError(`--save: expected the folder to keep corpus entries in, got "${parsed.values.save}"`);
   const [command, ...commandArgs] = parsed.positionals;
   if (command === undefined) throw new UsageError('expected the harness command after --, e.g. killpoint harness -- python3 agents/python/refund_agent.py');
   const concurrency = parsed.values.concurrency === undefined ? availableParallelism() : decimalInt(parsed.values.concurrency);
@@ -54,5 +58,14 @@ export async function harnessCommand(args: string[]): Promise<number> {
   const exploration = await exploreAsync(task, system, { kills, interleavingBound: 1, seed: 1 }, { concurrency, progress });
   if (parsed.values.json) console.log(JSON.stringify(explorationJson(exploration, source), null, 2));
   print(formatExploration(exploration, source));
+  if (parsed.values.save !== undefined && exploration.minimal !== null) {
+    // The minimal case as a corpus entry of the external engine: `killpoint check <entry>` replays
+    // it (from the folder the harness command is relative to) and compares the verdict.
+    const name = `harness-${harness.name}`.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 80);
+    const saved = saveCorpusEntry(exploration.minimal, { name, note: `found by killpoint harness: the earliest schedule that breaks ${exploration.minimal.broken.join(', ')}`, property: 'promised checks', dir: resolve(parsed.values.save) });
+    const shown = relative(process.cwd(), resolve(PROJECT_ROOT, saved));
+    const path = shown.startsWith('..') ? resolve(PROJECT_ROOT, saved) : shown;
+    print(`  kept as a corpus entry: ${path} (replay: npx killpoint check ${path})`);
+  }
   return exploration.brokenPromises.length > 0 ? 1 : 0;
 }
