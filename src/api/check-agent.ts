@@ -58,7 +58,8 @@ export function agentHarness(agent: AgentCommand, lifeTimeoutMs = DEFAULT_LIFE_T
   return { name: words.map(shellWord).join(' '), command, args, lifeTimeoutMs };
 }
 
-function minimalOf(judged: JudgedCase, source: CaseSource): MinimalFailure {
+/** A judged case as the minimal failure a caller gets: its kill points, checks, differences and replay. */
+export function minimalOf(judged: JudgedCase, source: CaseSource): MinimalFailure {
   return {
     kills: judged.schedule.kills,
     killAt: judged.schedule.kills.map((k, life) => killPointIdentity(judged.outcome.lives[life]?.events ?? [], k)),

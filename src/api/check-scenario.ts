@@ -1,14 +1,14 @@
 // Checking a scenario under an engine's system from code (killpoint's own runner, LangGraph, ...):
 // the same exploration, checks and report as `killpoint check`, returned as a value.
 
-import { differences, formatExploration, formatFailure, replayCommand, type CaseSource } from '../cli/report.js';
+import { formatExploration, formatFailure, type CaseSource } from '../cli/report.js';
 import { killPointIdentity } from '../check/kill-points.js';
 import type { Scenario } from '../model/scenario.js';
 import { loadScenarioFile } from '../model/load.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../engines/registry.js';
 import { exploreAsync, judgeCaseAsync, type Exploration, type JudgedCase } from '../search/explore.js';
 import type { SystemUnderTest } from '../engines/engine.js';
-import type { MinimalFailure } from './check-agent.js';
+import { minimalOf, type MinimalFailure } from './check-agent.js';
 
 export interface CheckScenarioOptions {
   /** A scenario file (named in the replay command), or a scenario already loaded. */
@@ -48,16 +48,6 @@ function setUp(options: Pick<CheckScenarioOptions, 'scenario' | 'engine' | 'stra
   const scenario = typeof options.scenario === 'string' ? loadScenarioFile(options.scenario) : options.scenario;
   const source: CaseSource = { kind: 'scenario-file', path: typeof options.scenario === 'string' ? options.scenario : `${scenario.id}.json` };
   return { system, scenario, source };
-}
-
-function minimalOf(m: JudgedCase, source: CaseSource): MinimalFailure {
-  return {
-    kills: m.schedule.kills,
-    killAt: m.schedule.kills.map((k, life) => killPointIdentity(m.outcome.lives[life]?.events ?? [], k)),
-    failed: m.failed,
-    differences: differences(m.verdict),
-    replay: replayCommand(source, m),
-  };
 }
 
 export async function checkScenario(options: CheckScenarioOptions): Promise<ScenarioCheck> {
