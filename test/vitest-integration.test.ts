@@ -126,3 +126,16 @@ test('scenario suites refuse what cannot work, naming the field', () => {
   expect(() => killpointTests('x', { scenarios: [join(tmpdir(), 'no-such-scenario.json')], strategy: 'journal' }, api)).toThrow(/no-such-scenario\.json/);
   expect(() => killpointTests('x', { scenarios: [DANA], strategy: 'journal', each: 'kill' as 'task' }, api)).toThrow(/each: expected "task" or "kill point", got "kill"/);
 });
+
+test("each: 'kill point' on an agent of another language: one test per kill point, and only those in the gap fail", async () => {
+  const { api, declared } = recorder();
+  await killpointTests('python refund agent by kill point', { agent: AGENT, each: 'kill point' }, api);
+  const names = declared.tests.map((t) => t.name);
+  expect(names[0]).toBe('its task: survives a kill after start (kill point -1)');
+  expect(names).toContain('its task: survives a kill after shop-commit[step-2] (kill point 5)');
+  const failures = await Promise.all(declared.tests.map((t) => failureOf(t.body)));
+  const failing = names.filter((_, i) => failures[i] !== null);
+  expect(failing).toContain('its task: survives a kill after shop-commit[step-2] (kill point 5)');
+  expect(failing.every((n) => /step-2|journal-write/.test(n))).toBe(true);
+  expect(failures[names.indexOf(failing[0]!)]).toMatch(/replay: npx killpoint harness --schedule/);
+}, 120_000);
