@@ -73,6 +73,14 @@ describe('--shard i/n', () => {
     out.clear();
     expect(await main(['merge', ...shardFiles, shardFiles[2]!])).toBe(2);
     expect(out.text()).toMatch(/shard 3\/4 is given twice/);
+
+    // A shard of another split (here: two kills instead of one) is refused, naming what differs.
+    const other = await json(['check', ...files, '--strategy', 'journal', '--strategy', 'journal+random-keys', '--json', '--shard', '4/4', '--kills', '2']);
+    const otherFile = join(dir, 'other-4.json');
+    writeFileSync(otherFile, JSON.stringify(other.value));
+    out.clear();
+    expect(await main(['merge', shardFiles[0]!, shardFiles[1]!, shardFiles[2]!, otherFile])).toBe(2);
+    expect(out.text()).toMatch(/other-4\.json: split: expected the split of .*shard-1\.json: the same scenarios, systems, --kills, --interleavings and --seed/);
   });
 
   it('merge names the file and field of a report it cannot read', async () => {
@@ -110,6 +118,16 @@ describe('the progress line', () => {
     p.tick('b');
     p.end();
     expect(written).toEqual(['\rsweep: 1/2 (50%), about 1 s left (a)\x1b[K', '\rsweep: 2/2 (100%), about 0 s left (b)\x1b[K', '\r\x1b[K']);
+
+    // Cleared for a moment before a report goes to stdout on the same screen, drawn again at the next tick.
+    written.length = 0;
+    const q = startProgress('sweep', 2, { stream: tty, env: {}, now: () => 0 });
+    q.clear();
+    q.tick();
+    q.clear();
+    q.clear();
+    q.end();
+    expect(written).toEqual(['\rsweep: 1/2 (50%), about 0 s left\x1b[K', '\r\x1b[K']);
 
     const log: string[] = [];
     const pipe = { isTTY: false, write: (t: string) => void log.push(t) };

@@ -11,11 +11,13 @@ export interface ProgressStream {
 export interface Progress {
   /** One more unit done (`what` names it in the line). */
   tick(what?: string): void;
+  /** Clears the line for a moment (before something else is written to the terminal); the next tick draws it again. */
+  clear(): void;
   /** Clears the line; nothing is written after it. */
   end(): void;
 }
 
-const SILENT: Progress = { tick: () => undefined, end: () => undefined };
+const SILENT: Progress = { tick: () => undefined, clear: () => undefined, end: () => undefined };
 
 export function wantsProgress(stream: ProgressStream = process.stderr, env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.KILLPOINT_PROGRESS === '0') return false;
@@ -47,16 +49,23 @@ export function startProgress(label: string, total: number, options: { enabled?:
   const started = now();
   let done = 0;
   let ended = false;
+  let shown = false;
   return {
     tick(what) {
       if (ended) return;
       done++;
       stream.write(`\r${progressLine(label, done, total, now() - started, what)}\x1b[K`);
+      shown = true;
+    },
+    clear() {
+      if (!shown || ended) return;
+      stream.write('\r\x1b[K');
+      shown = false;
     },
     end() {
       if (ended) return;
       ended = true;
-      stream.write('\r\x1b[K');
+      if (shown) stream.write('\r\x1b[K');
     },
   };
 }

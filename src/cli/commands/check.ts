@@ -174,8 +174,12 @@ export async function checkCommand(args: string[]): Promise<number> {
   let failing = 0;
   const json: unknown[] = [];
   const strips: Strip[] = [];
+  // The progress line (stderr) is cleared before each report (stdout), which a terminal shows on the same screen.
+  let progress = startProgress('killpoint check', 0, { enabled: false });
   const print = (text: string): void => {
-    if (!a.json) console.log(text);
+    if (a.json) return;
+    progress.clear();
+    console.log(text);
   };
 
   // The units of work, in a fixed order: every corpus entry, then every scenario under every
@@ -186,66 +190,71 @@ export async function checkCommand(args: string[]): Promise<number> {
     ...scenarios.flatMap(({ scenario, source }) => systems.map((system): Unit => ({ kind: 'scenario', scenario, source, system }))),
   ];
   const units = shardOf(allUnits, a.shard);
-  const progress = startProgress('killpoint check', units.length, { enabled: a.schedule === null && !a.json });
+  progress = startProgress('killpoint check', units.length, { enabled: a.schedule === null && !a.json });
   let stoppedEarly = false;
 
-  for (const unit of units) {
-    // A reader that went away (`check | head -1`) stops the work: nobody reads what is left.
-    await yieldToReader();
-    if (readerGone()) {
-      stoppedEarly = true;
-      break;
+  try {
+    for (const unit of units) {
+      // A reader that went away (`check | head -1`) stops the work: nobody reads what is left.
+      await yieldToReader();
+      if (readerGone()) {
+        stoppedEarly = true;
+        break;
+      }
+      if (unit.kind === 'corpus') {
+        const file = unit.file;
+        const entry = loadCorpusEntry(file);
+        const replay = entry.system.inProcess ? replayEntry(entry) : await replayEntryAsync(entry);
+        const ok = replay.mismatches.length === 0;
+        if (!ok) failing++;
+        json.push({ corpusEntry: file, ok, mismatches: replay.mismatches, failed: replay.judged.failed, differences: differences(replay.judged.verdict) });
+        print(`${file}: ${ok ? 'replays as expected' : 'DOES NOT MATCH'} (${replay.entry.note})`);
+        for (const m of replay.mismatches) print(`  ${m}`);
+        print(formatFailure({ judged: replay.judged, source: { kind: 'corpus-entry', path: file } }).split('\n').map((l) => `  ${l}`).join('\n'));
+        progress.tick(file);
+        continue;
+      }
+      const { scenario, source, system } = unit;
+      if (a.schedule !== null) {
+        const resolve = resolveKillsPlan(a.schedule, a.interleaving);
+        const kills = system.inProcess ? runPlan(resolve, system, scenario) : await runPlanAsync(resolve, system, scenario);
+        const schedule = { kills, interleaving: a.interleaving };
+        const judged = system.inProcess ? judgeCase(scenario, system, schedule) : await judgeCaseAsync(scenario, system, schedule);
+        mustPickInRange([judged.baseline, judged.outcome], a.interleaving, '--interleaving');
+        mustLandEveryKill(judged.outcome, kills, '--schedule');
+        if (judged.broken.length > 0) failing++;
+        json.push({ scenario: scenario.id, engine: system.engine, strategy: system.name, ok: judged.broken.length === 0, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) });
+        print(formatFailure({ judged, source }));
+        continue;
+      }
+      const options = { kills: a.kills, interleavingBound: a.interleavingBound, seed: a.seed };
+      // A process engine's exploration takes minutes: its runs get a progress line of their own.
+      const runs = (batch: number) => startProgress(`${scenario.id} ${system.name}: runs`, batch, { enabled: !a.json });
+      const exploration = system.inProcess ? explore(scenario, system, options) : await exploreAsync(scenario, system, options, { concurrency: availableParallelism(), progress: runs });
+      if (exploration.brokenPromises.length > 0) failing++;
+      if (a.htmlPath !== null) {
+        const cases = system.inProcess ? runPlan(stripCasesPlan(scenario, system), system, scenario) : await runPlanAsync(stripCasesPlan(scenario, system), system, scenario, { concurrency: availableParallelism() });
+        strips.push(stripOf(exploration, system, scenario, cases, source));
+      }
+      json.push({ engine: system.engine, ...explorationJson(exploration, source) });
+      print(formatExploration(exploration, source));
+      if (a.saveDir !== null && exploration.minimal !== null) {
+        const saved = saveMinimal(exploration.minimal, source, a.saveDir);
+        print(`  kept as a corpus entry: ${saved} (replay: npx killpoint check ${saved})`);
+      }
+      progress.tick(`${scenario.id} ${system.name}`);
     }
-    if (unit.kind === 'corpus') {
-      const file = unit.file;
-      const entry = loadCorpusEntry(file);
-      const replay = entry.system.inProcess ? replayEntry(entry) : await replayEntryAsync(entry);
-      const ok = replay.mismatches.length === 0;
-      if (!ok) failing++;
-      json.push({ corpusEntry: file, ok, mismatches: replay.mismatches, failed: replay.judged.failed, differences: differences(replay.judged.verdict) });
-      print(`${file}: ${ok ? 'replays as expected' : 'DOES NOT MATCH'} (${replay.entry.note})`);
-      for (const m of replay.mismatches) print(`  ${m}`);
-      print(formatFailure({ judged: replay.judged, source: { kind: 'corpus-entry', path: file } }).split('\n').map((l) => `  ${l}`).join('\n'));
-      progress.tick(file);
-      continue;
-    }
-    const { scenario, source, system } = unit;
-    if (a.schedule !== null) {
-      const resolve = resolveKillsPlan(a.schedule, a.interleaving);
-      const kills = system.inProcess ? runPlan(resolve, system, scenario) : await runPlanAsync(resolve, system, scenario);
-      const schedule = { kills, interleaving: a.interleaving };
-      const judged = system.inProcess ? judgeCase(scenario, system, schedule) : await judgeCaseAsync(scenario, system, schedule);
-      mustPickInRange([judged.baseline, judged.outcome], a.interleaving, '--interleaving');
-      mustLandEveryKill(judged.outcome, kills, '--schedule');
-      if (judged.broken.length > 0) failing++;
-      json.push({ scenario: scenario.id, engine: system.engine, strategy: system.name, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) });
-      print(formatFailure({ judged, source }));
-      continue;
-    }
-    const options = { kills: a.kills, interleavingBound: a.interleavingBound, seed: a.seed };
-    // A process engine's exploration takes minutes: its runs get a progress line of their own.
-    const runs = (batch: number) => startProgress(`${scenario.id} ${system.name}: runs`, batch, { enabled: !a.json });
-    const exploration = system.inProcess ? explore(scenario, system, options) : await exploreAsync(scenario, system, options, { concurrency: availableParallelism(), progress: runs });
-    if (exploration.brokenPromises.length > 0) failing++;
-    if (a.htmlPath !== null) {
-      const cases = system.inProcess ? runPlan(stripCasesPlan(scenario, system), system, scenario) : await runPlanAsync(stripCasesPlan(scenario, system), system, scenario, { concurrency: availableParallelism() });
-      strips.push(stripOf(exploration, system, scenario, cases, source));
-    }
-    json.push({ engine: system.engine, ...explorationJson(exploration, source) });
-    print(formatExploration(exploration, source));
-    if (a.saveDir !== null && exploration.minimal !== null) {
-      const saved = saveMinimal(exploration.minimal, source, a.saveDir);
-      print(`  kept as a corpus entry: ${saved} (replay: npx killpoint check ${saved})`);
-    }
-    progress.tick(`${scenario.id} ${system.name}`);
+  } finally {
+    progress.end();
   }
-  progress.end();
   if (stoppedEarly) return failing === 0 ? 0 : 1;
   if (a.htmlPath !== null) {
     writeReportFile(a.htmlPath, checkReportHtml({ kind: 'check', strips }));
     if (!a.json) console.log(`HTML report: ${a.htmlPath}`);
   }
-  if (a.json) console.log(JSON.stringify(a.shard === null ? json : { shard: a.shard, units: allUnits.length, results: json }, null, 2));
+  // A shard says what split it is of (the units and the options), so that merge joins only shards of one split.
+  const split = { units: allUnits.map((u) => (u.kind === 'corpus' ? u.file : `${u.scenario.id} ${u.system.engine} ${u.system.name}`)), kills: a.kills, interleavings: a.interleavingBound, seed: a.seed };
+  if (a.json) console.log(JSON.stringify(a.shard === null ? json : { shard: a.shard, units: allUnits.length, split, results: json }, null, 2));
   else {
     const share = a.shard === null ? '' : ` in shard ${a.shard.index}/${a.shard.count} (${units.length} of ${allUnits.length} scenario x system units; join the shards' --json with killpoint merge)`;
     console.log(failing === 0 ? `every promised check holds${share}` : `${failing} case${failing === 1 ? '' : 's'} broke a promised check${share}`);

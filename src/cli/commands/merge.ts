@@ -24,6 +24,8 @@ interface ShardReport {
   file: string;
   shard: { index: number; count: number } | null;
   units: number | null;
+  /** What the split is of (the units in order, kills, bound, seed), as check wrote it. */
+  split: string | null;
   results: ResultItem[];
 }
 
@@ -43,13 +45,14 @@ function readReport(file: string): ShardReport {
   items.forEach((item, i) => {
     if (typeof item !== 'object' || item === null || typeof (item as ResultItem).ok !== 'boolean') bad(file, `results[${i}].ok`, 'true or false (a result of killpoint check --json)');
   });
-  if (Array.isArray(raw)) return { file, shard: null, units: null, results: items as ResultItem[] };
-  const r = raw as { shard?: { index?: unknown; count?: unknown }; units?: unknown };
+  if (Array.isArray(raw)) return { file, shard: null, units: null, split: null, results: items as ResultItem[] };
+  const r = raw as { shard?: { index?: unknown; count?: unknown }; units?: unknown; split?: unknown };
   const index = r.shard?.index;
   const count = r.shard?.count;
   if (!(Number.isInteger(count) && Number.isInteger(index) && (index as number) >= 1 && (index as number) <= (count as number))) bad(file, 'shard', '{ index, count } with 1 <= index <= count');
   if (!Number.isInteger(r.units) || (r.units as number) < 0) bad(file, 'units', 'the number of units of the whole split');
-  return { file, shard: { index: index as number, count: count as number }, units: r.units as number, results: items as ResultItem[] };
+  if (typeof r.split !== 'object' || r.split === null) bad(file, 'split', 'what the split is of (written by killpoint check --shard)');
+  return { file, shard: { index: index as number, count: count as number }, units: r.units as number, split: JSON.stringify(r.split), results: items as ResultItem[] };
 }
 
 function describe(item: ResultItem): string {
@@ -78,6 +81,7 @@ export function mergeCommand(args: string[]): number {
     for (const r of sharded) {
       if (r.shard!.count !== count) bad(r.file, 'shard.count', `${count}, as in ${sharded[0]!.file}`);
       if (r.units !== units) bad(r.file, 'units', `${units}, as in ${sharded[0]!.file}: shards of one split run the same scenarios and systems`);
+      if (r.split !== sharded[0]!.split) bad(r.file, 'split', `the split of ${sharded[0]!.file}: the same scenarios, systems, --kills, --interleavings and --seed`);
     }
     for (let i = 1; i <= count; i++) {
       const given = sharded.filter((r) => r.shard!.index === i);
