@@ -165,7 +165,7 @@ function minimalSearchLines(e: Exploration): string[] {
   const m = e.minimalSearch;
   if (m === null) return [];
   if (m.orders === 0) return [`  the minimal counterexample is the earliest among the ${e.interleavings.explored} sampled orders only: the orders the sample missed were not searched (each life is a process; --interleavings raises the bound)`];
-  const searched = m.everyOrder ? `every one of the ${m.orders} orders` : `${m.orders} orders (the search's bound; there are more)`;
+  const searched = m.everyOrder ? `${m.orders} orders, every one that could fail earlier` : `${m.orders} orders (the search's bound; there are more)`;
   return [m.foundEarlier
     ? `  an order the sample missed fails at an earlier kill point: the minimal counterexample below is that order's (searched ${searched} for an earlier failing kill)`
     : `  no order fails at an earlier kill point: searched ${searched} for one`];

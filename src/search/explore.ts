@@ -51,7 +51,7 @@ export const MINIMAL_ORDERS_IN_PROCESS = 200;
 export interface MinimalSearch {
   /** Orders searched for a failing single kill earlier than the sample's minimum. */
   orders: number;
-  /** True when that was every order there is. */
+  /** True when no order is left that could fail earlier (every one was searched, or one fails before the first event). */
   everyOrder: boolean;
   /** True when an order the sample missed fails earlier (the minimal counterexample is that one). */
   foundEarlier: boolean;
@@ -146,7 +146,8 @@ export function* runOne(schedule: Schedule): Plan<RunOutcome> {
   return outcome!;
 }
 
-function mustFinish(baseline: RunOutcome, system: SystemUnderTest): void {
+/** A run never killed that does not finish gives nothing to compare with: bad input. */
+export function mustFinish(baseline: RunOutcome, system: SystemUnderTest): void {
   if (baseline.lives[0]?.end !== 'finished') throw new BaselineDidNotFinish(system, baseline);
 }
 
@@ -314,7 +315,8 @@ function* earlierUnderEveryOrder(scenario: Scenario, system: SystemUnderTest, be
   let found: { kills: number[]; picks: number[]; baseline: RunOutcome } | null = null;
   const stack: number[][] = [[]];
   let orders = 0;
-  while (stack.length > 0 && orders < maxOrders) {
+  // Nothing comes before a kill before the first event: once one fails, the search is over.
+  while (stack.length > 0 && orders < maxOrders && limit > -1) {
     const prefix = stack.pop()!;
     const baseline = yield* runOne({ kills: [], interleaving: prefix });
     orders++;
@@ -335,7 +337,7 @@ function* earlierUnderEveryOrder(scenario: Scenario, system: SystemUnderTest, be
       break;
     }
   }
-  return { found, orders, everyOrder: stack.length === 0 };
+  return { found, orders, everyOrder: stack.length === 0 || limit <= -1 };
 }
 
 /**
@@ -344,11 +346,19 @@ function* earlierUnderEveryOrder(scenario: Scenario, system: SystemUnderTest, be
  */
 function* minimalBeyondTheSamplePlan(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, e: Exploration): Plan<Exploration> {
   if (e.interleavings.exhaustive || e.minimal === null) return e;
+  // A single kill before the first event: nothing can come before it.
+  if (e.minimal.schedule.kills.length === 1 && e.minimal.schedule.kills[0] === -1) return e;
   const maxOrders = options.minimalOrders ?? (system.inProcess ? MINIMAL_ORDERS_IN_PROCESS : 0);
   if (maxOrders <= 0) return { ...e, minimalSearch: { orders: 0, everyOrder: false, foundEarlier: false } };
   const r = yield* earlierUnderEveryOrder(scenario, system, e.minimal.schedule.kills, maxOrders);
-  const minimal = r.found === null ? e.minimal : yield* judgeCasePlan(scenario, system, { kills: r.found.kills, interleaving: r.found.picks }, r.found.baseline);
-  return { ...e, minimal, minimalSearch: { orders: r.orders, everyOrder: r.everyOrder, foundEarlier: r.found !== null } };
+  if (r.found === null) return { ...e, minimalSearch: { orders: r.orders, everyOrder: r.everyOrder, foundEarlier: false } };
+  const minimal = yield* judgeCasePlan(scenario, system, { kills: r.found.kills, interleaving: r.found.picks }, r.found.baseline);
+  // The earlier schedule is the earliest of every promise it breaks too.
+  const minimalByCheck = { ...e.minimalByCheck };
+  for (const c of minimal.broken) {
+    minimalByCheck[c] = { kills: minimal.schedule.kills, interleaving: minimal.schedule.interleaving, order: -1, killAt: minimal.schedule.kills.map((k, life) => killPointIdentity(minimal.outcome.lives[life]?.events ?? [], k)) };
+  }
+  return { ...e, minimal, minimalByCheck, minimalSearch: { orders: r.orders, everyOrder: r.everyOrder, foundEarlier: true } };
 }
 
 /** Explores by equivalence where the system allows it (see equivalence.ts), else every schedule from scratch. */
