@@ -13,6 +13,7 @@ import { explore, judgeCase } from '../src/search/explore.js';
 import { findKillPoint } from '../src/check/kill-points.js';
 import { formatFailure } from '../src/cli/report.js';
 import type { RunOutcome } from '../src/check/outcome.js';
+import { judge } from '../src/check/verdict.js';
 
 const task = loadScenarioFile('test/fixtures/refund-then-email.json');
 const NONE = { kills: [], interleaving: [] };
@@ -47,5 +48,31 @@ describe('a write not sent because a repeat in the gap was refused', () => {
 
   it('with keys nothing is refused, nothing lost, every promise kept', () => {
     for (const strategy of ['journal+keys', 'workflow+keys']) expect(explore(task, scripted(strategy)).brokenPromises, strategy).toEqual([]);
+  });
+});
+
+describe('a write every branch leads to', () => {
+  // The same task with a survey email after the receipt and after the hand-off alike: whatever the
+  // refund gave, the model asks for it, so a survey never sent is a loss of its own.
+  const rejoin = loadScenarioFile('test/fixtures/refund-then-survey.json');
+
+  it('is not excused by a refused repeat: its loss is its own', () => {
+    const system = scripted('journal');
+    const baseline = system.run(rejoin, NONE) as RunOutcome;
+    const k = findKillPoint(baseline.lives[0]!.events, 'shop-commit[call_refund]')!;
+    const killed = system.run(rejoin, { kills: [k], interleaving: [] }) as RunOutcome;
+    expect(failedChecks({ scenario: rejoin, outcome: killed, verdict: judge(rejoin, killed, baseline) })).not.toContain('lost-write');
+    // The run as it would be had the resume also lost the survey: no commit, no result, no write.
+    const survey = (id: string | undefined) => id === 'call_survey';
+    const lostSurvey: RunOutcome = {
+      ...killed,
+      writes: killed.writes.filter((w) => !JSON.stringify(w).includes('How did we do?')),
+      lives: killed.lives.map((l) => ({ ...l, events: l.events.filter((e) => !survey(e.callId)) })),
+    };
+    const verdict = judge(rejoin, lostSurvey, baseline);
+    const split = lostWrites({ scenario: rejoin, outcome: lostSurvey, verdict });
+    expect(split.own.map((w) => w.args)).toEqual([expect.stringContaining('How did we do?')]);
+    expect(split.because.map((b) => b.write.args)).toEqual([expect.stringContaining('Your refund')]);
+    expect(failedChecks({ scenario: rejoin, outcome: lostSurvey, verdict })).toContain('lost-write');
   });
 });

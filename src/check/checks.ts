@@ -99,30 +99,38 @@ export interface LostBecause {
   repeat: RefusedRepeat;
 }
 
-/**
- * The steps after a step in the scenario's graph (the graph has no cycle): the calls a model can
- * ask for only once it has read that step's results.
- */
-function laterSteps(j: Judged, from: string): Set<string> {
+/** The steps reachable from a step (itself included) in the scenario's graph, which has no cycle. */
+function reachable(j: Judged, from: string): Set<string> {
   const seen = new Set<string>();
   const walk = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
     const step = j.scenario.steps.get(name);
-    if (step === undefined || step.kind !== 'calls') return;
-    for (const n of step.next.map((b) => b.goto)) {
-      if (seen.has(n)) continue;
-      seen.add(n);
-      walk(n);
-    }
+    if (step !== undefined && step.kind === 'calls') for (const b of step.next) walk(b.goto);
   };
   walk(from);
   return seen;
 }
 
 /**
+ * The steps whose calls hang on which branch the model takes after a step: reachable from one of
+ * its branches but not from every one (a step every branch leads back to is asked for whatever
+ * the results were, so its call not being sent is not the branch's doing).
+ */
+function branchSteps(j: Judged, from: string): Set<string> {
+  const step = j.scenario.steps.get(from);
+  if (step === undefined || step.kind !== 'calls') return new Set();
+  const targets = [...new Set(step.next.map((b) => b.goto))].map((t) => reachable(j, t));
+  const some = new Set(targets.flatMap((t) => [...t]));
+  return new Set([...some].filter((name) => !targets.every((t) => t.has(name))));
+}
+
+/**
  * Root causes before consequences. The writes this run never sent, split by their first cause: a
- * write whose call comes after the call of a refused repeat in the scenario's step graph was not
- * sent because the model read the refusal and took its branch (the repeat, from a kill in the gap,
- * is the cause: a strategy that does not promise to close the gap does not promise these either);
+ * write whose call hangs on the branch taken after the call of a refused repeat (in the scenario's
+ * step graph: on some branch of that step, not on every one) was not sent because the model read
+ * the refusal and took another branch (the repeat, from a kill in the gap, is the cause: a
+ * strategy that does not promise to close the gap does not promise these either);
  * any other unsent write is lost in its own right (a step recorded as done that was not, a call
  * the resume forgot). An engine with no scripted steps has no graph: every unsent write is its own.
  */
@@ -152,7 +160,7 @@ function byFirstCause(j: Judged, writes: readonly WriteIdentity[]): { own: Write
       callsOfWrite.set(key, [...(callsOfWrite.get(key) ?? []), c.id]);
     }
   }
-  const after = repeats.map((r) => ({ repeat: r, steps: laterSteps(j, stepOfCall.get(r.callId) ?? '') }));
+  const after = repeats.map((r) => ({ repeat: r, steps: branchSteps(j, stepOfCall.get(r.callId) ?? '') }));
   const own: WriteIdentity[] = [];
   const because: LostBecause[] = [];
   for (const w of writes) {
