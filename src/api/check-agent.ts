@@ -9,7 +9,8 @@ import type { CheckName } from '../check/checks.js';
 import { DEFAULT_LIFE_TIMEOUT_MS, type ExternalHarness } from '../engines/external/external.js';
 import { externalSystem, externalTask } from '../engines/external/engine.js';
 import { differences, formatExploration, formatFailure, replayCommand, shellWord, type CaseSource } from '../cli/report.js';
-import { exploreAsync, judgeCaseAsync, type Exploration, type JudgedCase } from '../search/explore.js';
+import { exploreAsync, judgeCaseAsync, mustFinish, type Exploration, type JudgedCase } from '../search/explore.js';
+import { mustLandEveryKill } from '../cli/options.js';
 import type { SystemUnderTest } from '../engines/engine.js';
 
 /** The command that starts one life of the agent: its words, or a command and its arguments. */
@@ -105,12 +106,17 @@ export async function checkAgentSchedule(options: CheckAgentOptions, kills: read
   }
   const { harness, system, source } = setUp(options);
   const judged = await judgeCaseAsync(externalTask(harness), system, { kills: [...kills], interleaving: [] });
+  // Judged against a run that finished, at kill points that landed: else it proves nothing.
+  mustFinish(judged.baseline, system);
+  mustLandEveryKill(judged.outcome, kills, 'kills');
   return { ok: judged.broken.length === 0, report: formatFailure({ judged, source }), failure: minimalOf(judged, source), judged };
 }
 
 /** The kill points of the agent's run never killed: -1 (before anything) and each event, with its identity. */
 export async function agentKillPoints(options: Pick<CheckAgentOptions, 'agent' | 'lifeTimeoutMs'>): Promise<{ index: number; identity: string }[]> {
   const { harness, system } = setUp(options);
-  const events = (await system.run(externalTask(harness), { kills: [], interleaving: [] })).lives[0]!.events;
+  const baseline = await system.run(externalTask(harness), { kills: [], interleaving: [] });
+  mustFinish(baseline, system);
+  const events = baseline.lives[0]!.events;
   return [-1, ...events.map((_, i) => i)].map((index) => ({ index, identity: killPointIdentity(events, index) }));
 }

@@ -6,7 +6,8 @@ import { killPointIdentity } from '../check/kill-points.js';
 import type { Scenario } from '../model/scenario.js';
 import { loadScenarioFile } from '../model/load.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../engines/registry.js';
-import { exploreAsync, judgeCaseAsync, type Exploration, type JudgedCase } from '../search/explore.js';
+import { exploreAsync, judgeCaseAsync, mustFinish, type Exploration, type JudgedCase } from '../search/explore.js';
+import { mustLandEveryKill } from '../cli/options.js';
 import type { SystemUnderTest } from '../engines/engine.js';
 import { minimalOf, type MinimalFailure } from './check-agent.js';
 
@@ -77,7 +78,7 @@ export interface ScenarioScheduleCheck {
  * the interleaving picks of parallel calls, default the first order), judged.
  */
 export async function checkScenarioSchedule(options: Pick<CheckScenarioOptions, 'scenario' | 'engine' | 'strategy'>, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> {
-  if (!Array.isArray(kills) || !kills.every((k) => Number.isInteger(k) && k >= -1)) {
+  if (!Array.isArray(kills) || kills.length === 0 || !kills.every((k) => Number.isInteger(k) && k >= -1)) {
     throw new TypeError(`killpoint: kills: expected kill points, integers >= -1, one per life, got ${JSON.stringify(kills)}`);
   }
   if (!Array.isArray(interleaving) || !interleaving.every((p) => Number.isInteger(p) && p >= 0)) {
@@ -85,12 +86,17 @@ export async function checkScenarioSchedule(options: Pick<CheckScenarioOptions, 
   }
   const { system, scenario, source } = setUp(options);
   const judged = await judgeCaseAsync(scenario, system, { kills: [...kills], interleaving: [...interleaving] });
+  // Judged against a run that finished, at kill points that landed: else it proves nothing.
+  mustFinish(judged.baseline, system);
+  mustLandEveryKill(judged.outcome, kills, 'kills');
   return { ok: judged.broken.length === 0, report: formatFailure({ judged, source }), failure: minimalOf(judged, source), judged };
 }
 
 /** The kill points of a scenario's run never killed under the system (default order): -1 (before anything) and each event, with its identity. */
 export async function scenarioKillPoints(options: Pick<CheckScenarioOptions, 'scenario' | 'engine' | 'strategy'>): Promise<{ index: number; identity: string }[]> {
   const { system, scenario } = setUp(options);
-  const events = (await system.run(scenario, { kills: [], interleaving: [] })).lives[0]!.events;
+  const baseline = await system.run(scenario, { kills: [], interleaving: [] });
+  mustFinish(baseline, system);
+  const events = baseline.lives[0]!.events;
   return [-1, ...events.map((_, i) => i)].map((index) => ({ index, identity: killPointIdentity(events, index) }));
 }
