@@ -34,3 +34,12 @@ it("a refused repeat is reported with the shop's reason, in the events and in wh
   expect(r.stdout).toContain("1 repeat refused by the shop's rules (over-refund)");
   expect(r.stdout).not.toMatch(/committed twice/);
 }, 60_000);
+
+it('a harness named by its command line comes back as the same words, spaces and quotes in them included', async () => {
+  const { shellWords } = await import('../src/engines/external/engine.js');
+  const { shellWord } = await import('../src/cli/report.js');
+  for (const words of [['python3', 'agents/python/refund_agent.py', '--keys'], ['node', '/tmp/my agent.js'], ['sh', '-c', "echo it's done"], ['a', '']]) {
+    expect(shellWords(words.map(shellWord).join(' '))).toEqual(words);
+  }
+  expect(shellWords("node 'unclosed")).toBeUndefined();
+});

@@ -44,9 +44,40 @@ export function externalSystem(harness: ExternalHarness): SystemUnderTest {
   };
 }
 
-/** Splits a command line into words on spaces (no quoting: give a script for anything harder). */
+/**
+ * Splits a command line into words as a POSIX shell would for the quoting killpoint writes (see
+ * shellWord in the reporter): blanks separate words, '...' keeps everything as it is, and a
+ * backslash outside quotes keeps the next character. A replay or a corpus entry names its harness
+ * by that line, so it must come back as the same words, spaces in a path included.
+ */
+export function shellWords(line: string): string[] | undefined {
+  const words: string[] = [];
+  let word: string | null = null;
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quoted) {
+      if (c === "'") quoted = false;
+      else word += c;
+    } else if (c === "'") {
+      quoted = true;
+      word ??= '';
+    } else if (c === '\\' && i + 1 < line.length) {
+      word = (word ?? '') + line[++i];
+    } else if (c === ' ' || c === '\t') {
+      if (word !== null) words.push(word);
+      word = null;
+    } else {
+      word = (word ?? '') + c;
+    }
+  }
+  if (quoted) return undefined;
+  if (word !== null) words.push(word);
+  return words;
+}
+
 function harnessOf(commandLine: string): ExternalHarness | undefined {
-  const [command, ...args] = commandLine.split(' ').filter((w) => w !== '');
+  const [command, ...args] = shellWords(commandLine) ?? [];
   return command === undefined ? undefined : { name: commandLine, command, args };
 }
 
