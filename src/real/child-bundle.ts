@@ -9,9 +9,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { cacheDir, CODE_ROOT, PACKAGE_ROOT } from './package-paths.js';
+import { cacheDir, CODE_ROOT } from './package-paths.js';
 
-export const PROJECT_ROOT = PACKAGE_ROOT;
 const CACHE_DIR = cacheDir('children');
 
 export interface ChildBundleOptions {

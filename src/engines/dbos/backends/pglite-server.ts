@@ -30,16 +30,12 @@ export interface ServedPglite {
 
 const CACHE_DIR = cacheDir('dbos-pglite');
 
-function versionOf(pkg: string): string {
-  // Only reached after the package was imported, so it is installed.
-  return installedVersion(pkg) ?? 'unknown';
-}
 
 /** `settings` names what the preparation did (a preparation that changes must not reuse an old one). */
 export async function servePglite(settings: string): Promise<ServedPglite> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const cached = join(CACHE_DIR, `pglite-${versionOf('@electric-sql/pglite')}-dbos-${versionOf('@dbos-inc/dbos-sdk')}-${settings}`);
+  const cached = join(CACHE_DIR, `pglite-${installedVersion('@electric-sql/pglite')}-dbos-${installedVersion('@dbos-inc/dbos-sdk')}-${settings}`);
   const dir = mkdtempSync(join(tmpdir(), 'killpoint-pglite-'));
   const data = join(dir, 'data');
   const prepared = existsSync(cached);
