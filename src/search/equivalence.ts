@@ -18,7 +18,7 @@
 // two verdict by verdict.
 
 import type { Scenario } from '../model/scenario.js';
-import { interleavingsSearch, keepCheckMinima, type CheckMinimum, type ExploreOptions, type InterleavingCoverage } from './explore.js';
+import { interleavingsSearch, keepCheckMinima, type CheckMinimum, type ExploreOptions, type InterleavingCoverage } from './search-common.js';
 import { brokenPromises, CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
 import type { LifeRecord, RunOutcome } from '../check/outcome.js';
 import { judge, modelCallsStarted, type Verdict } from '../check/verdict.js';
