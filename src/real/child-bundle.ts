@@ -1,6 +1,6 @@
 // Children must start fast: a child process's TypeScript is compiled once into one JavaScript
 // file with esbuild, not compiled again by a TypeScript loader in every life. Bundles are cached
-// (a clone's ignored tmp/ folder; installed, a folder under the system's temp folder), named by the
+// (a clone's ignored tmp/ folder; installed, .cache/ in killpoint's own folder), named by the
 // entry and a hash of the code, so every process (and every test worker) that needs the same child
 // reuses one file. Installed from the package, the entry is the compiled JavaScript in dist/ and
 // the packages it imports are found in the user's node_modules. Native addons (better-sqlite3)

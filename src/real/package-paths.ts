@@ -1,6 +1,6 @@
 // Where killpoint's own files are, in a clone (TypeScript under src/, run through tsx) and once
 // installed from the package (compiled JavaScript under dist/, in the user's node_modules, where
-// there is no src/ and killpoint's folder may not be ours to write in).
+// there is no src/).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
