@@ -11,6 +11,7 @@ export { checkScenario, checkScenarioSchedule, scenarioKillPoints, type CheckSce
 export { explore, exploreAsync, judgeCase, judgeCaseAsync, DEFAULT_EXPLORE_OPTIONS, type Exploration, type ExploreOptions, type JudgedCase } from './search/explore.js';
 export { findMinimal, findMinimalAsync, type MinimalResult } from './search/minimal.js';
 export type { Engine, SystemUnderTest } from './engines/engine.js';
+export { BaselineDidNotFinish, SystemInputError } from './engines/engine.js';
 export { registerEngine, engineNamed, engineNames, DEFAULT_ENGINE } from './engines/registry.js';
 
 // What a run leaves and how it is judged.

@@ -119,3 +119,14 @@ export class BaselineDidNotFinish extends Error {
     this.name = 'BaselineDidNotFinish';
   }
 }
+
+/**
+ * The system cannot be judged on what it was given (a checkpoint database that is not one, a run
+ * that never saves a durable state to recover from): bad input, not a verdict.
+ */
+export class SystemInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SystemInputError';
+  }
+}

@@ -12,7 +12,7 @@ import type { LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
 import type { Conversation } from '../../model/conversation.js';
 import type { Scenario } from '../../model/scenario.js';
 import { Shop } from '../../model/shop.js';
-import { withTempDir } from '../../real/processes.js';
+import { lifeTimeoutFrom, withTempDir } from '../../real/processes.js';
 import { picksLeft, readRunStores, runProcessLife } from '../../real/process-life.js';
 import { errorLine, lifeEnd } from '../../real/protocol.js';
 import { runLivesAsync } from '../life-loop.js';
@@ -22,16 +22,8 @@ import { dbosChild } from './bundle.js';
 import type { DbosConfig } from './config.js';
 import { DBOS_ENV, STATE_FILES, type DbosLifeResult, type DbosRunSpec, type RunIdentity } from './run-spec.js';
 
-/** A life of a bundled task takes well under a second; one that runs this long is hung. */
-export const DEFAULT_LIFE_TIMEOUT_MS = 120_000;
 /** Seconds a life may take, when a shorter (or longer) limit is wanted. */
 export const LIFE_TIMEOUT_VARIABLE = 'KILLPOINT_DBOS_LIFE_TIMEOUT_S';
-
-function lifeTimeoutMs(): number {
-  const raw = process.env[LIFE_TIMEOUT_VARIABLE];
-  const seconds = raw === undefined || raw === '' ? NaN : Number(raw);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_LIFE_TIMEOUT_MS;
-}
 
 /** The run's own names in the shared system database (see RunIdentity). */
 function runIdentity(scenario: Scenario): RunIdentity {
@@ -41,7 +33,7 @@ function runIdentity(scenario: Scenario): RunIdentity {
 
 export async function runDbos(scenario: Scenario, config: DbosConfig, systemName: string, schedule: Schedule): Promise<RunOutcome> {
   const [databaseUrl, bundle] = await Promise.all([systemDatabase(config.backend), dbosChild()]);
-  const timeoutMs = lifeTimeoutMs();
+  const timeoutMs = lifeTimeoutFrom(LIFE_TIMEOUT_VARIABLE);
   return withTempDir('killpoint-dbos-', async (dir) => {
     const stateDir = join(dir, 'state');
     const specPath = join(dir, 'run.json');

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readOutbox } from '../scripted/file-stores.js';
-import { runChild, withTempDir, type ChildExit } from '../../real/processes.js';
+import { DEFAULT_LIFE_TIMEOUT_MS, runChild, withTempDir, type ChildExit } from '../../real/processes.js';
 import { ENV, errorLine, lifeEnd, ProtocolError, readEvents } from '../../real/protocol.js';
 import type { RunEvent } from '../../check/events.js';
 import type { CommittedWrite, LifeRecord, RunOutcome } from '../../check/outcome.js';
@@ -21,8 +21,7 @@ export interface ExternalHarness {
   lifeTimeoutMs?: number;
 }
 
-/** A life of an agent under test that runs this long is taken to hang. */
-export const DEFAULT_LIFE_TIMEOUT_MS = 120_000;
+export { DEFAULT_LIFE_TIMEOUT_MS };
 
 /** The run's id in reports and outcomes: the harness runs a task of its own, not a scenario of ours. */
 export const EXTERNAL_TASK_ID = 'harness';

@@ -8,8 +8,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ENV, EventSink, EXIT_FAILED } from '../../real/protocol.js';
 import { deserializeScenario } from '../scripted/process/run-spec.js';
+import { NotACheckpointDatabase } from './checkpoint-file.js';
 import { runLangGraphLife } from './life.js';
-import { LG_ENV, type LangGraphLifeResult, type LangGraphRunSpec } from './run-spec.js';
+import { EXIT_BAD_INPUT, LG_ENV, type LangGraphFaults, type LangGraphLifeResult, type LangGraphRunSpec } from './run-spec.js';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     pickWidths = [];
     index++;
     sink.emit(line);
+    injectFault(spec.faults, event.kind);
   };
   let result: LangGraphLifeResult;
   try {
@@ -44,9 +46,15 @@ async function main(): Promise<void> {
         picks.push(pick);
         pickWidths.push(width);
       },
+      faults: spec.faults,
     });
     result = { end: 'finished', conversation };
   } catch (error) {
+    if (error instanceof NotACheckpointDatabase) {
+      writeFileSync(resultPath, JSON.stringify({ end: 'bad-input', error: error.message } satisfies LangGraphLifeResult));
+      process.stderr.write(`${error.message}\n`);
+      process.exit(EXIT_BAD_INPUT);
+    }
     if ((error as Error | undefined)?.name !== 'ConversationRejected') throw error;
     result = { end: 'failed', errorKind: 'conversation-rejected', error: (error as Error).message };
     writeFileSync(resultPath, JSON.stringify(result));
@@ -54,6 +62,15 @@ async function main(): Promise<void> {
     process.exit(EXIT_FAILED);
   }
   writeFileSync(resultPath, JSON.stringify(result));
+}
+
+/** A test's fault, right after the event it names: hang (blocking the thread for good) or crash. */
+function injectFault(faults: LangGraphFaults | undefined, kind: string): void {
+  if (faults?.hangAfter === kind) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+  if (faults?.crashAfter === kind) {
+    process.stderr.write(`Error: the life crashed (a fault injected after ${kind})\n`);
+    process.exit(1);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -6,18 +6,20 @@
 
 import { join } from 'node:path';
 import { HumanMessage } from '@langchain/core/messages';
+import { MemorySaver } from '@langchain/langgraph';
 import type { Conversation } from '../../model/conversation.js';
 import type { Scenario } from '../../model/scenario.js';
 import { Shop } from '../../model/shop.js';
 import { FileOutbox } from '../scripted/file-stores.js';
 import { ScriptedChatModel } from './chat-model.js';
+import { assertCheckpointDatabase } from './checkpoint-file.js';
 import type { LangGraphConfig } from './config.js';
 import { toConversation } from './convert.js';
 import { EventedSqliteSaver } from './evented-saver.js';
 import { Gate } from './gate.js';
 import { buildGraph } from './graphs.js';
 import { finalAnswer, threadStatus } from './resume.js';
-import { STATE_FILES } from './run-spec.js';
+import { STATE_FILES, type LangGraphFaults } from './run-spec.js';
 import { shopTools } from './shop-tools.js';
 
 export type Emit = (event: { kind: string; [field: string]: unknown }) => void;
@@ -31,14 +33,17 @@ export interface LifeInputs {
   emit: Emit;
   /** Told of every interleaving pick as it is taken. */
   onPick: (pick: number, width: number) => void;
+  faults?: LangGraphFaults;
 }
 
 /** Runs the life to its end and returns the conversation the thread holds then. */
 export async function runLangGraphLife(inputs: LifeInputs): Promise<Conversation> {
   const { scenario, config, stateDir, emit } = inputs;
   const threadId = scenario.id;
+  const checkpoints = join(stateDir, STATE_FILES.checkpoints);
+  assertCheckpointDatabase(checkpoints);
   const shop = Shop.open(join(stateDir, STATE_FILES.shop));
-  const saver = EventedSqliteSaver.openFile(join(stateDir, STATE_FILES.checkpoints), emit);
+  const saver = inputs.faults?.checkpointer === 'memory' ? new MemorySaver() : EventedSqliteSaver.openFile(checkpoints, emit);
   const gate = new Gate(inputs.picks, inputs.onPick);
   const model = new ScriptedChatModel({ scenario, onEvent: emit });
   const tools = shopTools({ shop, gate, onEvent: emit, keys: config.keys });
@@ -58,7 +63,7 @@ export async function runLangGraphLife(inputs: LifeInputs): Promise<Conversation
     emit({ kind: 'answer-delivered' });
   }
   const state = await graph.getState({ configurable: { thread_id: threadId } });
-  saver.close();
+  if (saver instanceof EventedSqliteSaver) saver.close();
   shop.close();
   return toConversation(state.values?.messages ?? []);
 }

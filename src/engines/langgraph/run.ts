@@ -4,7 +4,7 @@
 // rows, the delivered answers and the conversation the thread holds. LangChain is loaded only in
 // the children: the parent stays light.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
 import type { Conversation } from '../../model/conversation.js';
@@ -12,18 +12,16 @@ import type { Scenario } from '../../model/scenario.js';
 import { Shop } from '../../model/shop.js';
 import { childBundle } from '../../real/child-bundle.js';
 import { siblingModule } from '../../real/package-paths.js';
-import { withTempDir } from '../../real/processes.js';
+import { lifeTimeoutFrom, withTempDir } from '../../real/processes.js';
 import { picksLeft, readRunStores, runProcessLife } from '../../real/process-life.js';
 import { errorLine, lifeEnd } from '../../real/protocol.js';
+import { SystemInputError } from '../engine.js';
 import { runLivesAsync } from '../life-loop.js';
 import { serializeScenario } from '../scripted/process/run-spec.js';
 import type { LangGraphConfig } from './config.js';
-import { LG_ENV, STATE_FILES, type LangGraphLifeResult, type LangGraphRunSpec } from './run-spec.js';
+import { EXIT_BAD_INPUT, LG_ENV, LIFE_TIMEOUT_VARIABLE, STATE_FILES, type LangGraphFaults, type LangGraphLifeResult, type LangGraphRunSpec } from './run-spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
-
-/** A life of a bundled task takes well under a second; one that runs two minutes is hung. */
-const LIFE_TIMEOUT_MS = 120_000;
 
 /**
  * The child with LangChain and LangGraph inlined: one file loads in a fraction of the time the
@@ -33,15 +31,18 @@ export function langGraphChild(): Promise<string> {
   return childBundle({ entry: CHILD_ENTRY, packages: 'inline' });
 }
 
-export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, systemName: string, schedule: Schedule): Promise<RunOutcome> {
+/** `faults`: for tests only (see LangGraphFaults). */
+export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, systemName: string, schedule: Schedule, faults?: LangGraphFaults): Promise<RunOutcome> {
   const bundle = await langGraphChild();
+  const timeoutMs = lifeTimeoutFrom(LIFE_TIMEOUT_VARIABLE);
   return withTempDir('killpoint-langgraph-', async (dir) => {
     const stateDir = join(dir, 'state');
     const specPath = join(dir, 'run.json');
-    const spec: LangGraphRunSpec = { scenario: serializeScenario(scenario), config };
+    const spec: LangGraphRunSpec = { scenario: serializeScenario(scenario), config, ...(faults === undefined ? {} : { faults }) };
     writeFileSync(specPath, JSON.stringify(spec));
     mkdirSync(stateDir);
     Shop.create(scenario.shop, join(stateDir, STATE_FILES.shop)).close();
+    if (faults?.checkpointsFrom !== undefined) copyFileSync(faults.checkpointsFrom, join(stateDir, STATE_FILES.checkpoints));
 
     const picksTaken: number[] = [];
     const pickWidths: number[] = [];
@@ -53,8 +54,9 @@ export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, 
         env: { [LG_ENV.run]: specPath },
         picksVariable: LG_ENV.picks,
         picksLeft: picksLeft(schedule.interleaving, picksTaken.length),
-        timeoutMs: LIFE_TIMEOUT_MS,
+        timeoutMs,
       });
+      if (exit.code === EXIT_BAD_INPUT) throw new SystemInputError(`${what}: the life cannot run on its durable state${errorLine(exit.stderr)}`);
       picksTaken.push(...picks);
       pickWidths.push(...widths);
       const end = lifeEnd(exit, events.length, killAfter, what, 'verdict');
@@ -69,12 +71,18 @@ export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, 
         if (result.end === 'failed') {
           record.error = result.error;
           record.errorKind = result.errorKind;
-        } else if (result.conversation !== null) {
+        } else if (result.end === 'finished' && result.conversation !== null) {
           finalConversation = result.conversation as Conversation;
         }
       }
       return record;
     });
+    // A run that never reached a checkpoint on disk leaves a kill nothing to resume from: every
+    // verdict would be about a restart nobody asked for.
+    const baseline = schedule.kills.length === 0 ? lives[0] : undefined;
+    if (baseline?.end === 'finished' && !baseline.events.some((e) => e.kind === 'checkpoint-saved')) {
+      throw new SystemInputError(`${scenario.id} langgraph ${systemName}: the run without a kill finished without saving a single checkpoint through the SQLite checkpointer, so a kill would leave nothing to resume from`);
+    }
 
     return {
       scenarioId: scenario.id,
