@@ -5,16 +5,17 @@
 // the order of parallel calls is killpoint's to choose and repeatable; the broken resume is caught.
 
 import { describe, expect, it } from 'vitest';
-import { failedChecks } from '../src/check/checks.js';
+import { failedChecks, type CheckName } from '../src/check/checks.js';
 import { eventIdentities, findKillPoint } from '../src/check/kill-points.js';
 import type { RunOutcome } from '../src/check/outcome.js';
-import { judge } from '../src/check/verdict.js';
+import { judge, type Verdict } from '../src/check/verdict.js';
 import { langGraphSystem } from '../src/engines/langgraph/engine.js';
 import { scripted } from '../src/engines/scripted/engine.js';
 import { lanternScenario } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
 import { inPool } from '../src/search/plan.js';
-import { liveChildCount } from '../src/real/processes.js';
+import { liveChildCount, onChildSpawned } from '../src/real/processes.js';
+import { equivalencePlan, runLifePlanAsync } from '../src/search/equivalence.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -31,8 +32,10 @@ const runAt = async (scenario: Scenario, name: string, identity: string, base?: 
   return { outcome, verdict, failed: failedChecks({ scenario, outcome, verdict }) };
 };
 
-describe("Dana's refund on createReactAgent v2, durability sync, at every kill point", () => {
-  it('repeats the refund exactly when killed after its commit and before its writes are saved, and agrees with the journal strategy wherever both have the moment', async () => {
+/** Dana's task on react/sync at every kill point, each kill-and-resume run from scratch (two tests read it). */
+let danaFromScratch: Promise<{ baseline: RunOutcome; ids: string[]; verdicts: { identity: string; verdict: Verdict; failed: CheckName[] }[] }> | undefined;
+function danaAtEveryKillPoint() {
+  danaFromScratch ??= (async () => {
     const lg = system('react/sync');
     const baseline = await lg.run(dana, NONE);
     const ids = eventIdentities(baseline.lives[0]!.events);
@@ -41,6 +44,15 @@ describe("Dana's refund on createReactAgent v2, durability sync, at every kill p
       const verdict = judge(dana, outcome, baseline);
       return { identity: ids[k]!, verdict, failed: failedChecks({ scenario: dana, outcome, verdict }) };
     });
+    return { baseline, ids, verdicts };
+  })();
+  return danaFromScratch;
+}
+
+describe("Dana's refund on createReactAgent v2, durability sync, at every kill point", () => {
+  it('repeats the refund exactly when killed after its commit and before its writes are saved, and agrees with the journal strategy wherever both have the moment', async () => {
+    const lg = system('react/sync');
+    const { verdicts } = await danaAtEveryKillPoint();
     expect(verdicts.filter((v) => v.verdict.doneTwice.length > 0).map((v) => v.identity)).toEqual(['shop-commit[call_refund]', 'tool-result[call_refund]']);
     expect(verdicts.flatMap((v) => v.failed.filter((c) => lg.promised.includes(c)))).toEqual([]);
 
@@ -57,6 +69,34 @@ describe("Dana's refund on createReactAgent v2, durability sync, at every kill p
       const comparable = (x: typeof j) => ({ doneTwice: x.doneTwice.map(String), lost: x.lostWrites.map(String), refused: x.refused, sameAnswer: x.sameAnswer, modelCallsRedone: x.modelCallsRedone, answers: x.answersDelivered });
       expect({ at: v.identity, ...comparable(v.verdict) }).toEqual({ at: v.identity, ...comparable(j) });
     }
+    expect(liveChildCount()).toBe(0);
+  }, 300_000);
+
+  it('explored by equivalence (a child killed at every kill point, one recovery per distinct state of the real files), every kill point has the verdict of its run from scratch', async () => {
+    const lg = system('react/sync');
+    const { baseline, ids, verdicts } = await danaAtEveryKillPoint();
+    const spawned: number[] = [];
+    onChildSpawned((pid) => spawned.push(pid));
+    const reduced = new Map<string, { verdict: Verdict; failed: readonly CheckName[] }>();
+    let result;
+    try {
+      result = await runLifePlanAsync(equivalencePlan(dana, lg, [{ picks: [], baseline }], 1, (c) => {
+        if (c.kills[0]! >= 0) reduced.set(ids[c.kills[0]!]!, { verdict: c.verdict(), failed: c.failed });
+      }), lg, dana, CONCURRENCY);
+    } finally {
+      onChildSpawned(null);
+    }
+    const comparable = (v: Verdict) => ({ doneTwice: v.doneTwice.map(String), lost: v.lostWrites.map(String), refused: v.refused, sameAnswer: v.sameAnswer, modelCallsRedone: v.modelCallsRedone, answers: v.answersDelivered });
+    expect(reduced.size).toBe(ids.length);
+    for (const v of verdicts) {
+      const r = reduced.get(v.identity)!;
+      expect({ at: v.identity, failed: r.failed, ...comparable(r.verdict) }).toEqual({ at: v.identity, failed: v.failed, ...comparable(v.verdict) });
+    }
+    // The root life, a killed child at each of its events, and one recovery per distinct state.
+    const { livesRun, distinctStates } = result.reduction;
+    expect(spawned.length).toBe(1 + ids.length + (livesRun - 1));
+    expect(distinctStates).toBeLessThan(ids.length / 2);
+    expect(livesRun).toBeLessThan(ids.length / 2);
     expect(liveChildCount()).toBe(0);
   }, 300_000);
 });

@@ -79,6 +79,15 @@ export interface LifeByLife {
    */
   key(start: LifeStart): string;
   runLife(scenario: Scenario, start: LifeStart): LifeRun | Promise<LifeRun>;
+  /**
+   * Process tiers only: a life run to its end cannot say what a kill would have left, so `after(k)`
+   * of its LifeRun is known once a child started from the same state has been killed right after
+   * each event k, its real files digested (src/real/process-lives.ts). The explorer asks for it
+   * only for lives it cuts. In-process systems know `after` from the life itself.
+   */
+  cutEvery?(scenario: Scenario, start: LifeStart, run: LifeRun, concurrency: number): Promise<void>;
+  /** Process tiers: removes the state folders of the scenario's explorations (the explorer calls it when done). */
+  release?(scenario: Scenario): void;
 }
 
 export interface Engine {

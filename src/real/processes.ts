@@ -77,17 +77,34 @@ function removeHandlers(): void {
   process.off('exit', removeDirs);
 }
 
-/** Runs `work` in a fresh temp folder that is removed afterwards, whatever happens. */
-export async function withTempDir<T>(prefix: string, work: (dir: string) => Promise<T>): Promise<T> {
+/**
+ * A fresh temp folder, kept until `release()`; an interrupted or exiting parent removes it too.
+ * For what outlives one run (the durable states an exploration keeps, src/real/process-lives.ts).
+ */
+export function heldTempDir(prefix: string): { dir: string; release(): void } {
   if (inFlight++ === 0) installHandlers();
   const dir = mkdtempSync(join(tmpdir(), prefix));
   liveDirs.add(dir);
+  let released = false;
+  return {
+    dir,
+    release: () => {
+      if (released) return;
+      released = true;
+      rmSync(dir, { recursive: true, force: true });
+      liveDirs.delete(dir);
+      if (--inFlight === 0) removeHandlers();
+    },
+  };
+}
+
+/** Runs `work` in a fresh temp folder that is removed afterwards, whatever happens. */
+export async function withTempDir<T>(prefix: string, work: (dir: string) => Promise<T>): Promise<T> {
+  const held = heldTempDir(prefix);
   try {
-    return await work(dir);
+    return await work(held.dir);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
-    liveDirs.delete(dir);
-    if (--inFlight === 0) removeHandlers();
+    held.release();
   }
 }
 

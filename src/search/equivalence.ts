@@ -26,8 +26,16 @@ import type { LifeByLife, LifeRun, LifeStart, SystemUnderTest } from '../engines
 import { inPool } from './plan.js';
 import { Tallies, type Tally } from './prefix-tally.js';
 
-/** A plan that asks for lives (from durable states) rather than whole runs. */
-export type LifePlan<T> = Generator<LifeStart[], T, LifeRun[]>;
+/**
+ * A plan that asks for lives (from durable states) rather than whole runs; of a process tier it
+ * also asks that a life already run be cut (LifeByLife.cutEvery), answered with the same life.
+ */
+export type LifePlan<T> = Generator<LifeAsk[], T, LifeRun[]>;
+export type LifeAsk = LifeStart | CutAsk;
+export interface CutAsk {
+  cut: LifeRun;
+  start: LifeStart;
+}
 
 /** How much the equivalence saved, as data for the report: N schedules covered by M lives run. */
 export interface ReductionFigures {
@@ -48,7 +56,10 @@ export interface ReductionFigures {
 /** A life that ran, kept for every start that reads the same. */
 interface Node {
   id: number;
+  start: LifeStart;
   run: LifeRun;
+  /** A process tier's life whose kill points have been suffered (LifeByLife.cutEvery). */
+  cut: boolean;
   /** The picks of its start that it consumed; `pastEnd`: it also found them run out. */
   consumed: readonly number[];
   pastEnd: boolean;
@@ -110,7 +121,7 @@ class LifeCache {
 
   add(start: LifeStart, run: LifeRun): Node {
     const key = this.lives.key(start);
-    const node: Node = { id: this.livesRun++, run, ...consumedFrom(start.picks, run), tallies: new Map(), judged: new Map(), children: new Map() };
+    const node: Node = { id: this.livesRun++, start, run, cut: false, ...consumedFrom(start.picks, run), tallies: new Map(), judged: new Map(), children: new Map() };
     const nodes = this.byKey.get(key);
     if (nodes === undefined) this.byKey.set(key, [node]);
     else nodes.push(node);
@@ -278,6 +289,10 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
     const memo = `${lifeIndex}|${picks.join(',')}`;
     const known = node.children.get(memo);
     if (known !== undefined) return known;
+    if (lives.cutEvery !== undefined && !node.cut) {
+      yield [{ cut: node.run, start: node.start }];
+      node.cut = true;
+    }
     const starts: LifeStart[] = [];
     for (let k = -1; k < node.run.record.events.length; k++) {
       const after = node.run.after(k);
@@ -348,6 +363,7 @@ export function runLifePlan<T>(plan: LifePlan<T>, system: SystemUnderTest, scena
   while (!step.done) {
     const runs: LifeRun[] = [];
     for (const start of step.value) {
+      if ('cut' in start) throw new Error(`${system.engine} ${system.name}: its lives are cut by processes; use the asynchronous search`);
       const run = lives.runLife(scenario, start);
       if (run instanceof Promise) throw new Error(`${system.engine} ${system.name}: its lives are processes; use the asynchronous search`);
       runs.push(run);
@@ -360,10 +376,18 @@ export function runLifePlan<T>(plan: LifePlan<T>, system: SystemUnderTest, scena
 /** Runs a life plan on any system, the lives of one batch `concurrency` at a time. */
 export async function runLifePlanAsync<T>(plan: LifePlan<T>, system: SystemUnderTest, scenario: Scenario, concurrency = 1): Promise<T> {
   const lives = system.lives!;
-  let step = plan.next([]);
-  while (!step.done) {
-    const runs = await inPool(step.value, concurrency, async (start) => lives.runLife(scenario, start));
-    step = plan.next(runs);
+  try {
+    let step = plan.next([]);
+    while (!step.done) {
+      const runs = await inPool(step.value, concurrency, async (ask) => {
+        if (!('cut' in ask)) return lives.runLife(scenario, ask);
+        await lives.cutEvery!(scenario, ask.start, ask.cut, concurrency);
+        return ask.cut;
+      });
+      step = plan.next(runs);
+    }
+    return step.value;
+  } finally {
+    lives.release?.(scenario);
   }
-  return step.value;
 }

@@ -15,7 +15,8 @@
 import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
 import type { Engine, SystemUnderTest } from '../engine.js';
 import { allConfigs, configNamed, systemName, type LangGraphConfig } from './config.js';
-import { runLangGraph } from './run.js';
+import { processLives } from '../../real/process-lives.js';
+import { langGraphTier, runLangGraph } from './run.js';
 
 function promises(c: LangGraphConfig): readonly CheckName[] {
   if (c.durability === 'exit') return c.keys ? ['done-twice', 'invalid-conversation', 'half-answer', 'answer-twice'] : ['invalid-conversation', 'half-answer', 'answer-twice'];
@@ -41,6 +42,7 @@ export function langGraphSystem(name: string): SystemUnderTest | undefined {
       selector: ['--engine', 'langgraph', '--strategy', name],
       inProcess: false,
       run: (scenario, schedule) => runLangGraph(scenario, config, name, schedule),
+      lives: processLives(langGraphTier(config, name)),
     };
     systems.set(name, system);
   }

@@ -2,10 +2,12 @@
 // scenario's shop, then one child process per life (the one life loop), each killing itself with
 // SIGKILL right after its kill point; reads back every life's events and end, the shop's logs and
 // rows, the delivered answers and the conversation the thread holds. LangChain is loaded only in
-// the children: the parent stays light.
+// the children: the parent stays light. The same life, one at a time from a state folder, is what
+// the explorer by equivalence runs (langGraphTier, src/real/process-lives.ts).
 
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RunEvent } from '../../check/events.js';
 import type { LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
 import type { Conversation } from '../../model/conversation.js';
 import type { Scenario } from '../../model/scenario.js';
@@ -13,8 +15,10 @@ import { Shop } from '../../model/shop.js';
 import { childBundle } from '../../real/child-bundle.js';
 import { siblingModule } from '../../real/package-paths.js';
 import { lifeTimeoutFrom, withTempDir } from '../../real/processes.js';
+import type { ProcessTier, TierLife, TierLifeRequest } from '../../real/process-lives.js';
 import { picksLeft, readRunStores, runProcessLife } from '../../real/process-life.js';
 import { errorLine, lifeEnd } from '../../real/protocol.js';
+import { renameUuidsAndTimes } from '../../real/state-digest.js';
 import { SystemInputError } from '../engine.js';
 import { runLivesAsync } from '../life-loop.js';
 import { serializeScenario } from '../scripted/process/run-spec.js';
@@ -31,68 +35,114 @@ export function langGraphChild(): Promise<string> {
   return childBundle({ entry: CHILD_ENTRY, packages: 'inline' });
 }
 
+interface LangGraphRun {
+  scenario: Scenario;
+  config: LangGraphConfig;
+  systemName: string;
+  faults?: LangGraphFaults;
+}
+
+/** A fresh run's state: the scenario's shop (and, for a test, the file standing in for the checkpoints). */
+function prepareState(run: LangGraphRun, stateDir: string): void {
+  mkdirSync(stateDir, { recursive: true });
+  Shop.create(run.scenario.shop, join(stateDir, STATE_FILES.shop)).close();
+  if (run.faults?.checkpointsFrom !== undefined) copyFileSync(run.faults.checkpointsFrom, join(stateDir, STATE_FILES.checkpoints));
+}
+
+/** One life in a child process, from the state in `stateDir`. */
+async function langGraphLife(run: LangGraphRun, request: TierLifeRequest): Promise<TierLife> {
+  const { scenario, systemName } = run;
+  const bundle = await langGraphChild();
+  const specPath = join(request.runDir, 'run.json');
+  if (!existsSync(specPath)) {
+    const spec: LangGraphRunSpec = { scenario: serializeScenario(scenario), config: run.config, ...(run.faults === undefined ? {} : { faults: run.faults }) };
+    writeFileSync(specPath, JSON.stringify(spec));
+  }
+  const { lifeIndex, killAfter } = request;
+  const what = `${scenario.id} langgraph ${systemName} life ${lifeIndex}`;
+  const { exit, events, picks, widths, resultPath } = await runProcessLife({
+    dir: request.runDir, stateDir: request.stateDir, lifeIndex, killAfter, bundle, what,
+    env: { [LG_ENV.run]: specPath },
+    picksVariable: LG_ENV.picks,
+    picksLeft: [...request.picks],
+    timeoutMs: lifeTimeoutFrom(LIFE_TIMEOUT_VARIABLE),
+  });
+  if (exit.code === EXIT_BAD_INPUT) throw new SystemInputError(`${what}: the life cannot run on its durable state${errorLine(exit.stderr)}`);
+  const end = lifeEnd(exit, events.length, killAfter, what, 'verdict');
+  const record: LifeRecord = { events, end: end === 'crashed' ? 'failed' : end, killedAfter: end === 'killed' ? killAfter : null, error: null, errorKind: null };
+  let conversation: Conversation | null = null;
+  if (end === 'crashed') {
+    // LangGraph is the system under test: a recovery that throws is a verdict about it.
+    record.error = `the LangGraph life crashed (exit ${exit.code ?? exit.signal})${errorLine(exit.stderr)}`;
+    record.errorKind = 'crashed';
+  }
+  if (end === 'failed' || end === 'finished') {
+    const result = JSON.parse(readFileSync(resultPath, 'utf8')) as LangGraphLifeResult;
+    if (result.end === 'failed') {
+      record.error = result.error;
+      record.errorKind = result.errorKind;
+    } else if (result.end === 'finished' && result.conversation !== null) {
+      conversation = result.conversation as Conversation;
+    }
+  }
+  return { record, conversation, picks, widths };
+}
+
+/**
+ * A run that never reached a checkpoint on disk leaves a kill nothing to resume from: every
+ * verdict would be about a restart nobody asked for. Asked of the first life of a run never killed.
+ */
+function mustSaveACheckpoint(run: LangGraphRun, life: LifeRecord): void {
+  if (life.end === 'finished' && !life.events.some((e: RunEvent) => e.kind === 'checkpoint-saved')) {
+    throw new SystemInputError(`${run.scenario.id} langgraph ${run.systemName}: the run without a kill finished without saving a single checkpoint through the SQLite checkpointer, so a kill would leave nothing to resume from`);
+  }
+}
+
+const storesOf = (scenario: Scenario, stateDir: string) => readRunStores(join(stateDir, STATE_FILES.shop), join(stateDir, STATE_FILES.outbox), scenario.id);
+
 /** `faults`: for tests only (see LangGraphFaults). */
 export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, systemName: string, schedule: Schedule, faults?: LangGraphFaults): Promise<RunOutcome> {
-  const bundle = await langGraphChild();
-  const timeoutMs = lifeTimeoutFrom(LIFE_TIMEOUT_VARIABLE);
+  const run: LangGraphRun = { scenario, config, systemName, faults };
   return withTempDir('killpoint-langgraph-', async (dir) => {
     const stateDir = join(dir, 'state');
-    const specPath = join(dir, 'run.json');
-    const spec: LangGraphRunSpec = { scenario: serializeScenario(scenario), config, ...(faults === undefined ? {} : { faults }) };
-    writeFileSync(specPath, JSON.stringify(spec));
-    mkdirSync(stateDir);
-    Shop.create(scenario.shop, join(stateDir, STATE_FILES.shop)).close();
-    if (faults?.checkpointsFrom !== undefined) copyFileSync(faults.checkpointsFrom, join(stateDir, STATE_FILES.checkpoints));
-
+    prepareState(run, stateDir);
     const picksTaken: number[] = [];
     const pickWidths: number[] = [];
     let finalConversation: Conversation | null = null;
     const lives = await runLivesAsync(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
-      const what = `${scenario.id} langgraph ${systemName} life ${lifeIndex}`;
-      const { exit, events, picks, widths, resultPath } = await runProcessLife({
-        dir, stateDir, lifeIndex, killAfter, bundle, what,
-        env: { [LG_ENV.run]: specPath },
-        picksVariable: LG_ENV.picks,
-        picksLeft: picksLeft(schedule.interleaving, picksTaken.length),
-        timeoutMs,
-      });
-      if (exit.code === EXIT_BAD_INPUT) throw new SystemInputError(`${what}: the life cannot run on its durable state${errorLine(exit.stderr)}`);
-      picksTaken.push(...picks);
-      pickWidths.push(...widths);
-      const end = lifeEnd(exit, events.length, killAfter, what, 'verdict');
-      const record: LifeRecord = { events, end: end === 'crashed' ? 'failed' : end, killedAfter: end === 'killed' ? killAfter : null, error: null, errorKind: null };
-      if (end === 'crashed') {
-        // LangGraph is the system under test: a recovery that throws is a verdict about it.
-        record.error = `the LangGraph life crashed (exit ${exit.code ?? exit.signal})${errorLine(exit.stderr)}`;
-        record.errorKind = 'crashed';
-      }
-      if (end === 'failed' || end === 'finished') {
-        const result = JSON.parse(readFileSync(resultPath, 'utf8')) as LangGraphLifeResult;
-        if (result.end === 'failed') {
-          record.error = result.error;
-          record.errorKind = result.errorKind;
-        } else if (result.end === 'finished' && result.conversation !== null) {
-          finalConversation = result.conversation as Conversation;
-        }
-      }
-      return record;
+      const life = await langGraphLife(run, { runDir: dir, stateDir, lifeIndex, killAfter, picks: picksLeft(schedule.interleaving, picksTaken.length) });
+      picksTaken.push(...life.picks);
+      pickWidths.push(...life.widths);
+      if (life.conversation !== null) finalConversation = life.conversation;
+      return life.record;
     });
-    // A run that never reached a checkpoint on disk leaves a kill nothing to resume from: every
-    // verdict would be about a restart nobody asked for.
-    const baseline = schedule.kills.length === 0 ? lives[0] : undefined;
-    if (baseline?.end === 'finished' && !baseline.events.some((e) => e.kind === 'checkpoint-saved')) {
-      throw new SystemInputError(`${scenario.id} langgraph ${systemName}: the run without a kill finished without saving a single checkpoint through the SQLite checkpointer, so a kill would leave nothing to resume from`);
-    }
-
-    return {
-      scenarioId: scenario.id,
-      strategy: systemName,
-      schedule,
-      lives,
-      picksTaken,
-      pickWidths,
-      ...readRunStores(join(stateDir, STATE_FILES.shop), join(stateDir, STATE_FILES.outbox), scenario.id),
-      finalConversation,
-    };
+    if (schedule.kills.length === 0) mustSaveACheckpoint(run, lives[0]!);
+    return { scenarioId: scenario.id, strategy: systemName, schedule, lives, picksTaken, pickWidths, ...storesOf(scenario, stateDir), finalConversation };
   });
+}
+
+/**
+ * The system's lives one at a time from a state folder, for the explorer by equivalence. What a
+ * life reads: the shop, LangGraph's checkpoints and pending writes, the outbox. Checkpoint ids are
+ * time-based UUIDs, message ids random ones, and each checkpoint has a timestamp; LangGraph only
+ * compares them with each other, so the digest renames them by order (renameUuidsAndTimes).
+ */
+export function langGraphTier(config: LangGraphConfig, systemName: string): ProcessTier {
+  return {
+    name: `langgraph-${systemName}`,
+    files: [
+      { name: STATE_FILES.shop, kind: 'sqlite' },
+      { name: STATE_FILES.checkpoints, kind: 'sqlite' },
+      { name: STATE_FILES.outbox, kind: 'bytes' },
+    ],
+    canonical: renameUuidsAndTimes,
+    prepare: (scenario, stateDir) => prepareState({ scenario, config, systemName }, stateDir),
+    life: async (scenario, request) => {
+      const run = { scenario, config, systemName };
+      const life = await langGraphLife(run, request);
+      if (request.lifeIndex === 0 && request.killAfter === null) mustSaveACheckpoint(run, life.record);
+      return life;
+    },
+    stores: storesOf,
+  };
 }

@@ -1,0 +1,199 @@
+// The seam's LifeByLife for engines whose lives are processes, written once for all of them: the
+// explorer by equivalence (src/search/equivalence.ts) then runs one recovery per distinct durable
+// state instead of one per kill point, and a life's kill points are cut from one life run to its
+// end instead of each being run from scratch.
+//
+// Nothing is taken on trust from the model of the engine: every kill point is still suffered by a
+// real child, started from a copy of the same state folder and killed with SIGKILL right after
+// event k. What it left is digested from the real files (state-digest.ts); kill points whose
+// folders digest the same share one recovery. The killed child must also have written exactly the
+// first k + 1 events of the life run to its end (same state, same picks): a life that does not
+// repeat is reported, never judged on.
+//
+// A kill before the first event (-1) leaves the state the life started from: no child is needed
+// to know that.
+
+import { cpSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LifeRecord, RunOutcome } from '../check/outcome.js';
+import type { Conversation } from '../model/conversation.js';
+import type { Scenario } from '../model/scenario.js';
+import type { DurableState, LifeByLife, LifeRun, LifeStart } from '../engines/engine.js';
+import { inPool } from '../search/plan.js';
+import { heldTempDir, withTempDir } from './processes.js';
+import { digestStateFolder, type Canonical, type StateFile } from './state-digest.js';
+
+/** One life of a process engine, as its tier runs it. */
+export interface TierLife {
+  record: LifeRecord;
+  conversation: Conversation | null;
+  /** The interleaving picks the life took, and how many calls each chose among. */
+  picks: number[];
+  widths: number[];
+}
+
+export interface TierLifeRequest {
+  /** A folder of the life's own for its run files (events, result), and its state folder, which it changes. */
+  runDir: string;
+  stateDir: string;
+  lifeIndex: number;
+  killAfter: number | null;
+  picks: readonly number[];
+}
+
+/** What an engine gives to be explored by equivalence. */
+export interface ProcessTier {
+  /** Names the engine and system in errors and temp folders (no spaces). */
+  name: string;
+  /** The files of a state folder, in the order they are digested. */
+  files: readonly StateFile[];
+  /** A fresh canonical form for each digest (see renameUuidsAndTimes), when stored values are made of the clock or of random numbers. */
+  canonical?: () => Canonical;
+  /** Whether a life reads its number (then it is part of the key, as for the scripted engine's random keys). */
+  readsLifeIndex?: boolean;
+  /** Writes a fresh run's durable state (the scenario's shop) into an empty folder. */
+  prepare(scenario: Scenario, stateDir: string): void;
+  /** Runs one life, in a process, from the state in `stateDir`. */
+  life(scenario: Scenario, request: TierLifeRequest): Promise<TierLife>;
+  /** What the stores of `stateDir` hold, once a life has ended there. */
+  stores(scenario: Scenario, stateDir: string): Pick<RunOutcome, 'delivered' | 'writes' | 'refusals' | 'shop'>;
+}
+
+/** The same life, from the same state with the same picks, did not write the same events twice. */
+export class LifeNotRepeatable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LifeNotRepeatable';
+  }
+}
+
+class FolderState implements DurableState {
+  constructor(
+    readonly digest: string,
+    readonly dir: string,
+    readonly space: StateSpace,
+  ) {}
+}
+
+/** The states of one scenario's exploration, each kept once in a folder of its own. */
+class StateSpace {
+  private readonly held: { dir: string; release(): void };
+  private readonly byDigest = new Map<string, FolderState>();
+  readonly initial: FolderState;
+
+  constructor(
+    private readonly tier: ProcessTier,
+    scenario: Scenario,
+  ) {
+    this.held = heldTempDir(`killpoint-states-${tier.name.replaceAll('/', '-')}-`);
+    const dir = join(this.held.dir, 's0');
+    tier.prepare(scenario, dir);
+    this.initial = this.keep(dir);
+  }
+
+  /**
+   * The state in `dir`: the kept one of the same digest, or a new one, the folder moved into the
+   * space (a folder not moved is left where it is, for its owner to remove).
+   */
+  keep(dir: string): FolderState {
+    const digest = digestStateFolder(dir, this.tier.files, this.tier.canonical);
+    const known = this.byDigest.get(digest);
+    if (known !== undefined) return known;
+    const kept = join(this.held.dir, `s${this.byDigest.size}`);
+    if (kept !== dir) renameSync(dir, kept);
+    const state = new FolderState(digest, kept, this);
+    this.byDigest.set(digest, state);
+    return state;
+  }
+
+  release(): void {
+    this.held.release();
+  }
+}
+
+/** What the kills of a life left, by k. */
+const cutsOf = new WeakMap<LifeRun, Map<number, { state: FolderState; picksTaken: number }>>();
+
+export function processLives(tier: ProcessTier): LifeByLife {
+  const spaces = new Map<Scenario, StateSpace>();
+  const spaceOf = (scenario: Scenario): StateSpace => {
+    let space = spaces.get(scenario);
+    if (space === undefined) {
+      space = new StateSpace(tier, scenario);
+      spaces.set(scenario, space);
+    }
+    return space;
+  };
+  const stateOf = (scenario: Scenario, start: LifeStart): FolderState => {
+    const state = start.state;
+    if (!(state instanceof FolderState) || state.space !== spaces.get(scenario)) throw new Error(`${tier.name} ${scenario.id}: a life can only start from a state of this scenario's exploration`);
+    return state;
+  };
+  /** Runs a life in a copy of the state, in a folder of its own inside the space. */
+  const lifeFrom = <T>(scenario: Scenario, start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string) => T): Promise<T> => {
+    const from = stateOf(scenario, start);
+    return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-life-`, async (runDir) => {
+      const stateDir = join(runDir, 'state');
+      cpSync(from.dir, stateDir, { recursive: true });
+      const life = await tier.life(scenario, { runDir, stateDir, lifeIndex: start.lifeIndex, killAfter, picks: start.picks });
+      return then(life, stateDir);
+    });
+  };
+
+  return {
+    initial: (scenario) => spaceOf(scenario).initial,
+    key: (start) => (tier.readsLifeIndex ? `${start.state.digest}|life ${start.lifeIndex}` : start.state.digest),
+    runLife: (scenario, start) =>
+      lifeFrom(scenario, start, null, (life, stateDir): LifeRun => {
+        const cuts = new Map<number, { state: FolderState; picksTaken: number }>();
+        const run: LifeRun = {
+          record: life.record,
+          conversation: life.conversation,
+          picks: life.picks,
+          widths: life.widths,
+          after: (k) => {
+            if (k < 0) return { state: start.state, picksTaken: 0 };
+            const cut = cuts.get(k);
+            if (cut === undefined) throw new Error(`${tier.name} ${scenario.id} life ${start.lifeIndex}: no child has been killed after event ${k} yet (cutEvery first)`);
+            return cut;
+          },
+          stores: tier.stores(scenario, stateDir),
+        };
+        cutsOf.set(run, cuts);
+        return run;
+      }),
+    cutEvery: async (scenario, start, run, concurrency) => {
+      const cuts = cutsOf.get(run);
+      if (cuts === undefined) throw new Error(`${tier.name} ${scenario.id}: cutEvery of a life this tier did not run`);
+      const events = run.record.events;
+      const space = stateOf(scenario, start).space;
+      await inPool(events.map((_, k) => k), concurrency, async (k) => {
+        if (cuts.has(k)) return;
+        const cut = await lifeFrom(scenario, start, k, (life, stateDir) => {
+          mustRepeat(tier, scenario, start, run, k, life);
+          return { state: space.keep(stateDir), picksTaken: life.picks.length };
+        });
+        cuts.set(k, cut);
+      });
+    },
+    release: (scenario) => {
+      spaces.get(scenario)?.release();
+      spaces.delete(scenario);
+    },
+  };
+}
+
+/** A child killed after event k must have written the first k + 1 events of the life run to its end, and taken its picks. */
+function mustRepeat(tier: ProcessTier, scenario: Scenario, start: LifeStart, run: LifeRun, k: number, life: TierLife): void {
+  const what = `${tier.name} ${scenario.id} life ${start.lifeIndex}`;
+  if (life.record.end !== 'killed') throw new LifeNotRepeatable(`${what}: the child to be killed after event ${k} ended ${life.record.end} after ${life.record.events.length} events, though the same life run to its end wrote ${run.record.events.length}`);
+  const expected = run.record.events.slice(0, k + 1);
+  for (let i = 0; i <= k; i++) {
+    const a = JSON.stringify(expected[i]);
+    const b = JSON.stringify(life.record.events[i]);
+    if (a !== b) throw new LifeNotRepeatable(`${what}: from the same state with the same picks, event ${i} was ${a} in the life run to its end and ${b} in the child killed after event ${k}`);
+  }
+  for (let i = 0; i < life.picks.length; i++) {
+    if (life.picks[i] !== run.picks[i]) throw new LifeNotRepeatable(`${what}: the child killed after event ${k} took interleaving pick ${life.picks[i]} where the life run to its end took ${run.picks[i]}`);
+  }
+}

@@ -1,0 +1,84 @@
+// A digest of what a life can read back from a state folder of real files: the rows of its SQLite
+// databases (not their bytes: a database's pages, its WAL and its salts differ between two
+// processes that stored the same rows) and the bytes of its other files. Two folders with one
+// digest give any life started from them the same reads.
+//
+// Some engines store values made of the clock or of random numbers (LangGraph's checkpoint ids are
+// time-based UUIDs, its message ids random ones, each checkpoint has a timestamp). A life only
+// compares such values with each other, so `canonical` may rewrite them by their order of first
+// appearance across the whole folder (see renameUuidsAndTimes): two states equal up to that
+// renaming read the same.
+
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+export interface StateFile {
+  name: string;
+  kind: 'sqlite' | 'bytes';
+}
+
+/** Rewrites a row's text (JSON) or a file's bytes (latin1) before it is hashed. */
+export type Canonical = (text: string) => string;
+
+const keep: Canonical = (text) => text;
+
+export function digestStateFolder(dir: string, files: readonly StateFile[], makeCanonical: () => Canonical = () => keep): string {
+  const hash = createHash('sha256');
+  const canonical = makeCanonical();
+  for (const file of files) {
+    const path = join(dir, file.name);
+    hash.update(`\u0000file ${file.name}\u0000`);
+    if (!existsSync(path)) {
+      hash.update('absent');
+      continue;
+    }
+    if (file.kind === 'bytes') hash.update(canonical(readFileSync(path).toString('latin1')));
+    else for (const row of sqliteRows(path)) hash.update(`${canonical(row)}\n`);
+  }
+  return hash.digest('hex');
+}
+
+/** Every table's rows in the order they were stored, each as JSON (blobs as latin1 text). */
+function sqliteRows(path: string): string[] {
+  // Opened read-write: a database a killed process left in WAL mode is read through its WAL, which
+  // a reader must be able to lock. Closing it may fold the WAL into the database: the same rows.
+  const db = new Database(path, { fileMustExist: true });
+  try {
+    const rows: string[] = [];
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+    for (const table of tables) {
+      rows.push(`table ${table}`);
+      for (const row of db.prepare(`SELECT * FROM "${table.replaceAll('"', '""')}" ORDER BY rowid`).raw().all() as unknown[][]) {
+        rows.push(JSON.stringify(row.map((v) => (Buffer.isBuffer(v) ? `blob:${v.toString('latin1')}` : v))));
+      }
+    }
+    return rows;
+  } finally {
+    db.close();
+  }
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/** A timestamp field as LangGraph writes it in a checkpoint's JSON (escaped or not). */
+const TIMESTAMP = /(\\*"ts\\*":\s*\\*")[0-9T:.\-Z+]+(\\*")/g;
+
+/**
+ * A canonical form for folders whose stored ids are UUIDs and whose records carry timestamps: each
+ * UUID becomes its rank of first appearance in this folder (order is kept: time-based ids sort as
+ * they were made, and are made in the order they are stored), each timestamp is dropped.
+ */
+export function renameUuidsAndTimes(): Canonical {
+  const ranks = new Map<string, number>();
+  return (text) =>
+    text.replace(TIMESTAMP, '$1$2').replace(UUID, (uuid) => {
+      const id = uuid.toLowerCase();
+      let rank = ranks.get(id);
+      if (rank === undefined) {
+        rank = ranks.size;
+        ranks.set(id, rank);
+      }
+      return `uuid#${rank}`;
+    });
+}
