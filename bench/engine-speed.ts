@@ -8,7 +8,7 @@
 // A kill-and-resume here is one schedule of one kill (the killed life and its recovery: two
 // processes), at kill points spread over the run, two at a time as the sweeps run them.
 
-import { spawnSync } from 'node:child_process';
+import { emptyNodeStartMs } from './floor.js';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { engineNamed } from '../src/engines/registry.js';
@@ -28,17 +28,8 @@ const scenario = lanternScenario(values.scenario ?? 'T01');
 const runs = Number(values.runs ?? 12);
 const concurrency = Math.min(2, availableParallelism());
 
-function floorMs(): number {
-  const times: number[] = [];
-  for (let i = 0; i < 7; i++) {
-    const t = performance.now();
-    spawnSync(process.execPath, ['-e', '0']);
-    times.push(performance.now() - t);
-  }
-  return times.sort((a, b) => a - b)[3]!;
-}
 
-const floor = floorMs();
+const floor = emptyNodeStartMs();
 const baseline = await system.run(scenario, { kills: [], interleaving: [] }); // also builds the child once
 const events = baseline.lives[0]!.events.length;
 const points = Array.from({ length: runs }, (_, i) => Math.floor(((i + 0.5) * events) / runs));

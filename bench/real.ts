@@ -14,12 +14,13 @@ import { lanternScenarios } from '../src/model/load.js';
 import { simulate } from '../src/engines/scripted/simulate.js';
 import { noKills } from '../src/check/outcome.js';
 import { ALL_STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from '../src/engines/scripted/strategies.js';
-import { Baselines, compareTiers, describeCase, everyKillPoint, formatMismatch, inPool, type TierCase } from '../src/real/differential.js';
+import { Baselines, compareTiers, compareTiersByEquivalence, describeCase, everyKillPoint, formatMismatch, inPool, type TierCase } from '../src/real/differential.js';
 import { UsageError } from '../src/cli/usage-error.js';
 import { decimalInt, parseShard, shardOf } from '../src/cli/options.js';
 import { startProgress } from '../src/cli/progress.js';
 import { ProtocolError } from '../src/real/protocol.js';
-import { Interrupted } from '../src/real/processes.js';
+import { Interrupted, onChildSpawned } from '../src/real/processes.js';
+import { emptyNodeStartMs } from './floor.js';
 
 function list(raw: string | undefined): string[] | null {
   return raw === undefined ? null : raw.split(',').filter((s) => s !== '');
@@ -113,8 +114,35 @@ async function main(): Promise<number> {
   console.log(`real tier: ${realPerSecond.toFixed(1)} runs/s (${concurrency} children at a time, ${(realMs / 1000).toFixed(1)} s)`);
   console.log(`simulated: ${simPerSecond.toFixed(0)} runs/s (one thread, ${simMs.toFixed(0)} ms)`);
   console.log(`simulated / real: ${(simPerSecond / realPerSecond).toFixed(0)}x`);
-  return failures.length > 0 ? 1 : 0;
+  if (killList !== null || shard !== null) return failures.length > 0 ? 1 : 0;
+
+  // The same kill points by equivalence, in this run: a child killed at every one, one recovery per
+  // distinct state of the real files, each verdict compared with the simulation's.
+  const spawned: number[] = [];
+  onChildSpawned((pid) => spawned.push(pid));
+  const eqStart = performance.now(); // real clock: measuring the real tier
+  let eqCases = 0;
+  let eqDisagree = 0;
+  for (const scenario of scenarios) {
+    for (const strategy of strategies) {
+      const { comparisons } = await compareTiersByEquivalence(scenario, strategy, interleaving, concurrency);
+      for (const c of comparisons.filter((x) => x.mismatches.length > 0)) console.log(formatMismatch(c));
+      eqCases += comparisons.length;
+      eqDisagree += comparisons.filter((x) => x.mismatches.length > 0).length;
+    }
+  }
+  const eqMs = performance.now() - eqStart; // real clock: measuring the real tier
+  onChildSpawned(null);
+  const fromScratchPerSecond = (cases.length / realMs) * 1000;
+  const eqPerSecond = (eqCases / eqMs) * 1000;
+  console.log(`by equivalence: ${eqCases} verdicts, ${eqCases - eqDisagree} agree, ${eqDisagree} disagree; ${spawned.length} processes (a child killed at every kill point, one recovery per distinct state) in ${(eqMs / 1000).toFixed(1)} s`);
+  console.log(`  ${eqPerSecond.toFixed(1)} verdicts/s against ${fromScratchPerSecond.toFixed(1)} from scratch (${(2 * cases.length + baselineCount)} processes): ${(eqPerSecond / fromScratchPerSecond).toFixed(2)}x`);
+  const floor = emptyNodeStartMs();
+  const floorS = (spawned.length * floor) / concurrency / 1000;
+  console.log(`  floor: an empty node process starts in ${floor.toFixed(0)} ms; those ${spawned.length} processes, ${concurrency} at a time, take ${floorS.toFixed(1)} s doing nothing else (${(eqCases / floorS).toFixed(1)} verdicts/s at most)`);
+  return failures.length + eqDisagree > 0 ? 1 : 0;
 }
+
 
 function fail(message: string): never {
   throw new UsageError(message);

@@ -79,3 +79,12 @@ describe('the digest of a state folder', () => {
     expect(digest(folder([['a', null, '{"sent":"2026-12-01"}']]))).not.toBe(digest(folder([['a', null, '{"sent":"2027-01-01"}']])));
   });
 });
+
+describe('what the digest reads of a folder', () => {
+  it('reads a file it was not told about (a temporary file a kill left) as bytes', () => {
+    const dir = folder([['a', null, 'x']]);
+    const before = digestStateFolder(dir, FILES);
+    writeFileSync(join(dir, 'journal.json.tmp'), '{"half":');
+    expect(digestStateFolder(dir, FILES)).not.toBe(before);
+  });
+});

@@ -7,6 +7,7 @@ import { ProtocolError } from '../real/protocol.js';
 import { UnknownKillPoint } from '../check/kill-points.js';
 import { Interrupted, LifeTimedOut } from '../real/processes.js';
 import { BaselineDidNotFinish, SystemInputError } from '../engines/engine.js';
+import { LifeNotRepeatable } from '../real/process-lives.js';
 import { UsageError } from './usage-error.js';
 import { PROMISE_NOTE, wordsText } from './words.js';
 import { readFileSync } from 'node:fs';
@@ -97,7 +98,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     // Ctrl-C: the message is out already, and the process ends by the signal (a shell reads 130).
     if (error instanceof Interrupted) return 130;
-    if (error instanceof UsageError || error instanceof ScenarioError || error instanceof ProtocolError || error instanceof UnknownKillPoint || error instanceof BaselineDidNotFinish || error instanceof SystemInputError || error instanceof LifeTimedOut) {
+    if (error instanceof UsageError || error instanceof ScenarioError || error instanceof ProtocolError || error instanceof UnknownKillPoint || error instanceof BaselineDidNotFinish || error instanceof SystemInputError || error instanceof LifeNotRepeatable || error instanceof LifeTimedOut) {
       console.error(`killpoint ${name}: ${error.message}`);
       return 2;
     }

@@ -12,6 +12,7 @@ import type { SystemUnderTest } from '../engines/engine.js';
 import { scripted, scriptedProcess } from '../engines/scripted/engine.js';
 import type { AnyStrategyName } from '../engines/scripted/strategies.js';
 import { runInProcess } from '../engines/engine.js';
+import { equivalencePlan, runLifePlanAsync, type ReductionFigures } from '../search/equivalence.js';
 
 export { inPool } from '../search/plan.js';
 
@@ -114,4 +115,26 @@ export function tierMismatches(simulated: { outcome: RunOutcome; verdict: Verdic
 
 export function formatMismatch(cmp: TierComparison): string {
   return [`real and simulated tiers disagree: ${describeCase(cmp.case)}`, ...cmp.mismatches.map((m) => `  ${m}`), `  replay: ${replayCommand(cmp.case)}`].join('\n');
+}
+
+/**
+ * The real tier by equivalence: every single kill point of a scenario under a strategy, a child
+ * killed at each, one recovery per distinct state of the real files (src/real/process-lives.ts);
+ * each kill point's run is compared with the simulation's at the same schedule, as compareTiers
+ * compares a run from scratch.
+ */
+export async function compareTiersByEquivalence(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[], concurrency: number): Promise<{ comparisons: TierComparison[]; reduction: ReductionFigures }> {
+  const real = scriptedProcess(strategy);
+  const simulated = scripted(strategy);
+  const simulatedBaseline = runInProcess(simulated, scenario, noKills(interleaving));
+  const realBaseline = await real.run(scenario, noKills(interleaving));
+  const comparisons: TierComparison[] = [];
+  const result = await runLifePlanAsync(equivalencePlan(scenario, real, [{ picks: interleaving, baseline: realBaseline }], 1, (c) => {
+    const schedule = { kills: c.kills, interleaving };
+    const outcome = runInProcess(simulated, scenario, schedule);
+    const left = { outcome, verdict: judge(scenario, outcome, simulatedBaseline) };
+    const right = { outcome: c.outcome(), verdict: c.verdict() };
+    comparisons.push({ case: { scenario, strategy, schedule }, simulated: left.verdict, real: right.verdict, mismatches: tierMismatches(left, right) });
+  }), real, scenario, concurrency);
+  return { comparisons, reduction: result.reduction };
 }

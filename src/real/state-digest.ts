@@ -10,7 +10,7 @@
 // renaming read the same.
 
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -24,17 +24,25 @@ export type Canonical = (text: string) => string;
 
 const keep: Canonical = (text) => text;
 
+/**
+ * `files` names the folder's files and how to read each; any other file found there (a temporary
+ * file a kill left, say) is digested as bytes, so nothing in the folder goes unread. A database's
+ * companions (-wal, -shm, -journal) are read through the database.
+ */
 export function digestStateFolder(dir: string, files: readonly StateFile[], makeCanonical: () => Canonical = () => keep): string {
   const hash = createHash('sha256');
   const canonical = makeCanonical();
-  for (const file of files) {
-    const path = join(dir, file.name);
-    hash.update(`\u0000file ${file.name}\u0000`);
+  const declared = new Map(files.map((f) => [f.name, f.kind]));
+  const companions = new Set(files.filter((f) => f.kind === 'sqlite').flatMap((f) => ['-wal', '-shm', '-journal'].map((x) => f.name + x)));
+  const names = [...new Set([...files.map((f) => f.name), ...readdirSync(dir).filter((n) => !companions.has(n)).sort()])];
+  for (const name of names) {
+    const path = join(dir, name);
+    hash.update(`\u0000file ${name}\u0000`);
     if (!existsSync(path)) {
       hash.update('absent');
       continue;
     }
-    if (file.kind === 'bytes') hash.update(canonical(readFileSync(path).toString('latin1')));
+    if ((declared.get(name) ?? 'bytes') === 'bytes') hash.update(canonical(readFileSync(path).toString('latin1')));
     else for (const row of sqliteRows(path)) hash.update(`${canonical(row)}\n`);
   }
   return hash.digest('hex');

@@ -8,7 +8,8 @@ import type { RunOutcome, Schedule } from '../../check/outcome.js';
 import type { Scenario } from '../../model/scenario.js';
 import { ScriptedModel } from '../../model/scripted-model.js';
 import type { Engine, SystemUnderTest } from '../engine.js';
-import { realKill } from './process/real-kill.js';
+import { realKill, scriptedTier } from './process/real-kill.js';
+import { processLives } from '../../real/process-lives.js';
 import { scriptedLives } from './life-by-life.js';
 import { promisedChecks } from './promises.js';
 import { simulate } from './simulate.js';
@@ -43,7 +44,13 @@ export function scriptedProcess(name: AnyStrategyName | string): SystemUnderTest
   if (system === undefined) {
     const inProcess = scripted(name);
     const { lives: _inProcessLives, ...rest } = inProcess;
-    system = { ...rest, summary: `${inProcess.summary} (each life a process killed with SIGKILL)`, inProcess: false, run: (scenario, schedule) => realKill(scenario, inProcess.name as AnyStrategyName, schedule) };
+    system = {
+      ...rest,
+      summary: `${inProcess.summary} (each life a process killed with SIGKILL)`,
+      inProcess: false,
+      run: (scenario, schedule) => realKill(scenario, inProcess.name as AnyStrategyName, schedule),
+      lives: processLives(scriptedTier(inProcess.name as AnyStrategyName)),
+    };
     processSystems.set(name, system);
   }
   return system;

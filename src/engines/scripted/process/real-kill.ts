@@ -5,7 +5,7 @@
 // file, the outbox, the events) into the same RunOutcome that simulate() returns, so judge()
 // applies unchanged and the two tiers can be compared field by field.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Conversation } from '../../../model/conversation.js';
 import type { Scenario } from '../../../model/scenario.js';
@@ -16,6 +16,7 @@ import { strategy as strategyNamed, type AnyStrategyName } from '../strategies.j
 import { childBundle } from '../../../real/child-bundle.js';
 import { siblingModule } from '../../../real/package-paths.js';
 import { withTempDir, type ChildExit } from '../../../real/processes.js';
+import type { ProcessTier, TierLife, TierLifeRequest } from '../../../real/process-lives.js';
 import { picksLeft, readRunStores, runProcessLife } from '../../../real/process-life.js';
 import { lifeEnd } from '../../../real/protocol.js';
 import { runLivesAsync } from '../../life-loop.js';
@@ -31,47 +32,70 @@ interface ChildResult {
   error?: string;
 }
 
+/** One life in a child process, from the stores in `stateDir`. */
+async function scriptedLife(scenario: Scenario, strategyName: AnyStrategyName, request: TierLifeRequest): Promise<TierLife> {
+  const bundle = await childBundle({ entry: CHILD_ENTRY, packages: 'external' });
+  const specPath = join(request.runDir, 'run.json');
+  if (!existsSync(specPath)) writeFileSync(specPath, JSON.stringify({ scenario: serializeScenario(scenario), strategy: strategyName } satisfies RunSpec));
+  const { lifeIndex, killAfter } = request;
+  const what = `${scenario.id} ${strategyName} life ${lifeIndex}`;
+  const ran = await runProcessLife({
+    dir: request.runDir, stateDir: request.stateDir, lifeIndex, killAfter, bundle, what,
+    env: { [TS_ENV.run]: specPath },
+    picksVariable: TS_ENV.picks,
+    picksLeft: [...request.picks],
+  });
+  const life = lifeRecord(ran.exit, ran.events, killAfter, ran.resultPath, what);
+  return { record: life.record, conversation: life.conversation ?? null, picks: ran.picks, widths: ran.widths };
+}
+
+const storesOf = (scenario: Scenario, stateDir: string) => {
+  const paths = storePaths(stateDir);
+  return readRunStores(paths.shop, paths.outbox, scenario.id);
+};
+
 /** Runs a scenario under a strategy and a kill schedule, one child process per life. */
 export async function realKill(scenario: Scenario, strategyName: AnyStrategyName, schedule: Schedule): Promise<RunOutcome> {
   const strategy = strategyNamed(strategyName);
-  const bundle = await childBundle({ entry: CHILD_ENTRY, packages: 'external' });
   return withTempDir('killpoint-real-', async (dir) => {
     const stateDir = join(dir, 'state');
-    const paths = storePaths(stateDir);
-    const specPath = join(dir, 'run.json');
-    const spec: RunSpec = { scenario: serializeScenario(scenario), strategy: strategy.name };
-    writeFileSync(specPath, JSON.stringify(spec));
     createFileStores(stateDir, scenario.shop);
-
     const picksTaken: number[] = [];
     const pickWidths: number[] = [];
     let finalConversation: Conversation | null = null;
     const lives = await runLivesAsync(schedule.kills, async (lifeIndex, killAfter) => {
-      const what = `${scenario.id} ${strategy.name} life ${lifeIndex}`;
-      const ran = await runProcessLife({
-        dir, stateDir, lifeIndex, killAfter, bundle, what,
-        env: { [TS_ENV.run]: specPath },
-        picksVariable: TS_ENV.picks,
-        picksLeft: picksLeft(schedule.interleaving, picksTaken.length),
-      });
-      picksTaken.push(...ran.picks);
-      pickWidths.push(...ran.widths);
-      const life = lifeRecord(ran.exit, ran.events, killAfter, ran.resultPath, what);
-      if (life.conversation !== undefined) finalConversation = life.conversation;
+      const life = await scriptedLife(scenario, strategy.name as AnyStrategyName, { runDir: dir, stateDir, lifeIndex, killAfter, picks: picksLeft(schedule.interleaving, picksTaken.length) });
+      picksTaken.push(...life.picks);
+      pickWidths.push(...life.widths);
+      if (life.conversation !== null) finalConversation = life.conversation;
       return life.record;
     });
-
-    return {
-      scenarioId: scenario.id,
-      strategy: strategy.name,
-      schedule,
-      lives,
-      picksTaken,
-      pickWidths,
-      ...readRunStores(paths.shop, paths.outbox, scenario.id),
-      finalConversation,
-    };
+    return { scenarioId: scenario.id, strategy: strategy.name, schedule, lives, picksTaken, pickWidths, ...storesOf(scenario, stateDir), finalConversation };
   });
+}
+
+/**
+ * The strategy's lives one at a time from a folder of real files, for the explorer by
+ * equivalence: the shop and the workflow's step records (rows), the journal and the outbox
+ * (bytes). Every value in them is the run's own (keys are seeded by the life number, which is then
+ * part of the key), so nothing needs renaming.
+ */
+export function scriptedTier(strategyName: AnyStrategyName): ProcessTier {
+  const strategy = strategyNamed(strategyName);
+  const names = storePaths('');
+  return {
+    name: `scripted-${strategy.name}`,
+    files: [
+      { name: names.shop, kind: 'sqlite' },
+      { name: names.workflow, kind: 'sqlite' },
+      { name: names.journal, kind: 'bytes' },
+      { name: names.outbox, kind: 'bytes' },
+    ],
+    readsLifeIndex: strategy.keys === 'random',
+    prepare: (scenario, stateDir) => createFileStores(stateDir, scenario.shop),
+    life: (scenario, request) => scriptedLife(scenario, strategy.name as AnyStrategyName, request),
+    stores: storesOf,
+  };
 }
 
 /** How a life ended, from its exit status, its events and its result file. */
