@@ -18,7 +18,7 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
-import type { Conversation, Message } from '../model/conversation.js';
+import type { Conversation } from '../model/conversation.js';
 import type { Scenario } from '../model/scenario.js';
 import { ScriptedModel, type ModelReply } from '../model/scripted-model.js';
 

@@ -5,12 +5,14 @@
 // `pickWidth`, or `picks` and `pickWidths` for several since the last event).
 
 import { join } from 'node:path';
-import type { RunOutcome } from '../check/outcome.js';
+import { readFileSync } from 'node:fs';
+import type { LifeRecord, RunOutcome } from '../check/outcome.js';
+import type { Conversation } from '../model/conversation.js';
 import { Shop } from '../model/shop.js';
 import { readOutbox } from '../engines/scripted/file-stores.js';
 import type { RunEvent } from '../check/events.js';
 import { runChild, type ChildExit } from './processes.js';
-import { ENV, readEvents } from './protocol.js';
+import { ENV, errorLine, lifeEnd, readEvents } from './protocol.js';
 
 export interface ProcessLife {
   /** The run's folder (events and result files) and the state folder the lives share. */
@@ -81,4 +83,35 @@ export function readRunStores(shopPath: string, outboxPath: string, runId: strin
   } finally {
     shop.close();
   }
+}
+
+/** What a real engine's life that did not die leaves in its result file. */
+export type EngineLifeResult =
+  | { end: 'finished'; conversation: unknown[] | null }
+  | { end: 'failed'; errorKind: 'conversation-rejected'; error: string }
+  | { end: 'bad-input'; error: string };
+
+/**
+ * How a real engine's life ended, from its exit, events and result file. The engine is the system
+ * under test: a life that crashes (a recovery that throws) is a verdict about it, with its error line.
+ */
+export function engineLifeRecord(engine: string, ran: ProcessLifeEnd, killAfter: number | null, what: string): { record: LifeRecord; conversation: Conversation | null } {
+  const { exit, events, resultPath } = ran;
+  const end = lifeEnd(exit, events.length, killAfter, what, 'verdict');
+  const record: LifeRecord = { events, end: end === 'crashed' ? 'failed' : end, killedAfter: end === 'killed' ? killAfter : null, error: null, errorKind: null };
+  let conversation: Conversation | null = null;
+  if (end === 'crashed') {
+    record.error = `the ${engine} life crashed (exit ${exit.code ?? exit.signal})${errorLine(exit.stderr)}`;
+    record.errorKind = 'crashed';
+  }
+  if (end === 'failed' || end === 'finished') {
+    const result = JSON.parse(readFileSync(resultPath, 'utf8')) as EngineLifeResult;
+    if (result.end === 'failed') {
+      record.error = result.error;
+      record.errorKind = result.errorKind;
+    } else if (result.end === 'finished' && result.conversation !== null) {
+      conversation = result.conversation as Conversation;
+    }
+  }
+  return { record, conversation };
 }

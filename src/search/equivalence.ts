@@ -19,7 +19,7 @@
 
 import type { Scenario } from '../model/scenario.js';
 import { interleavingsSearch, keepCheckMinima, type CheckMinimum, type ExploreOptions, type InterleavingCoverage } from './search-common.js';
-import { brokenPromises, CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
+import { CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
 import type { LifeRecord, RunOutcome } from '../check/outcome.js';
 import { judge, modelCallsStarted, type Verdict } from '../check/verdict.js';
 import type { LifeByLife, LifeRun, LifeStart, SystemUnderTest } from '../engines/engine.js';

@@ -6,21 +6,20 @@
 // the children: the parent stays light.
 
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
 import type { Conversation } from '../../model/conversation.js';
 import type { Scenario } from '../../model/scenario.js';
 import { Shop } from '../../model/shop.js';
 import { lifeTimeoutFrom, withTempDir } from '../../real/processes.js';
-import { picksLeft, readRunStores, runProcessLife } from '../../real/process-life.js';
-import { errorLine, lifeEnd } from '../../real/protocol.js';
+import { engineLifeRecord, picksLeft, readRunStores, runProcessLife } from '../../real/process-life.js';
 import { runLivesAsync } from '../life-loop.js';
 import { serializeScenario } from '../scripted/process/run-spec.js';
 import { systemDatabase } from './backend.js';
 import { dbosChild } from './bundle.js';
 import type { DbosConfig } from './config.js';
-import { DBOS_ENV, STATE_FILES, type DbosLifeResult, type DbosRunSpec, type RunIdentity } from './run-spec.js';
+import { DBOS_ENV, STATE_FILES, type DbosRunSpec, type RunIdentity } from './run-spec.js';
 
 /** Seconds a life may take, when a shorter (or longer) limit is wanted. */
 export const LIFE_TIMEOUT_VARIABLE = 'KILLPOINT_DBOS_LIFE_TIMEOUT_S';
@@ -47,31 +46,17 @@ export async function runDbos(scenario: Scenario, config: DbosConfig, systemName
     let finalConversation: Conversation | null = null;
     const lives = await runLivesAsync(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
       const what = `${scenario.id} dbos ${systemName} life ${lifeIndex}`;
-      const { exit, events, picks, widths, resultPath } = await runProcessLife({
+      const ran = await runProcessLife({
         dir, stateDir, lifeIndex, killAfter, bundle, what,
         env: { [DBOS_ENV.run]: specPath },
         picksVariable: DBOS_ENV.picks,
         picksLeft: picksLeft(schedule.interleaving, picksTaken.length),
         timeoutMs,
       });
-      picksTaken.push(...picks);
-      pickWidths.push(...widths);
-      const end = lifeEnd(exit, events.length, killAfter, what, 'verdict');
-      const record: LifeRecord = { events, end: end === 'crashed' ? 'failed' : end, killedAfter: end === 'killed' ? killAfter : null, error: null, errorKind: null };
-      if (end === 'crashed') {
-        // DBOS is the system under test: a recovery that throws is a verdict about it.
-        record.error = `the DBOS life crashed (exit ${exit.code ?? exit.signal})${errorLine(exit.stderr)}`;
-        record.errorKind = 'crashed';
-      }
-      if (end === 'failed' || end === 'finished') {
-        const result = JSON.parse(readFileSync(resultPath, 'utf8')) as DbosLifeResult;
-        if (result.end === 'failed') {
-          record.error = result.error;
-          record.errorKind = result.errorKind;
-        } else if (result.conversation !== null) {
-          finalConversation = result.conversation as Conversation;
-        }
-      }
+      picksTaken.push(...ran.picks);
+      pickWidths.push(...ran.widths);
+      const { record, conversation } = engineLifeRecord('DBOS', ran, killAfter, what);
+      if (conversation !== null) finalConversation = conversation;
       return record;
     });
 

@@ -5,7 +5,7 @@
 // the children: the parent stays light. The same life, one at a time from a state folder, is what
 // the explorer by equivalence runs (langGraphTier, src/real/process-lives.ts).
 
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '../../check/events.js';
 import type { LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
@@ -16,14 +16,14 @@ import { childBundle } from '../../real/child-bundle.js';
 import { siblingModule } from '../../real/package-paths.js';
 import { lifeTimeoutFrom, withTempDir } from '../../real/processes.js';
 import type { ProcessTier, TierLife, TierLifeRequest } from '../../real/process-lives.js';
-import { picksLeft, readRunStores, runProcessLife } from '../../real/process-life.js';
-import { errorLine, lifeEnd } from '../../real/protocol.js';
+import { engineLifeRecord, picksLeft, readRunStores, runProcessLife } from '../../real/process-life.js';
+import { errorLine } from '../../real/protocol.js';
 import { renameUuidsAndTimes } from '../../real/state-digest.js';
 import { SystemInputError } from '../engine.js';
 import { runLivesAsync } from '../life-loop.js';
 import { serializeScenario } from '../scripted/process/run-spec.js';
 import type { LangGraphConfig } from './config.js';
-import { EXIT_BAD_INPUT, LG_ENV, LIFE_TIMEOUT_VARIABLE, STATE_FILES, type LangGraphFaults, type LangGraphLifeResult, type LangGraphRunSpec } from './run-spec.js';
+import { EXIT_BAD_INPUT, LG_ENV, LIFE_TIMEOUT_VARIABLE, STATE_FILES, type LangGraphFaults, type LangGraphRunSpec } from './run-spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 
@@ -60,32 +60,16 @@ async function langGraphLife(run: LangGraphRun, request: TierLifeRequest): Promi
   }
   const { lifeIndex, killAfter } = request;
   const what = `${scenario.id} langgraph ${systemName} life ${lifeIndex}`;
-  const { exit, events, picks, widths, resultPath } = await runProcessLife({
+  const ran = await runProcessLife({
     dir: request.runDir, stateDir: request.stateDir, lifeIndex, killAfter, bundle, what,
     env: { [LG_ENV.run]: specPath },
     picksVariable: LG_ENV.picks,
     picksLeft: [...request.picks],
     timeoutMs: lifeTimeoutFrom(LIFE_TIMEOUT_VARIABLE),
   });
-  if (exit.code === EXIT_BAD_INPUT) throw new SystemInputError(`${what}: the life cannot run on its durable state${errorLine(exit.stderr)}`);
-  const end = lifeEnd(exit, events.length, killAfter, what, 'verdict');
-  const record: LifeRecord = { events, end: end === 'crashed' ? 'failed' : end, killedAfter: end === 'killed' ? killAfter : null, error: null, errorKind: null };
-  let conversation: Conversation | null = null;
-  if (end === 'crashed') {
-    // LangGraph is the system under test: a recovery that throws is a verdict about it.
-    record.error = `the LangGraph life crashed (exit ${exit.code ?? exit.signal})${errorLine(exit.stderr)}`;
-    record.errorKind = 'crashed';
-  }
-  if (end === 'failed' || end === 'finished') {
-    const result = JSON.parse(readFileSync(resultPath, 'utf8')) as LangGraphLifeResult;
-    if (result.end === 'failed') {
-      record.error = result.error;
-      record.errorKind = result.errorKind;
-    } else if (result.end === 'finished' && result.conversation !== null) {
-      conversation = result.conversation as Conversation;
-    }
-  }
-  return { record, conversation, picks, widths };
+  if (ran.exit.code === EXIT_BAD_INPUT) throw new SystemInputError(`${what}: the life cannot run on its durable state${errorLine(ran.exit.stderr)}`);
+  const { record, conversation } = engineLifeRecord('LangGraph', ran, killAfter, what);
+  return { record, conversation, picks: ran.picks, widths: ran.widths };
 }
 
 /**

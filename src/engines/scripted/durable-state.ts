@@ -11,7 +11,6 @@
 // would).
 
 import { canonicalJson } from '../../model/canonical-json.js';
-import type { ShopCall } from '../../model/shop.js';
 import { isWriteTool, type ToolName } from '../../model/tools.js';
 import type { DurableState } from '../engine.js';
 import type { DurableStores, JournalStore, Outbox, ShopStore, WorkflowStore } from './stores.js';
