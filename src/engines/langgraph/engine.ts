@@ -9,7 +9,11 @@
 //   of its task's writes runs the task again (its known gap, like a journal's). With keys the
 //   repeat is answered from the key table: every check.
 // - exit saves nothing until the run ends: a recovery starts over (like restart), so all it can
-//   promise is a valid conversation, no half answer and one answer; keys add no write done twice.
+//   promise is a valid conversation, no half answer and one answer. Keys do not add "no write done
+//   twice": they answer a repeated call from the key table, but a restart reads the world its first
+//   run changed and may take another path, whose writes are other calls with other keys (found by
+//   the sweep: Tess's task, T11, killed after the confirmation email, sends it again from the
+//   already-cancelled branch).
 // - the next-only resume (broken) promises what the sound resume does, and breaks it.
 
 import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
@@ -19,7 +23,7 @@ import { processLives } from '../../real/process-lives.js';
 import { langGraphTier, runLangGraph } from './run.js';
 
 function promises(c: LangGraphConfig): readonly CheckName[] {
-  if (c.durability === 'exit') return c.keys ? ['done-twice', 'invalid-conversation', 'half-answer', 'answer-twice'] : ['invalid-conversation', 'half-answer', 'answer-twice'];
+  if (c.durability === 'exit') return ['invalid-conversation', 'half-answer', 'answer-twice'];
   return c.keys ? CHECK_NAMES : ['lost-write', 'invalid-conversation', 'half-answer', 'answer-twice'];
 }
 
