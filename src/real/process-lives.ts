@@ -129,7 +129,7 @@ export function processLives(tier: ProcessTier): LifeByLife {
     if (!(state instanceof FolderState) || state.space !== spaces.get(scenario)) throw new Error(`${tier.name} ${scenario.id}: a life can only start from a state of this scenario's exploration`);
     return state;
   };
-  /** Runs a life in a copy of the state, in a folder of its own inside the space. */
+  /** Runs a life in a copy of the state, in a temp folder of its own (beside the space's, so a kept state is moved, not copied). */
   const lifeFrom = <T>(scenario: Scenario, start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string) => T): Promise<T> => {
     const from = stateOf(scenario, start);
     return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-life-`, async (runDir) => {
