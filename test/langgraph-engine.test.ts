@@ -95,6 +95,7 @@ describe("Dana's refund on createReactAgent v2, durability sync, at every kill p
     // The root life, a killed child at each of its events, and one recovery per distinct state.
     const { livesRun, distinctStates } = result.reduction;
     expect(spawned.length).toBe(1 + ids.length + (livesRun - 1));
+    expect(result.reduction.childrenKilled).toBe(ids.length);
     expect(distinctStates).toBeLessThan(ids.length / 2);
     expect(livesRun).toBeLessThan(ids.length / 2);
     expect(liveChildCount()).toBe(0);

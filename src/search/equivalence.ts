@@ -51,6 +51,8 @@ export interface ReductionFigures {
   verdictsJudged: number;
   /** Interleavings of the parallel calls whose schedules were covered (each baseline is its own first life, run once). */
   interleavings: number;
+  /** Process tiers: children killed at a kill point (LifeByLife.cutEvery), beside the lives run to their end. */
+  childrenKilled?: number;
 }
 
 /** A life that ran, kept for every start that reads the same. */
@@ -217,6 +219,7 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
   let explored = 0;
   let livesUnreduced = 0;
   let verdictsJudged = 0;
+  let childrenKilled = 0;
   let minimal: { kills: number[]; order: number } | null = null;
   const minimalByCheck: Partial<Record<CheckName, CheckMinimum>> = {};
 
@@ -292,6 +295,7 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
     if (lives.cutEvery !== undefined && !node.cut) {
       yield [{ cut: node.run, start: node.start }];
       node.cut = true;
+      childrenKilled += node.run.record.events.length; // a kill before the first event needs no child
     }
     const starts: LifeStart[] = [];
     for (let k = -1; k < node.run.record.events.length; k++) {
@@ -343,7 +347,7 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
     failures,
     minimal,
     minimalByCheck,
-    reduction: { schedulesCovered: explored, livesRun: cache.livesRun, livesUnreduced, distinctStates: cache.distinctKeys, verdictsJudged, interleavings: list.length },
+    reduction: { schedulesCovered: explored, livesRun: cache.livesRun, livesUnreduced, distinctStates: cache.distinctKeys, verdictsJudged, interleavings: list.length, ...(lives.cutEvery === undefined ? {} : { childrenKilled }) },
     list,
     coverage,
   };
