@@ -6,7 +6,8 @@
 
 import { killPointIdentity } from '../check/kill-points.js';
 import type { CheckName } from '../check/checks.js';
-import { DEFAULT_LIFE_TIMEOUT_MS, type ExternalHarness } from '../engines/external/external.js';
+import type { ExternalHarness } from '../engines/external/external.js';
+import { DEFAULT_LIFE_TIMEOUT_MS } from '../real/processes.js';
 import { externalSystem, externalTask } from '../engines/external/engine.js';
 import { differences, formatExploration, formatFailure, replayCommand, shellWord, type CaseSource } from '../cli/report.js';
 import { exploreAsync, judgeCaseAsync, mustFinish, type Exploration, type JudgedCase } from '../search/explore.js';

@@ -85,11 +85,10 @@ export function readRunStores(shopPath: string, outboxPath: string, runId: strin
   }
 }
 
-/** What a real engine's life that did not die leaves in its result file. */
+/** What a real engine's life that did not die leaves in its result file (its child writes it). */
 export type EngineLifeResult =
   | { end: 'finished'; conversation: unknown[] | null }
-  | { end: 'failed'; errorKind: 'conversation-rejected'; error: string }
-  | { end: 'bad-input'; error: string };
+  | { end: 'failed'; errorKind: 'conversation-rejected'; error: string };
 
 /**
  * How a real engine's life ended, from its exit, events and result file. The engine is the system

@@ -8,7 +8,8 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../usage-error.js';
-import { DEFAULT_LIFE_TIMEOUT_MS, type ExternalHarness } from '../../engines/external/external.js';
+import type { ExternalHarness } from '../../engines/external/external.js';
+import { DEFAULT_LIFE_TIMEOUT_MS } from '../../real/processes.js';
 import { externalSystem, externalTask } from '../../engines/external/engine.js';
 import { exploreAsync, judgeCaseAsync, resolveKillsPlan } from '../../search/explore.js';
 import { runPlanAsync } from '../../search/plan.js';

@@ -11,7 +11,8 @@ import { DBOS } from '@dbos-inc/dbos-sdk';
 import { ENV, EventSink, EXIT_FAILED } from '../../real/protocol.js';
 import { deserializeScenario } from '../scripted/process/run-spec.js';
 import { runDbosLife } from './life.js';
-import { APP_NAME, DBOS_ENV, QUEUE_NAME, QUEUE_POLLING_MS, type DbosLifeResult, type DbosPrepareSpec, type DbosRunSpec } from './run-spec.js';
+import type { EngineLifeResult } from '../../real/process-life.js';
+import { APP_NAME, DBOS_ENV, QUEUE_NAME, QUEUE_POLLING_MS, type DbosPrepareSpec, type DbosRunSpec } from './run-spec.js';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -47,7 +48,7 @@ async function life(): Promise<void> {
     index++;
     sink.emit(line);
   };
-  let result: DbosLifeResult;
+  let result: EngineLifeResult;
   try {
     const conversation = await runDbosLife({
       scenario: deserializeScenario(spec.scenario),

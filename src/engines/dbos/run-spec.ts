@@ -40,8 +40,3 @@ export interface DbosPrepareSpec {
 }
 
 export const STATE_FILES = { shop: 'shop.sqlite', outbox: 'outbox.jsonl' } as const;
-
-/** What a life that did not die leaves in its result file. */
-export type DbosLifeResult =
-  | { end: 'finished'; conversation: unknown[] | null }
-  | { end: 'failed'; errorKind: 'conversation-rejected'; error: string };

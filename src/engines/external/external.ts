@@ -21,8 +21,6 @@ export interface ExternalHarness {
   lifeTimeoutMs?: number;
 }
 
-export { DEFAULT_LIFE_TIMEOUT_MS };
-
 /** The run's id in reports and outcomes: the harness runs a task of its own, not a scenario of ours. */
 export const EXTERNAL_TASK_ID = 'harness';
 

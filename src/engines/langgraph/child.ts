@@ -10,7 +10,8 @@ import { ENV, EventSink, EXIT_FAILED } from '../../real/protocol.js';
 import { deserializeScenario } from '../scripted/process/run-spec.js';
 import { NotACheckpointDatabase } from './checkpoint-file.js';
 import { runLangGraphLife } from './life.js';
-import { EXIT_BAD_INPUT, LG_ENV, type LangGraphFaults, type LangGraphLifeResult, type LangGraphRunSpec } from './run-spec.js';
+import type { EngineLifeResult } from '../../real/process-life.js';
+import { EXIT_BAD_INPUT, LG_ENV, type LangGraphFaults, type LangGraphRunSpec } from './run-spec.js';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
     sink.emit(line);
     injectFault(spec.faults, event.kind);
   };
-  let result: LangGraphLifeResult;
+  let result: EngineLifeResult;
   try {
     const conversation = await runLangGraphLife({
       scenario: deserializeScenario(spec.scenario),
@@ -50,8 +51,8 @@ async function main(): Promise<void> {
     });
     result = { end: 'finished', conversation };
   } catch (error) {
+    // The parent reads bad input from the exit status and the message on stderr.
     if (error instanceof NotACheckpointDatabase) {
-      writeFileSync(resultPath, JSON.stringify({ end: 'bad-input', error: error.message } satisfies LangGraphLifeResult));
       process.stderr.write(`${error.message}\n`);
       process.exit(EXIT_BAD_INPUT);
     }

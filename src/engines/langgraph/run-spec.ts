@@ -33,9 +33,3 @@ export interface LangGraphRunSpec {
 }
 
 export const STATE_FILES = { shop: 'shop.sqlite', checkpoints: 'checkpoints.sqlite', outbox: 'outbox.jsonl' } as const;
-
-/** What a life that did not die leaves in its result file. */
-export type LangGraphLifeResult =
-  | { end: 'finished'; conversation: unknown[] | null }
-  | { end: 'failed'; errorKind: 'conversation-rejected'; error: string }
-  | { end: 'bad-input'; error: string };

@@ -69,12 +69,14 @@ async function langGraphLife(run: LangGraphRun, request: TierLifeRequest): Promi
   });
   if (ran.exit.code === EXIT_BAD_INPUT) throw new SystemInputError(`${what}: the life cannot run on its durable state${errorLine(ran.exit.stderr)}`);
   const { record, conversation } = engineLifeRecord('LangGraph', ran, killAfter, what);
+  if (lifeIndex === 0 && killAfter === null) mustSaveACheckpoint(run, record);
   return { record, conversation, picks: ran.picks, widths: ran.widths };
 }
 
 /**
  * A run that never reached a checkpoint on disk leaves a kill nothing to resume from: every
- * verdict would be about a restart nobody asked for. Asked of the first life of a run never killed.
+ * verdict would be about a restart nobody asked for. Asked of the first life of the run never
+ * killed (life 0 without a kill point: the baseline, in a whole run or in the explorer's tier).
  */
 function mustSaveACheckpoint(run: LangGraphRun, life: LifeRecord): void {
   if (life.end === 'finished' && !life.events.some((e: RunEvent) => e.kind === 'checkpoint-saved')) {
@@ -100,7 +102,6 @@ export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, 
       if (life.conversation !== null) finalConversation = life.conversation;
       return life.record;
     });
-    if (schedule.kills.length === 0) mustSaveACheckpoint(run, lives[0]!);
     return { scenarioId: scenario.id, strategy: systemName, schedule, lives, picksTaken, pickWidths, ...storesOf(scenario, stateDir), finalConversation };
   });
 }
@@ -121,12 +122,7 @@ export function langGraphTier(config: LangGraphConfig, systemName: string): Proc
     ],
     canonical: renameUuidsAndTimes,
     prepare: (scenario, stateDir) => prepareState({ scenario, config, systemName }, stateDir),
-    life: async (scenario, request) => {
-      const run = { scenario, config, systemName };
-      const life = await langGraphLife(run, request);
-      if (request.lifeIndex === 0 && request.killAfter === null) mustSaveACheckpoint(run, life.record);
-      return life;
-    },
+    life: (scenario, request) => langGraphLife({ scenario, config, systemName }, request),
     stores: storesOf,
   };
 }
