@@ -20,6 +20,7 @@ import { decimalInt, parseShard, shardOf } from '../src/cli/options.js';
 import { startProgress } from '../src/cli/progress.js';
 import { ProtocolError } from '../src/real/protocol.js';
 import { Interrupted, onChildSpawned } from '../src/real/processes.js';
+import type { WarmPoolFigures } from '../src/real/warm-pool.js';
 import { emptyNodeStartMs } from './floor.js';
 
 function list(raw: string | undefined): string[] | null {
@@ -117,30 +118,42 @@ async function main(): Promise<number> {
   if (killList !== null || shard !== null) return failures.length > 0 ? 1 : 0;
 
   // The same kill points by equivalence, in this run: a child killed at every one, one recovery per
-  // distinct state of the real files, each verdict compared with the simulation's.
-  const spawned: number[] = [];
-  onChildSpawned((pid) => spawned.push(pid));
-  const eqStart = performance.now(); // real clock: measuring the real tier
-  let eqCases = 0;
-  let eqDisagree = 0;
-  for (const scenario of scenarios) {
-    for (const strategy of strategies) {
-      const { comparisons } = await compareTiersByEquivalence(scenario, strategy, interleaving, concurrency);
-      const disagreeing = comparisons.filter((x) => x.mismatches.length > 0);
-      for (const c of disagreeing) console.log(formatMismatch(c));
-      eqCases += comparisons.length;
-      eqDisagree += disagreeing.length;
+  // distinct state of the real files, each verdict compared with the simulation's; once with each
+  // process started for its life (cold), once with processes started ahead (warm).
+  const byEquivalence = async (warm: boolean) => {
+    const spawned: number[] = [];
+    const pools: WarmPoolFigures[] = [];
+    onChildSpawned((pid) => spawned.push(pid));
+    const start = performance.now(); // real clock: measuring the real tier
+    let verdicts = 0;
+    let disagree = 0;
+    for (const scenario of scenarios) {
+      for (const strategy of strategies) {
+        const { comparisons } = await compareTiersByEquivalence(scenario, strategy, interleaving, concurrency, { warm, onWarmFigures: (f) => pools.push(f) });
+        const disagreeing = comparisons.filter((x) => x.mismatches.length > 0);
+        for (const c of disagreeing) console.log(formatMismatch(c));
+        verdicts += comparisons.length;
+        disagree += disagreeing.length;
+      }
     }
-  }
-  const eqMs = performance.now() - eqStart; // real clock: measuring the real tier
-  onChildSpawned(null);
+    const ms = performance.now() - start; // real clock: measuring the real tier
+    onChildSpawned(null);
+    const pool = pools.reduce((a, f) => ({ started: a.started + f.started, handedWarm: a.handedWarm + f.handedWarm, unused: a.unused + f.unused }), { started: 0, handedWarm: 0, unused: 0 });
+    return { lives: spawned.length, verdicts, disagree, ms, pool };
+  };
+  const cold = await byEquivalence(false);
+  const warm = await byEquivalence(true);
   const fromScratchPerSecond = (cases.length / realMs) * 1000;
-  const eqPerSecond = (eqCases / eqMs) * 1000;
-  console.log(`by equivalence: ${eqCases} verdicts, ${eqCases - eqDisagree} agree, ${eqDisagree} disagree; ${spawned.length} processes (a child killed at every kill point, one recovery per distinct state) in ${(eqMs / 1000).toFixed(1)} s`);
-  console.log(`  ${eqPerSecond.toFixed(1)} verdicts/s against ${fromScratchPerSecond.toFixed(1)} from scratch (${(2 * cases.length + baselineCount)} processes): ${(eqPerSecond / fromScratchPerSecond).toFixed(2)}x`);
+  const eqDisagree = cold.disagree + warm.disagree;
+  for (const [label, e] of [['cold', cold], ['warm', warm]] as const) {
+    const perSecond = (e.verdicts / e.ms) * 1000;
+    const started = label === 'warm' ? `, ${e.pool.started} started (${e.pool.handedWarm} handed their life already loaded, ${e.pool.unused} spares killed unused)` : '';
+    console.log(`by equivalence, ${label}: ${e.verdicts} verdicts, ${e.verdicts - e.disagree} agree, ${e.disagree} disagree; ${e.lives} lives in processes (a child killed at every kill point, one recovery per distinct state)${started} in ${(e.ms / 1000).toFixed(1)} s`);
+    console.log(`  ${perSecond.toFixed(1)} verdicts/s against ${fromScratchPerSecond.toFixed(1)} from scratch (${(2 * cases.length + baselineCount)} processes): ${(perSecond / fromScratchPerSecond).toFixed(2)}x`);
+  }
   const floor = emptyNodeStartMs();
-  const floorS = (spawned.length * floor) / concurrency / 1000;
-  console.log(`  floor: an empty node process starts in ${floor.toFixed(0)} ms; those ${spawned.length} processes, ${concurrency} at a time, take ${floorS.toFixed(1)} s doing nothing else (${(eqCases / floorS).toFixed(1)} verdicts/s at most)`);
+  const floorS = (cold.lives * floor) / concurrency / 1000;
+  console.log(`  floor: an empty node process starts in ${floor.toFixed(0)} ms; those ${cold.lives} processes, ${concurrency} at a time, take ${floorS.toFixed(1)} s doing nothing else (${(cold.verdicts / floorS).toFixed(1)} verdicts/s at most)`);
   return failures.length + eqDisagree > 0 ? 1 : 0;
 }
 

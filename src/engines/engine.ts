@@ -87,7 +87,7 @@ export interface LifeByLife {
    */
   cutEvery?(scenario: Scenario, start: LifeStart, run: LifeRun, concurrency: number): Promise<void>;
   /** Process tiers: removes the state folders of the scenario's explorations (the explorer calls it when done). */
-  release?(scenario: Scenario): void;
+  release?(scenario: Scenario): void | Promise<void>;
 }
 
 export interface Engine {

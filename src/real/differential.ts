@@ -12,6 +12,8 @@ import type { SystemUnderTest } from '../engines/engine.js';
 import { scripted, scriptedProcess } from '../engines/scripted/engine.js';
 import type { AnyStrategyName } from '../engines/scripted/strategies.js';
 import { runInProcess } from '../engines/engine.js';
+import { scriptedTier } from '../engines/scripted/process/real-kill.js';
+import { processLives, type ProcessLivesOptions } from './process-lives.js';
 import { equivalencePlan, runLifePlanAsync, type ReductionFigures } from '../search/equivalence.js';
 
 export { inPool } from '../search/plan.js';
@@ -121,15 +123,17 @@ export function formatMismatch(cmp: TierComparison): string {
  * The real tier by equivalence: every single kill point of a scenario under a strategy, a child
  * killed at each, one recovery per distinct state of the real files (src/real/process-lives.ts);
  * each kill point's run is compared with the simulation's at the same schedule, as compareTiers
- * compares a run from scratch.
+ * compares a run from scratch. `options` chooses how its lives' processes start (warm by default;
+ * the bench compares warm with cold).
  */
-export async function compareTiersByEquivalence(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[], concurrency: number): Promise<{ comparisons: TierComparison[]; reduction: ReductionFigures }> {
-  const real = scriptedProcess(strategy);
+export async function compareTiersByEquivalence(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[], concurrency: number, options?: ProcessLivesOptions): Promise<{ comparisons: TierComparison[]; reduction: ReductionFigures }> {
+  const shared = scriptedProcess(strategy);
+  const real = options === undefined ? shared : { ...shared, lives: processLives(scriptedTier(strategy), options) };
   const simulated = scripted(strategy);
   const simulatedBaseline = runInProcess(simulated, scenario, noKills(interleaving));
-  const realBaseline = await real.run(scenario, noKills(interleaving));
   const comparisons: TierComparison[] = [];
-  const result = await runLifePlanAsync(equivalencePlan(scenario, real, [{ picks: interleaving, baseline: realBaseline }], 1, (c) => {
+  // The real baseline is the exploration's own first life, run once.
+  const result = await runLifePlanAsync(equivalencePlan(scenario, real, { orders: [interleaving] }, 1, (c) => {
     const schedule = { kills: c.kills, interleaving };
     const outcome = runInProcess(simulated, scenario, schedule);
     const left = { outcome, verdict: judge(scenario, outcome, simulatedBaseline) };

@@ -12,6 +12,7 @@ import { Shop } from '../model/shop.js';
 import { readOutbox } from '../engines/scripted/file-stores.js';
 import type { RunEvent } from '../check/events.js';
 import { runChild, type ChildExit } from './processes.js';
+import type { WarmPool } from './warm-pool.js';
 import { ENV, errorLine, lifeEnd, readEvents } from './protocol.js';
 
 export interface ProcessLife {
@@ -30,6 +31,8 @@ export interface ProcessLife {
   /** Names the life in errors. */
   what: string;
   timeoutMs?: number;
+  /** Where it runs in a process started ahead of it (the explorer's); otherwise a child is started for it. */
+  warm?: WarmPool;
 }
 
 export interface ProcessLifeEnd {
@@ -43,8 +46,7 @@ export interface ProcessLifeEnd {
 export async function runProcessLife(life: ProcessLife): Promise<ProcessLifeEnd> {
   const eventsPath = join(life.dir, `events-${life.lifeIndex}.jsonl`);
   const resultPath = join(life.dir, `result-${life.lifeIndex}.json`);
-  const exit = await runChild(process.execPath, [life.bundle], {
-    ...process.env,
+  const variables: Record<string, string> = {
     [ENV.stateDir]: life.stateDir,
     [ENV.events]: eventsPath,
     [ENV.life]: String(life.lifeIndex),
@@ -52,7 +54,10 @@ export async function runProcessLife(life: ProcessLife): Promise<ProcessLifeEnd>
     [ENV.killAfter]: life.killAfter === null ? '' : String(life.killAfter),
     ...life.env,
     [life.picksVariable]: JSON.stringify(life.picksLeft),
-  }, undefined, life.timeoutMs);
+  };
+  const exit = life.warm !== undefined
+    ? await life.warm.run(life.bundle, variables, life.timeoutMs)
+    : await runChild(process.execPath, [life.bundle], { ...process.env, ...variables }, undefined, life.timeoutMs);
   const picks: number[] = [];
   const widths: number[] = [];
   const events = readEvents(eventsPath, life.what).map(({ pick, pickWidth, picks: many, pickWidths: manyWidths, ...event }) => {

@@ -22,6 +22,7 @@ import type { DurableState, LifeByLife, LifeRun, LifeStart } from '../engines/en
 import { inPool } from '../search/plan.js';
 import { heldTempDir, withTempDir } from './processes.js';
 import { digestStateFolder, type Canonical, type StateFile } from './state-digest.js';
+import { WarmPool, type WarmPoolFigures } from './warm-pool.js';
 
 /** One life of a process engine, as its tier runs it. */
 export interface TierLife {
@@ -39,6 +40,8 @@ export interface TierLifeRequest {
   lifeIndex: number;
   killAfter: number | null;
   picks: readonly number[];
+  /** The exploration's processes started ahead of their lives: pass it to runProcessLife. */
+  warm?: WarmPool;
 }
 
 /** What an engine gives to be explored by equivalence. */
@@ -80,11 +83,15 @@ class StateSpace {
   private readonly held: { dir: string; release(): void };
   private readonly byDigest = new Map<string, FolderState>();
   readonly initial: FolderState;
+  /** The exploration's warm processes (none when the tier is run cold). */
+  readonly warm: WarmPool | undefined;
 
   constructor(
     private readonly tier: ProcessTier,
     scenario: Scenario,
+    warm: boolean,
   ) {
+    this.warm = warm ? new WarmPool(1) : undefined;
     this.held = heldTempDir(`killpoint-states-${tier.name.replaceAll('/', '-')}-`);
     const dir = join(this.held.dir, 's0');
     tier.prepare(scenario, dir);
@@ -106,20 +113,35 @@ class StateSpace {
     return state;
   }
 
-  release(): void {
-    this.held.release();
+  async release(): Promise<void> {
+    try {
+      await this.warm?.drain();
+    } finally {
+      this.held.release();
+    }
   }
 }
 
 /** What the kills of a life left, by k. */
 const cutsOf = new WeakMap<LifeRun, Map<number, { state: FolderState; picksTaken: number }>>();
 
-export function processLives(tier: ProcessTier): LifeByLife {
+export interface ProcessLivesOptions {
+  /**
+   * Lives run in processes started ahead of them (src/real/warm-pool.ts). Default false: on a
+   * machine whose cores are all busy running lives, a process started ahead only competes with
+   * them (the bench, `npm run real`, measures both in one run).
+   */
+  warm?: boolean;
+  /** Sees each exploration's pool figures when it ends (the bench prints them). */
+  onWarmFigures?: (figures: WarmPoolFigures) => void;
+}
+
+export function processLives(tier: ProcessTier, options: ProcessLivesOptions = {}): LifeByLife {
   const spaces = new Map<Scenario, StateSpace>();
   const spaceOf = (scenario: Scenario): StateSpace => {
     let space = spaces.get(scenario);
     if (space === undefined) {
-      space = new StateSpace(tier, scenario);
+      space = new StateSpace(tier, scenario, options.warm ?? false);
       spaces.set(scenario, space);
     }
     return space;
@@ -135,7 +157,7 @@ export function processLives(tier: ProcessTier): LifeByLife {
     return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-life-`, async (runDir) => {
       const stateDir = join(runDir, 'state');
       cpSync(from.dir, stateDir, { recursive: true });
-      const life = await tier.life(scenario, { runDir, stateDir, lifeIndex: start.lifeIndex, killAfter, picks: start.picks });
+      const life = await tier.life(scenario, { runDir, stateDir, lifeIndex: start.lifeIndex, killAfter, picks: start.picks, ...(from.space.warm === undefined ? {} : { warm: from.space.warm }) });
       return then(life, stateDir);
     });
   };
@@ -167,6 +189,7 @@ export function processLives(tier: ProcessTier): LifeByLife {
       if (cuts === undefined) throw new Error(`${tier.name} ${scenario.id}: cutEvery of a life this tier did not run`);
       const events = run.record.events;
       const space = stateOf(scenario, start).space;
+      space.warm?.atLeast(concurrency);
       await inPool(events.map((_, k) => k), concurrency, async (k) => {
         if (cuts.has(k)) return;
         const cut = await lifeFrom(scenario, start, k, (life, stateDir) => {
@@ -176,9 +199,12 @@ export function processLives(tier: ProcessTier): LifeByLife {
         cuts.set(k, cut);
       });
     },
-    release: (scenario) => {
-      spaces.get(scenario)?.release();
+    release: async (scenario) => {
+      const space = spaces.get(scenario);
       spaces.delete(scenario);
+      if (space === undefined) return;
+      await space.release();
+      if (space.warm !== undefined) options.onWarmFigures?.(space.warm.figures);
     },
   };
 }

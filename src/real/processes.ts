@@ -137,45 +137,102 @@ export interface ChildExit {
 
 /** Starts a child and waits for it to end; its stderr is kept for error messages. */
 export function runChild(command: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string, timeoutMs?: number): Promise<ChildExit> {
-  return new Promise((resolveExit, reject) => {
-    if (interrupted) {
-      reject(new Interrupted(`not starting ${command}`));
-      return;
-    }
-    // detached: the child leads a process group of its own (see killGroup).
-    const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-    let reaped!: () => void;
-    liveChildren.set(child, new Promise<void>((r) => (reaped = r)));
-    if (child.pid !== undefined) spawnListener?.(child.pid);
-    let stderr = '';
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
-      if (stderr.length < 20_000) stderr += chunk;
-    });
-    child.on('error', (error) => {
-      liveChildren.delete(child);
-      reaped();
-      reject(error);
-    });
-    // 'close' comes after the exit and the end of stderr: the child is reaped and its output read.
-    // A life that never ends would hang the whole check: past its time it is killed and reported.
-    let timedOut = false;
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
-      timedOut = true;
-      killGroup(child);
-    }, timeoutMs);
-    // When the life's process is gone, whatever it left running is part of it and dies too; only
-    // then can its stderr close.
-    child.on('exit', () => killGroup(child));
-    child.on('close', (code, signal) => {
-      if (timer !== undefined) clearTimeout(timer);
-      liveChildren.delete(child);
-      reaped();
-      if (interrupted) reject(new Interrupted(`${command} was killed`));
-      else if (timedOut) reject(new LifeTimedOut(command, timeoutMs!));
-      else resolveExit({ code, signal, stderr });
-    });
+  if (interrupted) return Promise.reject(new Interrupted(`not starting ${command}`));
+  const started = startChild(command, args, env, { cwd, stdin: 'ignore' });
+  spawnListener?.(started.pid);
+  return started.awaitEnd(timeoutMs);
+}
+
+/**
+ * A child started and watched: it is in the live children from the start (an interrupt kills it
+ * even before its life begins), its stderr is kept. `awaitEnd` starts its time limit and settles
+ * once it is reaped. A warm child (src/real/warm-pool.ts) is started long before it is given a
+ * life, so its time starts only then; it is told it has a life by `announce`.
+ */
+export interface StartedChild {
+  pid: number;
+  stdin: NodeJS.WritableStream | null;
+  /** Whether it has ended already (a warm child that died before being given a life). */
+  readonly ended: boolean;
+  awaitEnd(timeoutMs?: number): Promise<ChildExit>;
+  kill(): void;
+}
+
+export function startChild(command: string, args: string[], env: NodeJS.ProcessEnv, options: { cwd?: string; stdin: 'ignore' | 'pipe' }): StartedChild {
+  // detached: the child leads a process group of its own (see killGroup).
+  const child = spawn(command, args, { env, cwd: options.cwd, stdio: [options.stdin, 'ignore', 'pipe'], detached: true });
+  let reaped!: () => void;
+  liveChildren.set(child, new Promise<void>((r) => (reaped = r)));
+  let stderr = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    if (stderr.length < 20_000) stderr += chunk;
   });
+  // A child that died before reading its stdin makes writing to it fail: its exit says why.
+  child.stdin?.on('error', () => {});
+  let ended = false;
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
+  let waiter: { timeoutMs?: number; resolve(exit: ChildExit): void; reject(error: Error): void } | null = null;
+  let outcome: { exit?: ChildExit; error?: Error } | null = null;
+  const settle = (): void => {
+    if (waiter === null || outcome === null) return;
+    if (outcome.error !== undefined) waiter.reject(outcome.error);
+    else if (interrupted) waiter.reject(new Interrupted(`${command} was killed`));
+    else if (timedOut) waiter.reject(new LifeTimedOut(command, waiter.timeoutMs!));
+    else waiter.resolve(outcome.exit!);
+  };
+  child.on('error', (error) => {
+    if (ended) return;
+    ended = true;
+    liveChildren.delete(child);
+    reaped();
+    outcome = { error };
+    settle();
+  });
+  // When the life's process is gone, whatever it left running is part of it and dies too; only
+  // then can its stderr close.
+  child.on('exit', () => killGroup(child));
+  // 'close' comes after the exit and the end of stderr: the child is reaped and its output read.
+  child.on('close', (code, signal) => {
+    if (ended) return;
+    ended = true;
+    if (timer !== undefined) clearTimeout(timer);
+    liveChildren.delete(child);
+    reaped();
+    outcome = { exit: { code, signal, stderr } };
+    settle();
+  });
+  return {
+    pid: child.pid ?? -1,
+    stdin: child.stdin,
+    get ended() {
+      return ended;
+    },
+    awaitEnd: (timeoutMs) =>
+      new Promise<ChildExit>((resolve, reject) => {
+        waiter = { timeoutMs, resolve, reject };
+        // A life that never ends would hang the whole check: past its time it is killed and reported.
+        if (timeoutMs !== undefined && !ended) {
+          timer = setTimeout(() => {
+            timedOut = true;
+            killGroup(child);
+          }, timeoutMs);
+        }
+        settle();
+      }),
+    kill: () => killGroup(child),
+  };
+}
+
+/** Tells the spawn listener (tests) that a child started earlier has been given a life. */
+export function announceChild(pid: number): void {
+  spawnListener?.(pid);
+}
+
+/** Whether the parent was interrupted (no child may be started or given a life after that). */
+export function wasInterrupted(): boolean {
+  return interrupted;
 }
 
 /** How many children are running now (for tests that check none is left). */
@@ -183,7 +240,11 @@ export function liveChildCount(): number {
   return liveChildren.size;
 }
 
-/** Calls `listener` with the pid of every child started from now on (for tests; null to stop). */
+/**
+ * Calls `listener` with the pid of every child given a life from now on (for tests; null to
+ * stop): a child started for its life, or a warm child when it is handed one (a warm child never
+ * handed a life is not reported; src/real/warm-pool.ts counts those).
+ */
 export function onChildSpawned(listener: ((pid: number) => void) | null): void {
   spawnListener = listener;
 }

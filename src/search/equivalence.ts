@@ -199,8 +199,11 @@ export interface EquivalenceResult {
   reduction: ReductionFigures;
 }
 
-/** The interleavings to explore: given (tests), or searched as explore.ts does, each baseline a first life. */
-export type InterleavingsToExplore = readonly InterleavingToExplore[] | { search: ExploreOptions };
+/**
+ * The interleavings to explore: given with their baselines (tests), given as picks alone (each
+ * baseline is its own first life, run once), or searched as explore.ts does.
+ */
+export type InterleavingsToExplore = readonly InterleavingToExplore[] | { orders: readonly (readonly number[])[] } | { search: ExploreOptions };
 
 /**
  * Every schedule of 1 to `maxKills` kills over the interleavings, judged; `onCase` sees each
@@ -330,7 +333,13 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
   let list: InterleavingToExplore[];
   let coverage: InterleavingCoverage | null = null;
   if (Array.isArray(interleavings)) list = [...(interleavings as readonly InterleavingToExplore[])];
-  else {
+  else if ('orders' in interleavings) {
+    list = [];
+    for (const given of interleavings.orders) {
+      const picks = [...given];
+      list.push({ picks, baseline: outcomeOf(null, yield* rootOf(picks), picks) });
+    }
+  } else {
     // Each baseline is its own first life, run once: the kill points cut it, nothing runs it again.
     const searched = yield* interleavingsSearch(scenario, system, (interleavings as { search: ExploreOptions }).search, function* (picks) {
       const baseline = outcomeOf(null, yield* rootOf(picks), picks);
@@ -392,6 +401,6 @@ export async function runLifePlanAsync<T>(plan: LifePlan<T>, system: SystemUnder
     }
     return step.value;
   } finally {
-    lives.release?.(scenario);
+    await lives.release?.(scenario);
   }
 }

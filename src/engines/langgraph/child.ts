@@ -11,6 +11,7 @@ import { deserializeScenario } from '../scripted/process/run-spec.js';
 import { NotACheckpointDatabase } from './checkpoint-file.js';
 import { runLangGraphLife } from './life.js';
 import type { EngineLifeResult } from '../../real/process-life.js';
+import { receiveLifeVariables } from '../../real/warm-start.js';
 import { EXIT_BAD_INPUT, LG_ENV, type LangGraphFaults, type LangGraphRunSpec } from './run-spec.js';
 
 function required(name: string): string {
@@ -20,6 +21,8 @@ function required(name: string): string {
 }
 
 async function main(): Promise<void> {
+  // A warm child waits here, loaded, for its life's variables (src/real/warm-pool.ts).
+  receiveLifeVariables();
   const sink = EventSink.fromEnv();
   sink.start();
   const spec = JSON.parse(readFileSync(required(LG_ENV.run), 'utf8')) as LangGraphRunSpec;

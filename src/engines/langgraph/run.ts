@@ -65,6 +65,7 @@ async function langGraphLife(run: LangGraphRun, request: TierLifeRequest): Promi
     env: { [LG_ENV.run]: specPath },
     picksVariable: LG_ENV.picks,
     picksLeft: [...request.picks],
+    ...(request.warm === undefined ? {} : { warm: request.warm }),
     timeoutMs: lifeTimeoutFrom(LIFE_TIMEOUT_VARIABLE),
   });
   if (ran.exit.code === EXIT_BAD_INPUT) throw new SystemInputError(`${what}: the life cannot run on its durable state${errorLine(ran.exit.stderr)}`);

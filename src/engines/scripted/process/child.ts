@@ -15,6 +15,7 @@ import { closeStores } from '../stores.js';
 import { openFileStores } from '../file-stores.js';
 import { ENV, EXIT_FAILED, EventSink } from '../../../real/protocol.js';
 import { deserializeScenario, TS_ENV, type RunSpec } from './run-spec.js';
+import { receiveLifeVariables } from '../../../real/warm-start.js';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -23,6 +24,8 @@ function required(name: string): string {
 }
 
 function main(): void {
+  // A warm child waits here, loaded, for its life's variables (src/real/warm-pool.ts).
+  receiveLifeVariables();
   const sink = EventSink.fromEnv();
   sink.start();
   const spec = JSON.parse(readFileSync(required(TS_ENV.run), 'utf8')) as RunSpec;

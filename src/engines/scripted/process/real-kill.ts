@@ -44,6 +44,7 @@ async function scriptedLife(scenario: Scenario, strategyName: AnyStrategyName, r
     env: { [TS_ENV.run]: specPath },
     picksVariable: TS_ENV.picks,
     picksLeft: [...request.picks],
+    ...(request.warm === undefined ? {} : { warm: request.warm }),
   });
   const life = lifeRecord(ran.exit, ran.events, killAfter, ran.resultPath, what);
   return { record: life.record, conversation: life.conversation ?? null, picks: ran.picks, widths: ran.widths };

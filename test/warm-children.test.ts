@@ -1,0 +1,78 @@
+// Starting children faster changes when a process starts, never what it does: lives handed to
+// processes started ahead of them (src/real/warm-pool.ts) give the verdicts that cold ones give,
+// and a bundle started through the code-cache loader (src/real/child-bundle.ts) prints what it
+// prints without the cache.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lanternScenario } from '../src/model/load.js';
+import { compareTiersByEquivalence, formatMismatch } from '../src/real/differential.js';
+import { liveChildCount, onChildSpawned } from '../src/real/processes.js';
+import { childBundle } from '../src/real/child-bundle.js';
+import type { WarmPoolFigures } from '../src/real/warm-pool.js';
+
+let tempRoot = '';
+const savedTmp = process.env.TMPDIR;
+beforeAll(() => {
+  tempRoot = mkdtempSync(join(tmpdir(), 'killpoint-warm-test-'));
+  process.env.TMPDIR = tempRoot;
+});
+afterAll(() => {
+  process.env.TMPDIR = savedTmp;
+  rmSync(tempRoot, { recursive: true, force: true });
+});
+
+describe('warm children', () => {
+  it("give every kill point of Dana's task the verdict cold children give, each life still in a process of its own, and leave no spare running", async () => {
+    const scenario = lanternScenario('T01');
+    const pools: WarmPoolFigures[] = [];
+    const cold = await compareTiersByEquivalence(scenario, 'journal', [], 2, { warm: false });
+    const given: number[] = [];
+    onChildSpawned((pid) => given.push(pid));
+    let warm;
+    try {
+      warm = await compareTiersByEquivalence(scenario, 'journal', [], 2, { warm: true, onWarmFigures: (f) => pools.push(f) });
+    } finally {
+      onChildSpawned(null);
+    }
+    expect(warm.comparisons.filter((c) => c.mismatches.length > 0).map(formatMismatch)).toEqual([]);
+    expect(warm.comparisons.map((c) => [c.case.schedule.kills, c.real])).toEqual(cold.comparisons.map((c) => [c.case.schedule.kills, c.real]));
+    expect(warm.reduction).toEqual(cold.reduction);
+    // One exploration, one pool: almost every life found its process loaded; every process given
+    // a life got one life (distinct pids), and the spares nobody was given were killed.
+    expect(pools).toHaveLength(1);
+    const [pool] = pools;
+    expect(new Set(given).size).toBe(given.length);
+    expect(pool!.started).toBe(given.length + pool!.unused);
+    expect(pool!.handedWarm).toBeGreaterThan(given.length / 2);
+    expect(pool!.unused).toBeGreaterThan(0);
+    expect(liveChildCount()).toBe(0);
+    expect(readdirSync(tempRoot)).toEqual([]);
+  });
+});
+
+describe('the code cache of a bundle with its packages inlined', () => {
+  const run = (loader: string) => spawnSync(process.execPath, [loader, 'one', 'two'], { env: { ...process.env, KILLPOINT_CODE_CACHE_REPORT: '1' }, encoding: 'utf8' });
+
+  it('is made by the first start, taken by the next, and a broken one is compiled without and made again; the output never changes', async () => {
+    const loader = await childBundle({ entry: join(import.meta.dirname, 'fixtures', 'cached-child.ts'), packages: 'inline' });
+    const cache = loader.replace(/\.cjs$/, '.v8-cache');
+    rmSync(cache, { force: true });
+    const expected = '{"argv":4,"sum":6}\n';
+
+    const first = run(loader);
+    expect([first.status, first.stdout, first.stderr]).toEqual([0, expected, 'code cache: none\n']);
+    expect(existsSync(cache)).toBe(true);
+
+    const second = run(loader);
+    expect([second.status, second.stdout, second.stderr]).toEqual([0, expected, 'code cache: accepted\n']);
+
+    writeFileSync(cache, 'not a code cache');
+    const broken = run(loader);
+    expect([broken.status, broken.stdout, broken.stderr]).toEqual([0, expected, 'code cache: rejected\n']);
+    expect(run(loader).stderr).toBe('code cache: accepted\n');
+  });
+});
