@@ -45,6 +45,9 @@ export interface ReductionFigures {
   livesRun: number;
   /** Lives the same schedules take when each runs from scratch (its killed lives and the last). */
   livesUnreduced: number;
+  /** Events of the lives run, and those the same schedules run from scratch (each killed life up to its kill, then the last life). */
+  eventsRun: number;
+  eventsUnreduced: number;
   /** Distinct durable states a kill left (by the system's key). */
   distinctStates: number;
   /** Verdicts computed by judge(); the other schedules shared one with their own kills and picks. */
@@ -99,6 +102,7 @@ function consumedFrom(picks: readonly number[], run: LifeRun): { consumed: reado
 class LifeCache {
   private readonly byKey = new Map<string, Node[]>();
   livesRun = 0;
+  eventsRun = 0;
 
   constructor(private readonly lives: LifeByLife) {}
 
@@ -123,6 +127,7 @@ class LifeCache {
 
   add(start: LifeStart, run: LifeRun): Node {
     const key = this.lives.key(start);
+    this.eventsRun += run.record.events.length;
     const node: Node = { id: this.livesRun++, start, run, cut: false, ...consumedFrom(start.picks, run), tallies: new Map(), judged: new Map(), children: new Map() };
     const nodes = this.byKey.get(key);
     if (nodes === undefined) this.byKey.set(key, [node]);
@@ -221,6 +226,7 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
   const promised = system.promised;
   let explored = 0;
   let livesUnreduced = 0;
+  let eventsUnreduced = 0;
   let verdictsJudged = 0;
   let childrenKilled = 0;
   let minimal: { kills: number[]; order: number } | null = null;
@@ -269,6 +275,8 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
     }
     explored++;
     livesUnreduced += depth + 1;
+    for (let c: Cut | null = path; c !== null; c = c.parent) eventsUnreduced += c.k + 1;
+    eventsUnreduced += last.run.record.events.length;
     const { failed } = judgement;
     if (failed.length === 0 && onCase === undefined) return;
     for (const c of failed) failures[c]++;
@@ -356,7 +364,7 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
     failures,
     minimal,
     minimalByCheck,
-    reduction: { schedulesCovered: explored, livesRun: cache.livesRun, livesUnreduced, distinctStates: cache.distinctKeys, verdictsJudged, interleavings: list.length, ...(lives.cutEvery === undefined ? {} : { childrenKilled }) },
+    reduction: { schedulesCovered: explored, livesRun: cache.livesRun, livesUnreduced, eventsRun: cache.eventsRun, eventsUnreduced, distinctStates: cache.distinctKeys, verdictsJudged, interleavings: list.length, ...(lives.cutEvery === undefined ? {} : { childrenKilled }) },
     list,
     coverage,
   };
