@@ -185,6 +185,7 @@ export function startChild(command: string, args: string[], env: NodeJS.ProcessE
   child.on('error', (error) => {
     if (ended) return;
     ended = true;
+    if (timer !== undefined) clearTimeout(timer);
     liveChildren.delete(child);
     reaped();
     outcome = { error };
