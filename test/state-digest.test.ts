@@ -88,3 +88,16 @@ describe('what the digest reads of a folder', () => {
     expect(digestStateFolder(dir, FILES)).not.toBe(before);
   });
 });
+
+describe('a file of names (a copy of the state names its rows outside the folder by it)', () => {
+  it('is left out of the digest when declared as names, and digested like any other file when not', () => {
+    const a = folder([['x', null, 'one']]);
+    const b = folder([['x', null, 'one']]);
+    writeFileSync(join(a, 'identity.json'), '{"workflowId":"T01-aaaa"}');
+    writeFileSync(join(b, 'identity.json'), '{"workflowId":"T01-bbbb"}');
+    const withNames: StateFile[] = [...FILES, { name: 'identity.json', kind: 'names' }];
+    expect(digestStateFolder(a, withNames)).toBe(digestStateFolder(b, withNames));
+    // Broken variant: the names digested (an undeclared file is read as bytes), so no two copies would ever share a recovery.
+    expect(digestStateFolder(a, FILES)).not.toBe(digestStateFolder(b, FILES));
+  });
+});

@@ -60,6 +60,20 @@ export interface ProcessTier {
   life(scenario: Scenario, request: TierLifeRequest): Promise<TierLife>;
   /** What the stores of `stateDir` hold, once a life has ended there. */
   stores(scenario: Scenario, stateDir: string): Pick<RunOutcome, 'delivered' | 'writes' | 'refusals' | 'shop'>;
+  /**
+   * For an engine that keeps part of its durable state outside the folder (DBOS's rows in a
+   * database server), named by a file in the folder: how to digest that part and how to copy it.
+   */
+  outside?: OutsideState;
+}
+
+export interface OutsideState {
+  /** The digest of a folder just prepared, which has nothing outside it yet. */
+  readonly nothing: string;
+  /** A canonical text of what the folder's state holds outside it (ids of its own renamed, times dropped). */
+  digest(stateDir: string): Promise<string>;
+  /** Makes `toDir`, a copy of `fromDir`'s files, a state of its own: names of its own, and a copy of what is outside. */
+  copy(fromDir: string, toDir: string): Promise<void>;
 }
 
 /** The same life, from the same state with the same picks, did not write the same events twice. */
@@ -95,15 +109,23 @@ class StateSpace {
     this.held = heldTempDir(`killpoint-states-${tier.name.replaceAll('/', '-')}-`);
     const dir = join(this.held.dir, 's0');
     tier.prepare(scenario, dir);
-    this.initial = this.keep(dir);
+    this.initial = this.keepDigest(dir, this.folderDigest(dir, tier.outside?.nothing ?? ''));
+  }
+
+  private folderDigest(dir: string, outside: string): string {
+    const files = digestStateFolder(dir, this.tier.files, this.tier.canonical);
+    return this.tier.outside === undefined ? files : `${files}|${outside}`;
   }
 
   /**
    * The state in `dir`: the kept one of the same digest, or a new one, the folder moved into the
    * space (a folder not moved is left where it is, for its owner to remove).
    */
-  keep(dir: string): FolderState {
-    const digest = digestStateFolder(dir, this.tier.files, this.tier.canonical);
+  async keep(dir: string): Promise<FolderState> {
+    return this.keepDigest(dir, this.folderDigest(dir, this.tier.outside === undefined ? '' : await this.tier.outside.digest(dir)));
+  }
+
+  private keepDigest(dir: string, digest: string): FolderState {
     const known = this.byDigest.get(digest);
     if (known !== undefined) return known;
     const kept = join(this.held.dir, `s${this.byDigest.size}`);
@@ -152,11 +174,12 @@ export function processLives(tier: ProcessTier, options: ProcessLivesOptions = {
     return state;
   };
   /** Runs a life in a copy of the state, in a temp folder of its own (beside the space's, so a kept state is moved, not copied). */
-  const lifeFrom = <T>(scenario: Scenario, start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string) => T): Promise<T> => {
+  const lifeFrom = <T>(scenario: Scenario, start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string) => T | Promise<T>): Promise<T> => {
     const from = stateOf(scenario, start);
     return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-life-`, async (runDir) => {
       const stateDir = join(runDir, 'state');
       cpSync(from.dir, stateDir, { recursive: true });
+      await tier.outside?.copy(from.dir, stateDir);
       const life = await tier.life(scenario, { runDir, stateDir, lifeIndex: start.lifeIndex, killAfter, picks: start.picks, ...(from.space.warm === undefined ? {} : { warm: from.space.warm }) });
       return then(life, stateDir);
     });
@@ -192,9 +215,9 @@ export function processLives(tier: ProcessTier, options: ProcessLivesOptions = {
       space.warm?.atLeast(concurrency);
       await inPool(events.map((_, k) => k), concurrency, async (k) => {
         if (cuts.has(k)) return;
-        const cut = await lifeFrom(scenario, start, k, (life, stateDir) => {
+        const cut = await lifeFrom(scenario, start, k, async (life, stateDir) => {
           mustRepeat(tier, scenario, start, run, k, life);
-          return { state: space.keep(stateDir), picksTaken: life.picks.length };
+          return { state: await space.keep(stateDir), picksTaken: life.picks.length };
         });
         cuts.set(k, cut);
       });

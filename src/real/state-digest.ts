@@ -16,7 +16,12 @@ import Database from 'better-sqlite3';
 
 export interface StateFile {
   name: string;
-  kind: 'sqlite' | 'bytes';
+  /**
+   * `names`: the names a state's copy is given of its own (DBOS's workflow id in its system
+   * database), which no life compares with another state's; read by the engine, never digested
+   * (what they name outside the folder is, see OutsideState in process-lives.ts).
+   */
+  kind: 'sqlite' | 'bytes' | 'names';
 }
 
 /** Rewrites a row's text (JSON) or a file's bytes (latin1) before it is hashed. */
@@ -36,6 +41,7 @@ export function digestStateFolder(dir: string, files: readonly StateFile[], make
   const companions = new Set(files.filter((f) => f.kind === 'sqlite').flatMap((f) => ['-wal', '-shm', '-journal'].map((x) => f.name + x)));
   const names = [...new Set([...files.map((f) => f.name), ...readdirSync(dir).filter((n) => !companions.has(n)).sort()])];
   for (const name of names) {
+    if (declared.get(name) === 'names') continue;
     const path = join(dir, name);
     hash.update(`\u0000file ${name}\u0000`);
     if (!existsSync(path)) {

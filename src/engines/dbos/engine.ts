@@ -15,6 +15,8 @@ import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
 import type { Engine, SystemUnderTest } from '../engine.js';
 import { allConfigs, configNamed, systemName, type DbosConfig } from './config.js';
 import { runDbos } from './run.js';
+import { dbosTier } from './tier.js';
+import { processLives } from '../../real/process-lives.js';
 
 function promises(c: DbosConfig): readonly CheckName[] {
   return c.keys === 'none' ? ['lost-write', 'invalid-conversation', 'half-answer', 'answer-twice'] : CHECK_NAMES;
@@ -48,6 +50,7 @@ export function dbosSystem(name: string): SystemUnderTest | undefined {
       selector: ['--engine', 'dbos', '--strategy', name],
       inProcess: false,
       run: (scenario, schedule) => runDbos(scenario, config, name, schedule),
+      lives: processLives(dbosTier(config, name)),
     };
     systems.set(name, system);
   }

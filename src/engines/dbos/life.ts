@@ -78,7 +78,7 @@ export async function runDbosLife(inputs: LifeInputs): Promise<Conversation> {
   const shop = Shop.open(join(stateDir, STATE_FILES.shop));
   const script = new ScriptedModel(scenario);
   const gate = new BatchGate(inputs.picks, inputs.onPick);
-  const randomKeys = seedrandom(`${run.workflowId}|life ${inputs.lifeIndex}`);
+  const randomKeys = seedrandom(`${run.runKey}|life ${inputs.lifeIndex}`);
   let modelCalls = 0;
 
   // The step whose output DBOS is about to record (one at a time: the gate sees to that), and
@@ -126,8 +126,8 @@ export async function runDbosLife(inputs: LifeInputs): Promise<Conversation> {
     emit({ kind: 'tool-start', callId: call.id, tool, step });
     await gate.pass(call.id);
     const key = !isWriteTool(tool) || config.keys === 'none' ? null
-      : config.keys === 'stable' ? idempotencyKey(run.workflowId, call.id)
-      : `${run.workflowId}:${Math.floor(randomKeys() * 2 ** 48).toString(16).padStart(12, '0')}`;
+      : config.keys === 'stable' ? idempotencyKey(run.runKey, call.id)
+      : `${run.runKey}:${Math.floor(randomKeys() * 2 ** 48).toString(16).padStart(12, '0')}`;
     const done = shop.call(tool, call.args, key);
     if (done.committed) emit({ kind: 'shop-commit', callId: call.id, tool, step, write: true });
     await gate.pass(call.id);

@@ -24,6 +24,12 @@ export interface RunIdentity {
   workflowId: string;
   appVersion: string;
   executorId: string;
+  /**
+   * What the run's keys and seeded random keys are made of: its first workflow id. A copy of a
+   * run's state (the explorer by equivalence, tier.ts) has names of its own but is the same run,
+   * so it keeps the key; a key names the run and the step, never a database row's name.
+   */
+  runKey: string;
 }
 
 export interface DbosRunSpec {

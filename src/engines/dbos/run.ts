@@ -24,10 +24,11 @@ import { DBOS_ENV, STATE_FILES, type DbosRunSpec, type RunIdentity } from './run
 /** Seconds a life may take, when a shorter (or longer) limit is wanted. */
 export const LIFE_TIMEOUT_VARIABLE = 'KILLPOINT_DBOS_LIFE_TIMEOUT_S';
 
-/** The run's own names in the shared system database (see RunIdentity). */
-function runIdentity(scenario: Scenario): RunIdentity {
+/** A run's own names in the shared system database (see RunIdentity). */
+export function runIdentity(scenario: Scenario): RunIdentity {
   const token = randomUUID().slice(0, 13);
-  return { workflowId: `${scenario.id}-${token}`, appVersion: `killpoint-${token}`, executorId: `killpoint-${token}` };
+  const workflowId = `${scenario.id}-${token}`;
+  return { workflowId, appVersion: `killpoint-${token}`, executorId: `killpoint-${token}`, runKey: workflowId };
 }
 
 export async function runDbos(scenario: Scenario, config: DbosConfig, systemName: string, schedule: Schedule): Promise<RunOutcome> {

@@ -1,0 +1,169 @@
+// DBOS's lives one at a time from a durable state, for the explorer by equivalence (the seam's
+// ProcessTier, src/real/process-lives.ts). A DBOS run's durable state is in two places: its folder
+// (the shop's SQLite file, the outbox) and its rows in the system database shared by every run of
+// the process (the workflow's status, its recorded steps, its input and output). The folder names
+// its rows by a file of its own (identity.json: the workflow id, executor id and application
+// version its lives launch with), so:
+// - the digest of a state is its files' and, beside them, its rows: every table of DBOS's schema
+//   that has a workflow id, the state's own names renamed, times and transaction ids dropped;
+// - a copy of a state (each life runs in one) gets names of its own and a copy of the rows under
+//   them, keeping the run's key (RunIdentity.runKey) so that its idempotency keys are the run's.
+// The parent reads the database with `pg`, the client DBOS itself is built on, loaded only here.
+
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Scenario } from '../../model/scenario.js';
+import { Shop } from '../../model/shop.js';
+import { lifeTimeoutFrom } from '../../real/processes.js';
+import type { OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../../real/process-lives.js';
+import { engineLifeRecord, readRunStores, runProcessLife } from '../../real/process-life.js';
+import { serializeScenario } from '../scripted/process/run-spec.js';
+import { systemDatabase } from './backend.js';
+import { dbosChild } from './bundle.js';
+import type { DbosConfig } from './config.js';
+import { LIFE_TIMEOUT_VARIABLE, runIdentity } from './run.js';
+import { DBOS_ENV, STATE_FILES, type DbosRunSpec, type RunIdentity } from './run-spec.js';
+
+const IDENTITY_FILE = 'identity.json';
+
+/** Columns whose values are made of the clock or of transaction ids: no life compares them across states. */
+const NOT_READ = /(_at|_ms|_timestamp|_time|_xid)$/;
+
+interface Queryable {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+interface PgModule {
+  default: { Pool: new (options: { connectionString: string; max: number; allowExitOnIdle: boolean }) => Queryable & { on(event: 'error', listener: () => void): void } };
+}
+
+/** `pg` comes with DBOS (it is what DBOS connects with); its types are not installed, so it is described here. */
+const PG: string = 'pg';
+
+const pools = new Map<string, Promise<Queryable>>();
+
+/** One small pool per database; it lets the process exit when idle. */
+function database(url: string): Promise<Queryable> {
+  let pool = pools.get(url);
+  if (pool === undefined) {
+    pool = (import(PG) as Promise<PgModule>).then(({ default: pg }) => {
+      const made = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
+      // An idle connection that drops (the backend stopped at the end of a check) is not an error
+      // of any query: the next query connects again, and one that cannot fails with its own error.
+      made.on('error', () => {});
+      return made;
+    });
+    pools.set(url, pool);
+  }
+  return pool;
+}
+
+/** DBOS's tables that hold a workflow's rows, with their columns in order (read once per database). */
+const tablesOf = new Map<string, Promise<{ table: string; columns: string[] }[]>>();
+function workflowTables(url: string): Promise<{ table: string; columns: string[] }[]> {
+  let tables = tablesOf.get(url);
+  if (tables === undefined) {
+    tables = database(url).then(async (db) => {
+      const { rows } = await db.query(
+        `SELECT table_name, array_agg(column_name::text ORDER BY ordinal_position) AS columns FROM information_schema.columns
+         WHERE table_schema = 'dbos' AND table_name IN (SELECT table_name FROM information_schema.columns WHERE table_schema = 'dbos' AND column_name = 'workflow_uuid')
+         GROUP BY table_name ORDER BY table_name`,
+      );
+      return rows.map((r) => ({ table: r.table_name as string, columns: r.columns as string[] }));
+    });
+    tablesOf.set(url, tables);
+  }
+  return tables;
+}
+
+/** Names of its own for a copy of a run's state: the same run (its key), other rows. */
+function copyIdentity(from: RunIdentity): RunIdentity {
+  const token = randomUUID().slice(0, 13);
+  return { workflowId: `${from.runKey}~${token}`, appVersion: `killpoint-${token}`, executorId: `killpoint-${token}`, runKey: from.runKey };
+}
+
+const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
+function identityOf(stateDir: string): RunIdentity {
+  return JSON.parse(readFileSync(join(stateDir, IDENTITY_FILE), 'utf8')) as RunIdentity;
+}
+
+/** The state's rows outside its folder, canonical: its own names renamed, what no life compares dropped. */
+async function rowsDigest(url: string, stateDir: string): Promise<string> {
+  const run = identityOf(stateDir);
+  const db = await database(url);
+  const rename = (value: unknown): unknown =>
+    typeof value === 'string' ? value.replaceAll(run.workflowId, '{workflow}').replaceAll(run.executorId, '{executor}').replaceAll(run.appVersion, '{version}') : value;
+  const parts: string[] = [];
+  for (const { table, columns } of await workflowTables(url)) {
+    const read = columns.filter((c) => !NOT_READ.test(c));
+    const { rows } = await db.query(`SELECT ${read.map(quote).join(', ')} FROM dbos.${quote(table)} WHERE workflow_uuid = $1`, [run.workflowId]);
+    const lines = rows.map((row) => JSON.stringify(read.map((c) => rename(row[c])))).sort();
+    if (lines.length > 0) parts.push(`table ${table}`, ...lines);
+  }
+  return parts.join('\n');
+}
+
+/** Copies the rows of `from`'s names under `to`'s (status row: its executor and version too). */
+async function copyRows(url: string, from: RunIdentity, to: RunIdentity): Promise<void> {
+  const db = await database(url);
+  for (const { table, columns } of await workflowTables(url)) {
+    const params: unknown[] = [from.workflowId];
+    const renamed: Record<string, string> = { workflow_uuid: to.workflowId, executor_id: to.executorId, application_version: to.appVersion };
+    const values = columns.map((c) => (renamed[c] === undefined ? quote(c) : `$${params.push(renamed[c])}`));
+    await db.query(`INSERT INTO dbos.${quote(table)} (${columns.map(quote).join(', ')}) SELECT ${values.join(', ')} FROM dbos.${quote(table)} WHERE workflow_uuid = $1`, params);
+  }
+}
+
+/** One life in a child process, from the state in `stateDir` (its names in its identity file). */
+async function dbosLife(scenario: Scenario, config: DbosConfig, systemName: string, request: TierLifeRequest): Promise<TierLife> {
+  const [databaseUrl, bundle] = await Promise.all([systemDatabase(config.backend), dbosChild()]);
+  const specPath = join(request.runDir, 'run.json');
+  const spec: DbosRunSpec = { scenario: serializeScenario(scenario), config, databaseUrl, run: identityOf(request.stateDir) };
+  writeFileSync(specPath, JSON.stringify(spec));
+  const { lifeIndex, killAfter } = request;
+  const what = `${scenario.id} dbos ${systemName} life ${lifeIndex}`;
+  const ran = await runProcessLife({
+    dir: request.runDir, stateDir: request.stateDir, lifeIndex, killAfter, bundle, what,
+    env: { [DBOS_ENV.run]: specPath },
+    picksVariable: DBOS_ENV.picks,
+    picksLeft: [...request.picks],
+    timeoutMs: lifeTimeoutFrom(LIFE_TIMEOUT_VARIABLE),
+    ...(request.warm === undefined ? {} : { warm: request.warm }),
+  });
+  const { record, conversation } = engineLifeRecord('DBOS', ran, killAfter, what);
+  return { record, conversation, picks: ran.picks, widths: ran.widths };
+}
+
+export function dbosTier(config: DbosConfig, systemName: string): ProcessTier {
+  const outside: OutsideState = {
+    // A prepared folder's workflow has no row yet: no table to name, as rowsDigest writes it.
+    nothing: '',
+    digest: async (stateDir) => rowsDigest(await systemDatabase(config.backend), stateDir),
+    copy: async (fromDir, toDir) => {
+      const from = identityOf(fromDir);
+      const to = copyIdentity(from);
+      writeFileSync(join(toDir, IDENTITY_FILE), JSON.stringify(to));
+      await copyRows(await systemDatabase(config.backend), from, to);
+    },
+  };
+  return {
+    name: `dbos-${systemName}`,
+    files: [
+      { name: STATE_FILES.shop, kind: 'sqlite' },
+      { name: STATE_FILES.outbox, kind: 'bytes' },
+      { name: IDENTITY_FILE, kind: 'names' },
+    ],
+    // Fresh random keys are seeded by the life number, and the broken new-executor variant names its executor by it.
+    readsLifeIndex: config.keys === 'random' || config.newExecutorEachLife,
+    prepare: (scenario, stateDir) => {
+      mkdirSync(stateDir, { recursive: true });
+      Shop.create(scenario.shop, join(stateDir, STATE_FILES.shop)).close();
+      writeFileSync(join(stateDir, IDENTITY_FILE), JSON.stringify(runIdentity(scenario)));
+    },
+    life: (scenario, request) => dbosLife(scenario, config, systemName, request),
+    stores: (scenario, stateDir) => readRunStores(join(stateDir, STATE_FILES.shop), join(stateDir, STATE_FILES.outbox), scenario.id),
+    outside,
+  };
+}
