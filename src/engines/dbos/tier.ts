@@ -8,10 +8,12 @@
 //   that has a workflow id, the state's own names renamed, times and transaction ids dropped;
 // - a copy of a state (each life runs in one) gets names of its own and a copy of the rows under
 //   them, keeping the run's key (RunIdentity.runKey) so that its idempotency keys are the run's.
-// The parent reads the database with `pg`, the client DBOS itself is built on, loaded only here.
+// The parent reads the database with `pg`, the client DBOS itself is built on, loaded only here
+// (from where DBOS loads it).
 
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Scenario } from '../../model/scenario.js';
 import { Shop } from '../../model/shop.js';
@@ -35,26 +37,29 @@ interface Queryable {
 }
 
 interface PgModule {
-  default: { Pool: new (options: { connectionString: string; max: number; allowExitOnIdle: boolean }) => Queryable & { on(event: 'error', listener: () => void): void } };
+  Pool: new (options: { connectionString: string; max: number; allowExitOnIdle: boolean }) => Queryable & { on(event: 'error', listener: () => void): void };
 }
 
-/** `pg` comes with DBOS (it is what DBOS connects with); its types are not installed, so it is described here. */
-const PG: string = 'pg';
+/**
+ * `pg`, the client DBOS is built on, found where DBOS finds it (installed beside DBOS or inside
+ * it): killpoint does not depend on it, and its types are not installed, so it is described here.
+ */
+function pgOfDbos(): PgModule {
+  const dbos = createRequire(import.meta.url).resolve('@dbos-inc/dbos-sdk');
+  return createRequire(dbos)('pg') as PgModule;
+}
 
-const pools = new Map<string, Promise<Queryable>>();
+const pools = new Map<string, Queryable>();
 
 /** One small pool per database; it lets the process exit when idle. */
-function database(url: string): Promise<Queryable> {
+function database(url: string): Queryable {
   let pool = pools.get(url);
   if (pool === undefined) {
-    pool = (import(PG) as Promise<PgModule>).then(({ default: pg }) => {
-      const made = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
-      // An idle connection that drops (the backend stopped at the end of a check) is not an error
-      // of any query: the next query connects again, and one that cannot fails with its own error.
-      made.on('error', () => {});
-      return made;
-    });
-    pools.set(url, pool);
+    const made = new (pgOfDbos().Pool)({ connectionString: url, max: 2, allowExitOnIdle: true });
+    // An idle connection that drops (the backend stopped at the end of a check) is not an error
+    // of any query: the next query connects again, and one that cannot fails with its own error.
+    made.on('error', () => {});
+    pools.set(url, (pool = made));
   }
   return pool;
 }
@@ -64,14 +69,14 @@ const tablesOf = new Map<string, Promise<{ table: string; columns: string[] }[]>
 function workflowTables(url: string): Promise<{ table: string; columns: string[] }[]> {
   let tables = tablesOf.get(url);
   if (tables === undefined) {
-    tables = database(url).then(async (db) => {
-      const { rows } = await db.query(
+    tables = (async () => {
+      const { rows } = await database(url).query(
         `SELECT table_name, array_agg(column_name::text ORDER BY ordinal_position) AS columns FROM information_schema.columns
          WHERE table_schema = 'dbos' AND table_name IN (SELECT table_name FROM information_schema.columns WHERE table_schema = 'dbos' AND column_name = 'workflow_uuid')
          GROUP BY table_name ORDER BY table_name`,
       );
       return rows.map((r) => ({ table: r.table_name as string, columns: r.columns as string[] }));
-    });
+    })();
     tablesOf.set(url, tables);
   }
   return tables;
@@ -92,7 +97,7 @@ function identityOf(stateDir: string): RunIdentity {
 /** The state's rows outside its folder, canonical: its own names renamed, what no life compares dropped. */
 async function rowsDigest(url: string, stateDir: string): Promise<string> {
   const run = identityOf(stateDir);
-  const db = await database(url);
+  const db = database(url);
   const rename = (value: unknown): unknown =>
     typeof value === 'string' ? value.replaceAll(run.workflowId, '{workflow}').replaceAll(run.executorId, '{executor}').replaceAll(run.appVersion, '{version}') : value;
   const parts: string[] = [];
@@ -107,7 +112,7 @@ async function rowsDigest(url: string, stateDir: string): Promise<string> {
 
 /** Copies the rows of `from`'s names under `to`'s (status row: its executor and version too). */
 async function copyRows(url: string, from: RunIdentity, to: RunIdentity): Promise<void> {
-  const db = await database(url);
+  const db = database(url);
   for (const { table, columns } of await workflowTables(url)) {
     const params: unknown[] = [from.workflowId];
     const renamed: Record<string, string> = { workflow_uuid: to.workflowId, executor_id: to.executorId, application_version: to.appVersion };
