@@ -16,7 +16,7 @@ export interface WarmPoolFigures {
   started: number;
   /** Lives handed to a process already started (the others waited for theirs to start). */
   handedWarm: number;
-  /** Spares killed unused when the pool was drained. */
+  /** Spares never given a life: killed when the pool was drained, or found dead while they waited. */
   unused: number;
 }
 
@@ -39,8 +39,12 @@ export class WarmPool {
   async run(bundle: string, variables: Record<string, string>, timeoutMs?: number): Promise<ChildExit> {
     if (wasInterrupted()) throw new Interrupted(`not starting ${bundle}`);
     const idle = this.idleOf(bundle);
-    // A spare that died while waiting (its exit is read below) is as good as any: its life reports it.
+    // A spare that died while it waited was never given a life: its end says nothing about one.
     let child = idle.shift();
+    while (child !== undefined && child.ended) {
+      this.figures.unused++;
+      child = idle.shift();
+    }
     if (child === undefined) child = this.start(bundle);
     else this.figures.handedWarm++;
     this.fill(bundle);
