@@ -2,10 +2,12 @@
 // an empty `node`. Measured in one run, so the ratio holds on a machine whose speed drifts.
 //
 //   npx tsx bench/engine-speed.ts [--engine langgraph] [--strategy react/sync] [--scenario T01] [--runs 12]
-//                                 [--target-each-s 1] [--target-sweep-min 5]
+//                                 [--target-each-s 1] [--target-sweep-min 5] [--task-by-equivalence]
 // A target, when given, is printed beside the figure it is about, met or missed, from this run. With
 // --target-sweep-min, a system explored by equivalence runs the whole single-kill sweep of the 14
-// tasks, timed (minutes), since its speed depends on each task's distinct states.
+// tasks, timed (minutes), since its speed depends on each task's distinct states. With
+// --task-by-equivalence, the one task's every single kill point is explored by equivalence and its
+// rate printed beside the from-scratch rate of this run (a whole sweep of a slow engine takes long).
 //
 // A kill-and-resume here is one schedule of one kill (the killed life and its recovery: two
 // processes), at kill points spread over the run, two at a time as the sweeps run them.
@@ -18,7 +20,7 @@ import { lanternScenario, lanternScenarios } from '../src/model/load.js';
 import { inPool } from '../src/search/plan.js';
 import { exploreAsync } from '../src/search/explore.js';
 
-const { values } = parseArgs({ options: { engine: { type: 'string' }, strategy: { type: 'string' }, scenario: { type: 'string' }, runs: { type: 'string' }, 'target-each-s': { type: 'string' }, 'target-sweep-min': { type: 'string' } } });
+const { values } = parseArgs({ options: { engine: { type: 'string' }, strategy: { type: 'string' }, scenario: { type: 'string' }, runs: { type: 'string' }, 'target-each-s': { type: 'string' }, 'target-sweep-min': { type: 'string' }, 'task-by-equivalence': { type: 'boolean' } } });
 const targetEachS = values['target-each-s'] === undefined ? null : Number(values['target-each-s']);
 const targetSweepMin = values['target-sweep-min'] === undefined ? null : Number(values['target-sweep-min']);
 const engine = engineNamed(values.engine ?? 'langgraph');
@@ -70,4 +72,12 @@ if (byEquivalence) {
   const measuredMin = (performance.now() - sweepStart) / 60_000;
   console.log(`  the same sweep by equivalence, measured: ${covered} schedules judged in ${measuredMin.toFixed(1)} min (${killed} children killed, ${lives} lives run to their end, against ${2 * covered} processes from scratch); ` +
     `${(covered / (measuredMin * 60)).toFixed(2)} schedules/s, ${(covered / (measuredMin * 60) / perSecond).toFixed(2)}x the from-scratch rate; target under ${targetSweepMin} min: ${verdict(measuredMin < targetSweepMin)}`);
+}
+if (values['task-by-equivalence'] && system.lives !== undefined) {
+  const taskStart = performance.now();
+  const e = await exploreAsync(scenario, system, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency });
+  const taskS = (performance.now() - taskStart) / 1000;
+  const r = e.reduction!;
+  console.log(`  every single kill point of ${scenario.id} by equivalence, measured: ${e.schedulesExplored} schedules judged in ${taskS.toFixed(1)} s (${r.childrenKilled ?? 0} children killed, ${r.livesRun} lives run to their end, against ${r.livesUnreduced} processes from scratch); ` +
+    `${(e.schedulesExplored / taskS).toFixed(2)} schedules/s, ${(e.schedulesExplored / taskS / perSecond).toFixed(2)}x the from-scratch rate`);
 }
