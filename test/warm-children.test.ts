@@ -13,6 +13,7 @@ import { compareTiersByEquivalence, formatMismatch } from '../src/real/different
 import { liveChildCount, onChildSpawned } from '../src/real/processes.js';
 import { childBundle } from '../src/real/child-bundle.js';
 import type { WarmPoolFigures } from '../src/real/warm-pool.js';
+import { WARM_CHILDREN_VARIABLE } from '../src/real/process-lives.js';
 
 let tempRoot = '';
 const savedTmp = process.env.TMPDIR;
@@ -29,13 +30,16 @@ describe('warm children', () => {
   it("give every kill point of Dana's task the verdict cold children give, each life still in a process of its own, and leave no spare running", async () => {
     const scenario = lanternScenario('T01');
     const pools: WarmPoolFigures[] = [];
-    const cold = await compareTiersByEquivalence(scenario, 'journal', [], 2, { warm: false });
+    const cold = await compareTiersByEquivalence(scenario, 'journal', [], 2, { onWarmFigures: (f) => pools.push(f) });
+    expect(pools).toEqual([]); // cold unless asked for
     const given: number[] = [];
     onChildSpawned((pid) => given.push(pid));
+    process.env[WARM_CHILDREN_VARIABLE] = '1';
     let warm;
     try {
-      warm = await compareTiersByEquivalence(scenario, 'journal', [], 2, { warm: true, onWarmFigures: (f) => pools.push(f) });
+      warm = await compareTiersByEquivalence(scenario, 'journal', [], 2, { onWarmFigures: (f) => pools.push(f) });
     } finally {
+      delete process.env[WARM_CHILDREN_VARIABLE];
       onChildSpawned(null);
     }
     expect(warm.comparisons.filter((c) => c.mismatches.length > 0).map(formatMismatch)).toEqual([]);

@@ -147,11 +147,14 @@ class StateSpace {
 /** What the kills of a life left, by k. */
 const cutsOf = new WeakMap<LifeRun, Map<number, { state: FolderState; picksTaken: number }>>();
 
+/** Set to 1 to keep the children of every process engine's exploration warm (see ProcessLivesOptions.warm). */
+export const WARM_CHILDREN_VARIABLE = 'KILLPOINT_WARM_CHILDREN';
+
 export interface ProcessLivesOptions {
   /**
-   * Lives run in processes started ahead of them (src/real/warm-pool.ts). Default false: on a
-   * machine whose cores are all busy running lives, a process started ahead only competes with
-   * them (the bench, `npm run real`, measures both in one run).
+   * Lives run in processes started ahead of them (src/real/warm-pool.ts). Default: only when
+   * KILLPOINT_WARM_CHILDREN=1, since on a machine whose cores are all busy running lives a process
+   * started ahead only competes with them (the bench, `npm run real`, measures both in one run).
    */
   warm?: boolean;
   /** Sees each exploration's pool figures when it ends (the bench prints them). */
@@ -163,7 +166,7 @@ export function processLives(tier: ProcessTier, options: ProcessLivesOptions = {
   const spaceOf = (scenario: Scenario): StateSpace => {
     let space = spaces.get(scenario);
     if (space === undefined) {
-      space = new StateSpace(tier, scenario, options.warm ?? false);
+      space = new StateSpace(tier, scenario, options.warm ?? process.env[WARM_CHILDREN_VARIABLE] === '1');
       spaces.set(scenario, space);
     }
     return space;
