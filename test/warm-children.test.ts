@@ -8,12 +8,17 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lanternScenario } from '../src/model/load.js';
+import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
 import { compareTiersByEquivalence, formatMismatch } from '../src/real/differential.js';
 import { liveChildCount, onChildSpawned } from '../src/real/processes.js';
 import { childBundle } from '../src/real/child-bundle.js';
 import type { WarmPoolFigures } from '../src/real/warm-pool.js';
-import { WARM_CHILDREN_VARIABLE } from '../src/real/process-lives.js';
+import { processLives, WARM_CHILDREN_VARIABLE } from '../src/real/process-lives.js';
+import { stopBackends } from '../src/engines/dbos/backend.js';
+import { configNamed } from '../src/engines/dbos/config.js';
+import { dbosSystem } from '../src/engines/dbos/engine.js';
+import { dbosTier } from '../src/engines/dbos/tier.js';
+import { equivalencePlan, runLifePlanAsync } from '../src/search/equivalence.js';
 
 let tempRoot = '';
 const savedTmp = process.env.TMPDIR;
@@ -22,7 +27,8 @@ beforeAll(() => {
   process.env.TMPDIR = tempRoot;
 });
 afterAll(() => {
-  process.env.TMPDIR = savedTmp;
+  if (savedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmp;
   rmSync(tempRoot, { recursive: true, force: true });
 });
 
@@ -55,7 +61,34 @@ describe('warm children', () => {
     expect(pool!.unused).toBeGreaterThan(0);
     expect(liveChildCount()).toBe(0);
     expect(readdirSync(tempRoot)).toEqual([]);
-  });
+  }, 300_000);
+});
+
+describe('warm DBOS children', () => {
+  it('run every kill point of a one-refund task with the verdicts cold ones give (DBOS reads its life from stdin too)', async () => {
+    const scenario = loadScenarioFile(join(import.meta.dirname, 'fixtures', 'one-refund.json'));
+    const config = configNamed('pglite/workflow')!;
+    const explore = async (warm: boolean) => {
+      const figures: WarmPoolFigures[] = [];
+      const system = { ...dbosSystem('pglite/workflow')!, lives: processLives(dbosTier(config, 'pglite/workflow'), { warm, onWarmFigures: (f) => figures.push(f) }) };
+      const verdicts: { kills: number[]; failed: readonly string[]; doneTwice: string[]; sameAnswer: boolean }[] = [];
+      await runLifePlanAsync(equivalencePlan(scenario, system, { orders: [[]] }, 1, (c) => {
+        verdicts.push({ kills: c.kills, failed: c.failed, doneTwice: c.verdict().doneTwice.map(String), sameAnswer: c.verdict().sameAnswer });
+      }), system, scenario, 2);
+      return { verdicts, figures };
+    };
+    try {
+      const cold = await explore(false);
+      const warm = await explore(true);
+      expect(warm.verdicts).toEqual(cold.verdicts);
+      expect(warm.figures[0]!.handedWarm).toBeGreaterThan(0);
+      // The gap is there, found by warm children as by cold ones.
+      expect(warm.verdicts.some((v) => v.doneTwice.length > 0)).toBe(true);
+    } finally {
+      await stopBackends();
+    }
+    expect(liveChildCount()).toBe(0);
+  }, 300_000);
 });
 
 describe('the code cache of a bundle with its packages inlined', () => {
@@ -78,5 +111,5 @@ describe('the code cache of a bundle with its packages inlined', () => {
     const broken = run(loader);
     expect([broken.status, broken.stdout, broken.stderr]).toEqual([0, expected, 'code cache: rejected\n']);
     expect(run(loader).stderr).toBe('code cache: accepted\n');
-  });
+  }, 120_000);
 });

@@ -8,11 +8,11 @@
 //
 // A bundle with its packages inlined (LangGraph's, megabytes of JavaScript) spends a third of its
 // start compiling: it is built as CommonJS and started by a small loader beside it that compiles
-// it with V8's code cache (node:vm cachedData). The first life to end cleanly leaves the cache,
-// made after its run so that the functions a life calls are in it; a cache V8 rejects (another
+// it with V8's code cache (node:vm cachedData). The first child that ends by itself (not killed)
+// leaves the cache, made at its exit so that the functions a life calls are in it; a cache V8 rejects (another
 // node, other flags) is compiled without and made again. The cache changes how fast a child
 // starts, never what it does. KILLPOINT_CODE_CACHE_REPORT=1 makes the loader say on stderr
-// whether it found a cache and V8 took it (test/child-code-cache.test.ts).
+// whether it found a cache and V8 took it (test/warm-children.test.ts).
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -106,7 +106,7 @@ const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), {
 });
 if (process.env.KILLPOINT_CODE_CACHE_REPORT === '1') process.stderr.write('code cache: ' + (cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted') + '\\n');
 if (cachedData === undefined || script.cachedDataRejected) {
-  // Made at the end of a life that was not killed, so that what the life compiled is in it.
+  // Made at the exit of a child that was not killed, so that what its life compiled is in it.
   process.once('exit', () => {
     try {
       const temp = cacheFile + '.' + process.pid + '.tmp';

@@ -123,8 +123,8 @@ export function formatMismatch(cmp: TierComparison): string {
  * The real tier by equivalence: every single kill point of a scenario under a strategy, a child
  * killed at each, one recovery per distinct state of the real files (src/real/process-lives.ts);
  * each kill point's run is compared with the simulation's at the same schedule, as compareTiers
- * compares a run from scratch. `options` chooses how its lives' processes start (warm by default;
- * the bench compares warm with cold).
+ * compares a run from scratch. `options` chooses how its lives' processes start (cold unless
+ * KILLPOINT_WARM_CHILDREN=1; the bench compares warm with cold).
  */
 export async function compareTiersByEquivalence(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[], concurrency: number, options?: ProcessLivesOptions): Promise<{ comparisons: TierComparison[]; reduction: ReductionFigures }> {
   const shared = scriptedProcess(strategy);

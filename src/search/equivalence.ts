@@ -45,7 +45,10 @@ export interface ReductionFigures {
   livesRun: number;
   /** Lives the same schedules take when each runs from scratch (its killed lives and the last). */
   livesUnreduced: number;
-  /** Events of the lives run, and those the same schedules run from scratch (each killed life up to its kill, then the last life). */
+  /**
+   * Events of the lives run to their end (a process tier's children killed at a kill point are not
+   * counted), and those the same schedules run from scratch (each killed life up to its kill, then the last life).
+   */
   eventsRun: number;
   eventsUnreduced: number;
   /** Distinct durable states a kill left (by the system's key). */

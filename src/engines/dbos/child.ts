@@ -12,6 +12,7 @@ import { ENV, EventSink, EXIT_FAILED } from '../../real/protocol.js';
 import { deserializeScenario } from '../scripted/process/run-spec.js';
 import { runDbosLife } from './life.js';
 import type { EngineLifeResult } from '../../real/process-life.js';
+import { receiveLifeVariables } from '../../real/warm-start.js';
 import { APP_NAME, DBOS_ENV, QUEUE_NAME, QUEUE_POLLING_MS, type DbosPrepareSpec, type DbosRunSpec } from './run-spec.js';
 
 function required(name: string): string {
@@ -78,6 +79,8 @@ async function life(): Promise<void> {
 
 // The pg client warns on stderr about queries DBOS overlaps; the warning would hide a real error line.
 process.noDeprecation = true;
+// A warm child waits here, loaded, for its life's variables (src/real/warm-pool.ts).
+receiveLifeVariables();
 const preparing = process.env[DBOS_ENV.prepare];
 (preparing ? prepare(JSON.parse(readFileSync(preparing, 'utf8')) as DbosPrepareSpec) : life()).then(
   // DBOS keeps its pool and queue loop running: the life is over once its result is written.

@@ -36,8 +36,13 @@ interface Queryable {
   query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
+interface Pool extends Queryable {
+  connect(): Promise<Queryable & { release(): void }>;
+  on(event: 'error', listener: () => void): void;
+}
+
 interface PgModule {
-  Pool: new (options: { connectionString: string; max: number; allowExitOnIdle: boolean }) => Queryable & { on(event: 'error', listener: () => void): void };
+  Pool: new (options: { connectionString: string; max: number; allowExitOnIdle: boolean }) => Pool;
 }
 
 /**
@@ -49,10 +54,10 @@ function pgOfDbos(): PgModule {
   return createRequire(dbos)('pg') as PgModule;
 }
 
-const pools = new Map<string, Queryable>();
+const pools = new Map<string, Pool>();
 
 /** One small pool per database; it lets the process exit when idle. */
-function database(url: string): Queryable {
+function database(url: string): Pool {
   let pool = pools.get(url);
   if (pool === undefined) {
     const made = new (pgOfDbos().Pool)({ connectionString: url, max: 2, allowExitOnIdle: true });
@@ -94,10 +99,40 @@ function identityOf(stateDir: string): RunIdentity {
   return JSON.parse(readFileSync(join(stateDir, IDENTITY_FILE), 'utf8')) as RunIdentity;
 }
 
+/**
+ * A life's connections carry its state's workflow id as their application name, so that the
+ * parent can tell when a killed life's connections are gone (see settled).
+ */
+function lifeUrl(url: string, run: RunIdentity): string {
+  const named = new URL(url);
+  named.searchParams.set('application_name', run.workflowId);
+  return named.toString();
+}
+
+/** How long a killed life's sessions may take to go; a server that keeps them longer is not answering. */
+const SESSIONS_GONE_MS = 30_000;
+
+/**
+ * Postgres: waits until no session of the killed life is left, since a server runs a statement it
+ * had received even after its client is gone, and the state a kill leaves includes what it commits.
+ * (PGlite is served from this process: the dead child's last statements are queued before any
+ * query of ours.)
+ */
+async function settled(db: Queryable, run: RunIdentity): Promise<void> {
+  const until = Date.now() + SESSIONS_GONE_MS; // real clock: waiting on another process
+  for (;;) {
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [run.workflowId]);
+    if (rows[0]!.n === 0) return;
+    if (Date.now() > until) throw new Error(`dbos: the sessions of ${run.workflowId} were still open ${SESSIONS_GONE_MS / 1000} s after its life was killed`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** The state's rows outside its folder, canonical: its own names renamed, what no life compares dropped. */
-async function rowsDigest(url: string, stateDir: string): Promise<string> {
+async function rowsDigest(url: string, stateDir: string, postgres: boolean): Promise<string> {
   const run = identityOf(stateDir);
   const db = database(url);
+  if (postgres) await settled(db, run);
   const rename = (value: unknown): unknown =>
     typeof value === 'string' ? value.replaceAll(run.workflowId, '{workflow}').replaceAll(run.executorId, '{executor}').replaceAll(run.appVersion, '{version}') : value;
   const parts: string[] = [];
@@ -110,14 +145,27 @@ async function rowsDigest(url: string, stateDir: string): Promise<string> {
   return parts.join('\n');
 }
 
-/** Copies the rows of `from`'s names under `to`'s (status row: its executor and version too). */
+/**
+ * Copies the rows of `from`'s names under `to`'s (status row: its executor and version too), in
+ * one transaction, the status row first (the other tables' rows refer to it).
+ */
 async function copyRows(url: string, from: RunIdentity, to: RunIdentity): Promise<void> {
-  const db = database(url);
-  for (const { table, columns } of await workflowTables(url)) {
-    const params: unknown[] = [from.workflowId];
-    const renamed: Record<string, string> = { workflow_uuid: to.workflowId, executor_id: to.executorId, application_version: to.appVersion };
-    const values = columns.map((c) => (renamed[c] === undefined ? quote(c) : `$${params.push(renamed[c])}`));
-    await db.query(`INSERT INTO dbos.${quote(table)} (${columns.map(quote).join(', ')}) SELECT ${values.join(', ')} FROM dbos.${quote(table)} WHERE workflow_uuid = $1`, params);
+  const tables = [...(await workflowTables(url))].sort((a, b) => Number(b.table === 'workflow_status') - Number(a.table === 'workflow_status'));
+  const client = await database(url).connect();
+  try {
+    await client.query('BEGIN');
+    for (const { table, columns } of tables) {
+      const params: unknown[] = [from.workflowId];
+      const renamed: Record<string, string> = { workflow_uuid: to.workflowId, executor_id: to.executorId, application_version: to.appVersion };
+      const values = columns.map((c) => (renamed[c] === undefined ? quote(c) : `$${params.push(renamed[c])}`));
+      await client.query(`INSERT INTO dbos.${quote(table)} (${columns.map(quote).join(', ')}) SELECT ${values.join(', ')} FROM dbos.${quote(table)} WHERE workflow_uuid = $1`, params);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
   }
 }
 
@@ -125,7 +173,8 @@ async function copyRows(url: string, from: RunIdentity, to: RunIdentity): Promis
 async function dbosLife(scenario: Scenario, config: DbosConfig, systemName: string, request: TierLifeRequest): Promise<TierLife> {
   const [databaseUrl, bundle] = await Promise.all([systemDatabase(config.backend), dbosChild()]);
   const specPath = join(request.runDir, 'run.json');
-  const spec: DbosRunSpec = { scenario: serializeScenario(scenario), config, databaseUrl, run: identityOf(request.stateDir) };
+  const run = identityOf(request.stateDir);
+  const spec: DbosRunSpec = { scenario: serializeScenario(scenario), config, databaseUrl: lifeUrl(databaseUrl, run), run };
   writeFileSync(specPath, JSON.stringify(spec));
   const { lifeIndex, killAfter } = request;
   const what = `${scenario.id} dbos ${systemName} life ${lifeIndex}`;
@@ -145,7 +194,7 @@ export function dbosTier(config: DbosConfig, systemName: string): ProcessTier {
   const outside: OutsideState = {
     // A prepared folder's workflow has no row yet: no table to name, as rowsDigest writes it.
     nothing: '',
-    digest: async (stateDir) => rowsDigest(await systemDatabase(config.backend), stateDir),
+    digest: async (stateDir) => rowsDigest(await systemDatabase(config.backend), stateDir, config.backend === 'postgres'),
     copy: async (fromDir, toDir) => {
       const from = identityOf(fromDir);
       const to = copyIdentity(from);
