@@ -16,6 +16,7 @@ import { postgresBinDir } from '../src/engines/dbos/backends/postgres-cluster.js
 import { POSTGRES_URL_VARIABLE, stopBackends } from '../src/engines/dbos/backend.js';
 import { scriptedMoment, verdictDifferences } from '../src/engines/dbos/differential.js';
 import { dbosSystem } from '../src/engines/dbos/engine.js';
+import { copiesInDatabase } from '../src/engines/dbos/tier.js';
 import { scripted } from '../src/engines/scripted/engine.js';
 import { lanternScenario } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
@@ -98,6 +99,8 @@ describe("Dana's refund on DBOS + Postgres, at every kill point", () => {
     }
     expect(explored.reduction.childrenKilled).toBe(ids.length);
     expect(explored.reduction.livesRun).toBeLessThan(ids.length / 2);
+    // The copies' rows are gone with the exploration: a user's own Postgres does not fill up with them.
+    expect(await copiesInDatabase('postgres')).toBe(0);
     expect(liveChildCount()).toBe(0);
   }, 500_000);
 });

@@ -74,6 +74,8 @@ export interface OutsideState {
   digest(stateDir: string): Promise<string>;
   /** Makes `toDir`, a copy of `fromDir`'s files, a state of its own: names of its own, and a copy of what is outside. */
   copy(fromDir: string, toDir: string): Promise<void>;
+  /** Removes what the copies of the exploration that started at `initialDir` left outside (the exploration is over). */
+  release(initialDir: string): Promise<void>;
 }
 
 /** The same life, from the same state with the same picks, did not write the same events twice. */
@@ -138,6 +140,7 @@ class StateSpace {
   async release(): Promise<void> {
     try {
       await this.warm?.drain();
+      await this.tier.outside?.release(this.initial.dir);
     } finally {
       this.held.release();
     }

@@ -169,6 +169,16 @@ async function copyRows(url: string, from: RunIdentity, to: RunIdentity): Promis
   }
 }
 
+/**
+ * Deletes the rows of every copy of a run (their workflow ids start with the run's key and `~`),
+ * the status rows last (the other tables' rows refer to them).
+ */
+async function deleteCopies(url: string, run: RunIdentity): Promise<void> {
+  const tables = [...(await workflowTables(url))].sort((a, b) => Number(a.table === 'workflow_status') - Number(b.table === 'workflow_status'));
+  const prefix = `${run.runKey}~`;
+  for (const { table } of tables) await database(url).query(`DELETE FROM dbos.${quote(table)} WHERE left(workflow_uuid, length($1)) = $1`, [prefix]);
+}
+
 /** One life in a child process, from the state in `stateDir` (its names in its identity file). */
 async function dbosLife(scenario: Scenario, config: DbosConfig, systemName: string, request: TierLifeRequest): Promise<TierLife> {
   const [databaseUrl, bundle] = await Promise.all([systemDatabase(config.backend), dbosChild()]);
@@ -201,6 +211,16 @@ export function dbosTier(config: DbosConfig, systemName: string): ProcessTier {
       writeFileSync(join(toDir, IDENTITY_FILE), JSON.stringify(to));
       await copyRows(await systemDatabase(config.backend), from, to);
     },
+    // The rows of a finished exploration are no state anyone will read again: a user's own
+    // Postgres is not left to fill up with them.
+    // Best effort: a cleanup that fails must not hide what ended the exploration; it says so.
+    release: async (initialDir) => {
+      try {
+        await deleteCopies(await systemDatabase(config.backend), identityOf(initialDir));
+      } catch (error) {
+        process.stderr.write(`killpoint: dbos ${systemName}: the copies' rows were left in the system database: ${(error as Error).message}\n`);
+      }
+    },
   };
   return {
     name: `dbos-${systemName}`,
@@ -220,4 +240,10 @@ export function dbosTier(config: DbosConfig, systemName: string): ProcessTier {
     stores: (scenario, stateDir) => readRunStores(join(stateDir, STATE_FILES.shop), join(stateDir, STATE_FILES.outbox), scenario.id),
     outside,
   };
+}
+
+/** How many workflows of copies (any exploration's) the backend's system database holds: for tests. */
+export async function copiesInDatabase(backend: DbosConfig['backend']): Promise<number> {
+  const { rows } = await database(await systemDatabase(backend)).query("SELECT count(*)::int AS n FROM dbos.workflow_status WHERE position('~' in workflow_uuid) > 0");
+  return rows[0]!.n as number;
 }
