@@ -13,6 +13,7 @@ import { readOutbox } from '../engines/scripted/file-stores.js';
 import type { RunEvent } from '../check/events.js';
 import { runChild, type ChildExit } from './processes.js';
 import type { WarmPool } from './warm-pool.js';
+import type { TierLifeRequest } from './process-lives.js';
 import { ENV, errorLine, lifeEnd, readEvents } from './protocol.js';
 
 export interface ProcessLife {
@@ -68,6 +69,18 @@ export async function runProcessLife(life: ProcessLife): Promise<ProcessLifeEnd>
     return event as unknown as RunEvent;
   });
   return { exit, events, picks, widths, resultPath };
+}
+
+/** What a process tier's life request says of the life to run: its folders, number, kill point, picks and warm pool. */
+export function lifeOfRequest(request: TierLifeRequest): Pick<ProcessLife, 'dir' | 'stateDir' | 'lifeIndex' | 'killAfter' | 'picksLeft' | 'warm'> {
+  return {
+    dir: request.runDir,
+    stateDir: request.stateDir,
+    lifeIndex: request.lifeIndex,
+    killAfter: request.killAfter,
+    picksLeft: [...request.picks],
+    ...(request.warm === undefined ? {} : { warm: request.warm }),
+  };
 }
 
 /** The picks a life may use: those of the schedule its predecessors have not taken. */

@@ -26,9 +26,18 @@ export const LIFE_TIMEOUT_VARIABLE = 'KILLPOINT_DBOS_LIFE_TIMEOUT_S';
 
 /** A run's own names in the shared system database (see RunIdentity). */
 export function runIdentity(scenario: Scenario): RunIdentity {
+  return namesOfOwn((token) => `${scenario.id}-${token}`);
+}
+
+/** Names of its own for a copy of a run's state (the explorer by equivalence, tier.ts): the same run, its key kept. */
+export function copyIdentity(of: RunIdentity): RunIdentity {
+  return namesOfOwn((token) => `${of.runKey}~${token}`, of.runKey);
+}
+
+function namesOfOwn(workflowIdOf: (token: string) => string, runKey?: string): RunIdentity {
   const token = randomUUID().slice(0, 13);
-  const workflowId = `${scenario.id}-${token}`;
-  return { workflowId, appVersion: `killpoint-${token}`, executorId: `killpoint-${token}`, runKey: workflowId };
+  const workflowId = workflowIdOf(token);
+  return { workflowId, appVersion: `killpoint-${token}`, executorId: `killpoint-${token}`, runKey: runKey ?? workflowId };
 }
 
 export async function runDbos(scenario: Scenario, config: DbosConfig, systemName: string, schedule: Schedule): Promise<RunOutcome> {

@@ -11,7 +11,6 @@
 // The parent reads the database with `pg`, the client DBOS itself is built on, loaded only here
 // (from where DBOS loads it).
 
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -19,12 +18,12 @@ import type { Scenario } from '../../model/scenario.js';
 import { Shop } from '../../model/shop.js';
 import { lifeTimeoutFrom } from '../../real/processes.js';
 import type { OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../../real/process-lives.js';
-import { engineLifeRecord, readRunStores, runProcessLife } from '../../real/process-life.js';
+import { engineLifeRecord, readRunStores, runProcessLife, lifeOfRequest } from '../../real/process-life.js';
 import { serializeScenario } from '../scripted/process/run-spec.js';
 import { systemDatabase } from './backend.js';
 import { dbosChild } from './bundle.js';
 import type { DbosConfig } from './config.js';
-import { LIFE_TIMEOUT_VARIABLE, runIdentity } from './run.js';
+import { copyIdentity, LIFE_TIMEOUT_VARIABLE, runIdentity } from './run.js';
 import { DBOS_ENV, STATE_FILES, type DbosRunSpec, type RunIdentity } from './run-spec.js';
 
 const IDENTITY_FILE = 'identity.json';
@@ -69,7 +68,10 @@ function database(url: string): Pool {
   return pool;
 }
 
-/** DBOS's tables that hold a workflow's rows, with their columns in order (read once per database). */
+/**
+ * DBOS's tables that hold a workflow's rows, with their columns in order (read once per database),
+ * the status table first: the other tables' rows refer to its rows.
+ */
 const tablesOf = new Map<string, Promise<{ table: string; columns: string[] }[]>>();
 function workflowTables(url: string): Promise<{ table: string; columns: string[] }[]> {
   let tables = tablesOf.get(url);
@@ -78,19 +80,13 @@ function workflowTables(url: string): Promise<{ table: string; columns: string[]
       const { rows } = await database(url).query(
         `SELECT table_name, array_agg(column_name::text ORDER BY ordinal_position) AS columns FROM information_schema.columns
          WHERE table_schema = 'dbos' AND table_name IN (SELECT table_name FROM information_schema.columns WHERE table_schema = 'dbos' AND column_name = 'workflow_uuid')
-         GROUP BY table_name ORDER BY table_name`,
+         GROUP BY table_name ORDER BY table_name <> 'workflow_status', table_name`,
       );
       return rows.map((r) => ({ table: r.table_name as string, columns: r.columns as string[] }));
     })();
     tablesOf.set(url, tables);
   }
   return tables;
-}
-
-/** Names of its own for a copy of a run's state: the same run (its key), other rows. */
-function copyIdentity(from: RunIdentity): RunIdentity {
-  const token = randomUUID().slice(0, 13);
-  return { workflowId: `${from.runKey}~${token}`, appVersion: `killpoint-${token}`, executorId: `killpoint-${token}`, runKey: from.runKey };
 }
 
 const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
@@ -123,7 +119,8 @@ async function settled(db: Queryable, run: RunIdentity): Promise<void> {
   for (;;) {
     const { rows } = await db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [run.workflowId]);
     if (rows[0]!.n === 0) return;
-    if (Date.now() > until) throw new Error(`dbos: the sessions of ${run.workflowId} were still open ${SESSIONS_GONE_MS / 1000} s after its life was killed`);
+    const late = Date.now() > until; // real clock: the time limit of a wait on another process
+    if (late) throw new Error(`dbos: the sessions of ${run.workflowId} were still open ${SESSIONS_GONE_MS / 1000} s after its life was killed`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -147,10 +144,10 @@ async function rowsDigest(url: string, stateDir: string, postgres: boolean): Pro
 
 /**
  * Copies the rows of `from`'s names under `to`'s (status row: its executor and version too), in
- * one transaction, the status row first (the other tables' rows refer to it).
+ * one transaction, the status row first (see workflowTables).
  */
 async function copyRows(url: string, from: RunIdentity, to: RunIdentity): Promise<void> {
-  const tables = [...(await workflowTables(url))].sort((a, b) => Number(b.table === 'workflow_status') - Number(a.table === 'workflow_status'));
+  const tables = await workflowTables(url);
   const client = await database(url).connect();
   try {
     await client.query('BEGIN');
@@ -171,12 +168,11 @@ async function copyRows(url: string, from: RunIdentity, to: RunIdentity): Promis
 
 /**
  * Deletes the rows of every copy of a run (their workflow ids start with the run's key and `~`),
- * the status rows last (the other tables' rows refer to them).
+ * the status rows last (see workflowTables).
  */
 async function deleteCopies(url: string, run: RunIdentity): Promise<void> {
-  const tables = [...(await workflowTables(url))].sort((a, b) => Number(a.table === 'workflow_status') - Number(b.table === 'workflow_status'));
   const prefix = `${run.runKey}~`;
-  for (const { table } of tables) await database(url).query(`DELETE FROM dbos.${quote(table)} WHERE left(workflow_uuid, length($1)) = $1`, [prefix]);
+  for (const { table } of [...(await workflowTables(url))].reverse()) await database(url).query(`DELETE FROM dbos.${quote(table)} WHERE left(workflow_uuid, length($1)) = $1`, [prefix]);
 }
 
 /** One life in a child process, from the state in `stateDir` (its names in its identity file). */
@@ -189,12 +185,10 @@ async function dbosLife(scenario: Scenario, config: DbosConfig, systemName: stri
   const { lifeIndex, killAfter } = request;
   const what = `${scenario.id} dbos ${systemName} life ${lifeIndex}`;
   const ran = await runProcessLife({
-    dir: request.runDir, stateDir: request.stateDir, lifeIndex, killAfter, bundle, what,
+    ...lifeOfRequest(request), bundle, what,
     env: { [DBOS_ENV.run]: specPath },
     picksVariable: DBOS_ENV.picks,
-    picksLeft: [...request.picks],
     timeoutMs: lifeTimeoutFrom(LIFE_TIMEOUT_VARIABLE),
-    ...(request.warm === undefined ? {} : { warm: request.warm }),
   });
   const { record, conversation } = engineLifeRecord('DBOS', ran, killAfter, what);
   return { record, conversation, picks: ran.picks, widths: ran.widths };

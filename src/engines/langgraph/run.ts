@@ -16,7 +16,7 @@ import { childBundle } from '../../real/child-bundle.js';
 import { siblingModule } from '../../real/package-paths.js';
 import { lifeTimeoutFrom, withTempDir } from '../../real/processes.js';
 import type { ProcessTier, TierLife, TierLifeRequest } from '../../real/process-lives.js';
-import { engineLifeRecord, picksLeft, readRunStores, runProcessLife } from '../../real/process-life.js';
+import { engineLifeRecord, picksLeft, readRunStores, runProcessLife, lifeOfRequest } from '../../real/process-life.js';
 import { errorLine } from '../../real/protocol.js';
 import { renameUuidsAndTimes } from '../../real/state-digest.js';
 import { SystemInputError } from '../engine.js';
@@ -61,11 +61,9 @@ async function langGraphLife(run: LangGraphRun, request: TierLifeRequest): Promi
   const { lifeIndex, killAfter } = request;
   const what = `${scenario.id} langgraph ${systemName} life ${lifeIndex}`;
   const ran = await runProcessLife({
-    dir: request.runDir, stateDir: request.stateDir, lifeIndex, killAfter, bundle, what,
+    ...lifeOfRequest(request), bundle, what,
     env: { [LG_ENV.run]: specPath },
     picksVariable: LG_ENV.picks,
-    picksLeft: [...request.picks],
-    ...(request.warm === undefined ? {} : { warm: request.warm }),
     timeoutMs: lifeTimeoutFrom(LIFE_TIMEOUT_VARIABLE),
   });
   if (ran.exit.code === EXIT_BAD_INPUT) throw new SystemInputError(`${what}: the life cannot run on its durable state${errorLine(ran.exit.stderr)}`);

@@ -17,7 +17,7 @@ import { childBundle } from '../../../real/child-bundle.js';
 import { siblingModule } from '../../../real/package-paths.js';
 import { withTempDir, type ChildExit } from '../../../real/processes.js';
 import type { ProcessTier, TierLife, TierLifeRequest } from '../../../real/process-lives.js';
-import { picksLeft, readRunStores, runProcessLife } from '../../../real/process-life.js';
+import { picksLeft, readRunStores, runProcessLife, lifeOfRequest } from '../../../real/process-life.js';
 import { lifeEnd } from '../../../real/protocol.js';
 import { runLivesAsync } from '../../life-loop.js';
 import { serializeScenario, TS_ENV, type RunSpec } from './run-spec.js';
@@ -40,11 +40,9 @@ async function scriptedLife(scenario: Scenario, strategyName: AnyStrategyName, r
   const { lifeIndex, killAfter } = request;
   const what = `${scenario.id} ${strategyName} life ${lifeIndex}`;
   const ran = await runProcessLife({
-    dir: request.runDir, stateDir: request.stateDir, lifeIndex, killAfter, bundle, what,
+    ...lifeOfRequest(request), bundle, what,
     env: { [TS_ENV.run]: specPath },
     picksVariable: TS_ENV.picks,
-    picksLeft: [...request.picks],
-    ...(request.warm === undefined ? {} : { warm: request.warm }),
   });
   const life = lifeRecord(ran.exit, ran.events, killAfter, ran.resultPath, what);
   return { record: life.record, conversation: life.conversation ?? null, picks: ran.picks, widths: ran.widths };
