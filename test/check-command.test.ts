@@ -27,7 +27,9 @@ describe('killpoint check', () => {
     expect(text).toMatch(/T01 journal\+keys: ok \(every promised check held\)\n/);
     expect(text).toMatch(/journal\+keys[^]*not promised: nothing \(every check is promised\)/);
     // Explored by equivalence: how many lives covered the schedules.
-    expect(text).toMatch(/covered by \d+ lives run \(\d+ from scratch\): \d+ distinct durable states/);
+    expect(text).toMatch(/covered by \d+ lives run, \d+ of them stopped where they joined a life run before \(\d+ from scratch\): \d+ distinct durable states/);
+    // A journal's recoveries join the life run before them at their next save.
+    expect(text).toMatch(/journal\+keys[^]*covered by \d+ lives run, [1-9]\d* of them stopped where they joined/);
   });
 
   it('exits 1 on a broken variant and prints the minimal case with the command that replays it', async () => {

@@ -8,6 +8,7 @@ import type { CheckName } from '../check/checks.js';
 import type { LifeRecord, RunOutcome, Schedule } from '../check/outcome.js';
 import type { Conversation } from '../model/conversation.js';
 import type { Scenario } from '../model/scenario.js';
+import type { RunEvent } from '../check/events.js';
 
 export interface SystemUnderTest {
   /** The engine it belongs to, as registered. */
@@ -68,6 +69,19 @@ export interface LifeRun {
   stores: Pick<RunOutcome, 'delivered' | 'writes' | 'refusals' | 'shop'>;
 }
 
+/** A life stopped at its first join point (LifeByLife.runHead): what it did up to there, and where it goes on. */
+export interface LifeHead {
+  /** The events up to the join point (at least one). */
+  events: RunEvent[];
+  /** The interleaving picks the head took, and how many calls each chose among. */
+  picks: number[];
+  widths: number[];
+  /** Killed right after event k of the head (-1: before the first), as LifeRun.after. */
+  after(k: number): { state: DurableState; picksTaken: number };
+  /** The life goes on as a life started from this state, with the picks left after the head's. */
+  joins: DurableState;
+}
+
 /** The capability: run a life from a durable state. In-process systems answer at once, process tiers with a promise. */
 export interface LifeByLife {
   /** The durable state of a fresh run (the scenario's starting rows, nothing else). */
@@ -79,6 +93,17 @@ export interface LifeByLife {
    */
   key(start: LifeStart): string;
   runLife(scenario: Scenario, start: LifeStart): LifeRun | Promise<LifeRun>;
+  /**
+   * Optional, in-process systems: runs a life from `start` only up to its first join point, the
+   * first moment after at least one event where it keeps nothing in memory that its durable state
+   * does not hold (a journal just saved with the whole conversation, a workflow whose steps are all
+   * recorded). From there it goes on exactly as a life started from that state would, so the
+   * explorer stops it there and joins it to that life: a recovery runs only what it does before it
+   * meets a state already explored, and single kills cost time linear in the task's length. Where
+   * the whole life's events are needed (a verdict to judge, a report), the explorer runs it again
+   * with runLife. A life that meets no join point runs to its end (a LifeRun).
+   */
+  runHead?(scenario: Scenario, start: LifeStart): LifeRun | LifeHead;
   /**
    * Process tiers only: a life run to its end cannot say what a kill would have left, so `after(k)`
    * of its LifeRun is known once a child started from the same state has been killed right after

@@ -6,13 +6,17 @@
 // - kill points that leave the same durable state share one recovery, run once: a life is kept by
 //   the system's key (the state's digest, the life number where it is read) and the picks it
 //   consumed, and a later start with the same key and the same picks up to that many reuses it;
+// - a recovery of a system with join points (LifeByLife.runHead) runs only up to the first one,
+//   and goes on as the life started from the state it reached there (life-cache.ts): recoveries
+//   that reach one state share the rest, which is what makes single kills linear in a task's
+//   length (a journal recovery joins the baseline's own life at its next save);
 // - the kills of a recovery are the recovery's own life cut after each event, and so on down to
 //   the last kill, which is how two and three kills are enumerated;
 // - every kill point still gets its full verdict: the run it stands for (its killed prefixes,
 //   then the shared last life and the stores it left) is judged by the same judge() as any run,
-//   once per shared last life and tally of what the verdict reads of the prefixes
+//   once per node the last life ends in and tally of what the verdict reads of all the lives
 //   (prefix-tally.ts); kill points with the same pair share that verdict but for their own kills
-//   and picks.
+//   and picks. The tally of a last life is walked along its chain once per tally at each join.
 // What it explores is what the unreduced explorer explores, schedule for schedule, in the same
 // order of interleavings; test/equivalence.test.ts and properties/equivalence.test.ts compare the
 // two verdict by verdict.
@@ -22,7 +26,8 @@ import { interleavingsSearch, keepCheckMinima, type CheckMinimum, type ExploreOp
 import { CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
 import type { LifeRecord, RunOutcome } from '../check/outcome.js';
 import { judge, modelCallsStarted, type Verdict } from '../check/verdict.js';
-import type { LifeByLife, LifeRun, LifeStart, SystemUnderTest } from '../engines/engine.js';
+import type { LifeHead, LifeRun, LifeStart, SystemUnderTest } from '../engines/engine.js';
+import { afterEach, lifeAfter, lifeEvents, lifePicks, lifeRecord, LifeCache, ownEvents, segments, type Life } from './life-cache.js';
 import { inPool } from './plan.js';
 import { Tallies, type Tally } from './prefix-tally.js';
 
@@ -30,8 +35,12 @@ import { Tallies, type Tally } from './prefix-tally.js';
  * A plan that asks for lives (from durable states) rather than whole runs; of a process tier it
  * also asks that a life already run be cut (LifeByLife.cutEvery), answered with the same life.
  */
-export type LifePlan<T> = Generator<LifeAsk[], T, LifeRun[]>;
-export type LifeAsk = LifeStart | CutAsk;
+export type LifePlan<T> = Generator<LifeAsk[], T, (LifeRun | LifeHead)[]>;
+export type LifeAsk = LifeStart | CutAsk | HeadAsk;
+/** Of an in-process system with join points: run the life only to its first one (LifeByLife.runHead). */
+export interface HeadAsk {
+  head: LifeStart;
+}
 export interface CutAsk {
   cut: LifeRun;
   start: LifeStart;
@@ -53,6 +62,11 @@ export interface ReductionFigures {
   eventsUnreduced: number;
   /** Distinct durable states a kill left (by the system's key). */
   distinctStates: number;
+  /**
+   * Systems with join points (LifeByLife.runHead): the lives among those run that stopped at one
+   * and went on as a life already run (each ran only its head).
+   */
+  livesJoined?: number;
   /** Verdicts computed by judge(); the other schedules shared one with their own kills and picks. */
   verdictsJudged: number;
   /** Interleavings of the parallel calls whose schedules were covered (each baseline is its own first life, run once). */
@@ -61,33 +75,15 @@ export interface ReductionFigures {
   childrenKilled?: number;
 }
 
-/** A life that ran, kept for every start that reads the same. */
-interface Node {
-  id: number;
-  start: LifeStart;
-  run: LifeRun;
-  /** A process tier's life whose kill points have been suffered (LifeByLife.cutEvery). */
-  cut: boolean;
-  /** The picks of its start that it consumed; `pastEnd`: it also found them run out. */
-  consumed: readonly number[];
-  pastEnd: boolean;
-  /** Tallies along its events, by the tally it was entered with. */
-  tallies: Map<number, Tally[]>;
-  /** As the last life of a schedule: the verdict and failed checks, by the baseline's and the prefix's tallies. */
-  judged: Map<string, Judgement>;
-  /** The life after a kill at each of its events (k + 1), by the picks this life was given. */
-  children: Map<string, { starts: LifeStart[]; nodes: Node[] }>;
-}
-
 interface Judgement {
   verdict: Verdict;
   failed: CheckName[];
 }
 
-/** The killed lives of a schedule, last first: each a node cut after event k. */
+/** The killed lives of a schedule, last first: each a life cut after event k. */
 interface Cut {
   parent: Cut | null;
-  node: Node;
+  life: Life;
   k: number;
 }
 
@@ -95,67 +91,6 @@ function cutsInOrder(last: Cut | null): Cut[] {
   const cuts: Cut[] = [];
   for (let c = last; c !== null; c = c.parent) cuts.push(c);
   return cuts.reverse();
-}
-
-function consumedFrom(picks: readonly number[], run: LifeRun): { consumed: readonly number[]; pastEnd: boolean } {
-  return { consumed: picks.slice(0, Math.min(run.picks.length, picks.length)), pastEnd: run.picks.length > picks.length };
-}
-
-/** The lives run so far, found again by what a new start reads. */
-class LifeCache {
-  private readonly byKey = new Map<string, Node[]>();
-  livesRun = 0;
-  eventsRun = 0;
-
-  constructor(private readonly lives: LifeByLife) {}
-
-  get distinctKeys(): number {
-    return this.byKey.size;
-  }
-
-  find(start: LifeStart): Node | undefined {
-    for (const node of this.byKey.get(this.lives.key(start)) ?? []) {
-      if (node.pastEnd ? start.picks.length !== node.consumed.length : start.picks.length < node.consumed.length) continue;
-      let same = true;
-      for (let i = 0; i < node.consumed.length && same; i++) same = node.consumed[i] === start.picks[i];
-      if (same) return node;
-    }
-    return undefined;
-  }
-
-  /** Two starts surely read the same before either has run: the same key and the same picks. */
-  sameRead(a: LifeStart, b: LifeStart): boolean {
-    return this.lives.key(a) === this.lives.key(b) && a.picks.length === b.picks.length && a.picks.every((p, i) => p === b.picks[i]);
-  }
-
-  add(start: LifeStart, run: LifeRun): Node {
-    const key = this.lives.key(start);
-    this.eventsRun += run.record.events.length;
-    const node: Node = { id: this.livesRun++, start, run, cut: false, ...consumedFrom(start.picks, run), tallies: new Map(), judged: new Map(), children: new Map() };
-    const nodes = this.byKey.get(key);
-    if (nodes === undefined) this.byKey.set(key, [node]);
-    else nodes.push(node);
-    return node;
-  }
-}
-
-/** Lives for these starts: those already run are reused, the others asked for in one batch. */
-function* livesFor(cache: LifeCache, starts: LifeStart[]): LifePlan<Node[]> {
-  const found = starts.map((s) => cache.find(s));
-  const missing: number[] = [];
-  const asked: LifeStart[] = [];
-  for (const [i, node] of found.entries()) {
-    if (node !== undefined) continue;
-    // Two starts of this batch may read the same: ask once (the first), then find it for the rest.
-    if (asked.some((a) => cache.sameRead(a, starts[i]!))) continue;
-    missing.push(i);
-    asked.push(starts[i]!);
-  }
-  if (asked.length > 0) {
-    const runs = yield asked;
-    for (const [j, i] of missing.entries()) cache.add(starts[i]!, runs[j]!);
-  }
-  return starts.map((s, i) => found[i] ?? cache.find(s)!);
 }
 
 
@@ -220,7 +155,7 @@ export type InterleavingsToExplore = readonly InterleavingToExplore[] | { orders
 export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, interleavings: InterleavingsToExplore, maxKills: number, onCase?: (c: EquivalenceCase) => void): LifePlan<EquivalenceResult & { list: InterleavingToExplore[]; coverage: InterleavingCoverage | null }> {
   const lives = system.lives;
   if (lives === undefined) throw new Error(`${system.engine} ${system.name}: it cannot run a life from a durable state`);
-  const cache = new LifeCache(lives);
+  const cache = new LifeCache(lives, scenario);
   const known = new Set<string>();
   for (const step of scenario.steps.values()) if (step.kind === 'calls') for (const c of step.calls) known.add(c.id);
   const tallies = new Tallies(known);
@@ -235,51 +170,98 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
   let minimal: { kills: number[]; order: number } | null = null;
   const minimalByCheck: Partial<Record<CheckName, CheckMinimum>> = {};
 
-  const killedRecord = (cut: Cut): LifeRecord => ({ events: cut.k < 0 ? [] : cut.node.run.record.events.slice(0, cut.k + 1), end: 'killed', killedAfter: cut.k, error: null, errorKind: null });
-  const picksOf = (path: Cut | null, last: Node): { picks: number[]; widths: number[] } => {
+  // A system with join points runs each recovery only up to the first state explored before.
+  const heads = lives.runHead !== undefined && lives.cutEvery === undefined;
+
+  const killedRecord = (cut: Cut): LifeRecord => ({ events: cut.k < 0 ? [] : lifeEvents(cut.life, cache).slice(0, cut.k + 1), end: 'killed', killedAfter: cut.k, error: null, errorKind: null });
+  const picksOf = (path: Cut | null, last: Life): { picks: number[]; widths: number[] } => {
     const picks: number[] = [];
     const widths: number[] = [];
     for (const cut of cutsInOrder(path)) {
-      const n = cut.node.run.after(cut.k).picksTaken;
-      for (let i = 0; i < n; i++) {
-        picks.push(cut.node.run.picks[i]!);
-        widths.push(cut.node.run.widths[i]!);
-      }
+      const n = lifeAfter(cut.life, cut.k).picksTaken;
+      const taken = lifePicks(cut.life);
+      picks.push(...taken.picks.slice(0, n));
+      widths.push(...taken.widths.slice(0, n));
     }
-    picks.push(...last.run.picks);
-    widths.push(...last.run.widths);
+    const taken = lifePicks(last);
+    picks.push(...taken.picks);
+    widths.push(...taken.widths);
     return { picks, widths };
   };
   const killsOf = (path: Cut | null): number[] => cutsInOrder(path).map((c) => c.k);
-  const outcomeOf = (path: Cut | null, last: Node, interleaving: number[]): RunOutcome => {
+  const outcomeOf = (path: Cut | null, last: Life, interleaving: number[]): RunOutcome => {
     const { picks, widths } = picksOf(path, last);
     const cuts = cutsInOrder(path);
+    const end = last.terminal.run!;
     return {
       scenarioId: scenario.id,
       strategy: system.name,
       schedule: { kills: cuts.map((c) => c.k), interleaving },
-      lives: [...cuts.map(killedRecord), last.run.record],
+      lives: [...cuts.map(killedRecord), lifeRecord(last, cache)],
       picksTaken: picks,
       pickWidths: widths,
-      ...last.run.stores,
-      finalConversation: last.run.conversation,
+      ...end.stores,
+      finalConversation: end.conversation,
     };
   };
 
-  const visit = (order: number, it: InterleavingToExplore, path: Cut, depth: number, last: Node, tally: Tally): void => {
-    const judgedKey = `${baselines.id(it.baseline)}|${tally.id}`;
-    let judgement = last.judged.get(judgedKey);
+  /** The tally after every event of a life (entry k + 1: killed after event k), entered with `enter`. */
+  const alongLife = (life: Life, enter: Tally): Tally[] => {
+    const memo = String(enter.id);
+    let along = life.tallies.get(memo);
+    if (along === undefined) {
+      along = [enter];
+      let at = enter;
+      for (const l of segments(life)) {
+        const own = tallies.along(at, ownEvents(l.node), enter.committed);
+        for (let i = 1; i < own.length; i++) along.push(own[i]!);
+        at = own[own.length - 1]!;
+      }
+      life.tallies.set(memo, along);
+    }
+    return along;
+  };
+  /**
+   * The tally after the whole of a life entered with `enter`: what a verdict reads of all the
+   * lives of a schedule. Kept along the chain (by the tally at each join and the calls committed
+   * before the life), so recoveries that join one life walk its rest once between them.
+   */
+  const exitOf = (life: Life, enter: Tally): Tally => {
+    const before = enter.committed;
+    const walked: { life: Life; key: string }[] = [];
+    let at = enter;
+    let exit: Tally | undefined;
+    for (let l: Life | null = life; l !== null && exit === undefined; l = l.rest) {
+      const key = `${at.id}|${enter.committed.id}`;
+      exit = l.exits.get(key);
+      if (exit !== undefined) break;
+      walked.push({ life: l, key });
+      const own = tallies.along(at, ownEvents(l.node), before);
+      at = own[own.length - 1]!;
+      if (l.rest === null) exit = at;
+    }
+    for (const w of walked) w.life.exits.set(w.key, exit!);
+    return exit!;
+  };
+
+  const visit = (order: number, it: InterleavingToExplore, path: Cut, depth: number, last: Life, tally: Tally): void => {
+    // A verdict reads the schedule's tally over all its lives, and of the last life only how it
+    // ended and the stores and conversation it left: those of the node its chain ends in.
+    const exit = exitOf(last, tally);
+    const judgedKey = `${baselines.id(it.baseline)}|${exit.id}`;
+    const judged = last.terminal.judged as Map<string, Judgement>;
+    let judgement = judged.get(judgedKey);
     if (judgement === undefined) {
       const outcome = outcomeOf(path, last, it.picks);
       const verdict = judge(scenario, outcome, it.baseline);
       judgement = { verdict, failed: failedChecks({ scenario, outcome, verdict }) };
-      last.judged.set(judgedKey, judgement);
+      judged.set(judgedKey, judgement);
       verdictsJudged++;
     }
     explored++;
     livesUnreduced += depth + 1;
     for (let c: Cut | null = path; c !== null; c = c.parent) eventsUnreduced += c.k + 1;
-    eventsUnreduced += last.run.record.events.length;
+    eventsUnreduced += last.length;
     const { failed } = judgement;
     if (failed.length === 0 && onCase === undefined) return;
     for (const c of failed) failures[c]++;
@@ -301,44 +283,37 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
     }
   };
 
-  /** The lives after a kill at each event of `node` (given `picks`), run once per node and picks. */
-  const childrenOf = function* (node: Node, picks: readonly number[], lifeIndex: number): LifePlan<{ starts: LifeStart[]; nodes: Node[] }> {
-    const memo = `${lifeIndex}|${picks.join(',')}`;
-    const known = node.children.get(memo);
+  /** The lives after a kill at each event of `life` (numbered `lifeIndex`), run once per life. */
+  const childrenOf = function* (life: Life, lifeIndex: number): LifePlan<{ starts: LifeStart[]; lives: Life[] }> {
+    const known = life.children.get(lifeIndex);
     if (known !== undefined) return known;
+    const node = life.node;
     if (lives.cutEvery !== undefined && !node.cut) {
-      yield [{ cut: node.run, start: node.start }];
+      yield [{ cut: node.run!, start: node.start }];
       node.cut = true;
-      childrenKilled += node.run.record.events.length; // a kill before the first event needs no child
+      childrenKilled += node.run!.record.events.length; // a kill before the first event needs no child
     }
     const starts: LifeStart[] = [];
-    for (let k = -1; k < node.run.record.events.length; k++) {
-      const after = node.run.after(k);
-      starts.push({ state: after.state, lifeIndex, picks: picks.slice(Math.min(after.picksTaken, picks.length)) });
-    }
-    const children = { starts, nodes: yield* livesFor(cache, starts) };
-    node.children.set(memo, children);
+    for (const after of afterEach(life)) starts.push({ state: after.state, lifeIndex, picks: life.picks.slice(Math.min(after.picksTaken, life.picks.length)) });
+    const children = { starts, lives: yield* cache.livesFor(starts, heads) };
+    life.children.set(lifeIndex, children);
     return children;
   };
 
   // Depth first: a life, then (below the kill limit) each of its kill points and the life after it.
-  const descend = function* (order: number, it: InterleavingToExplore, node: Node, picks: readonly number[], path: Cut | null, depth: number, tally: Tally): LifePlan<void> {
-    if (path !== null) visit(order, it, path, depth, node, tally);
+  const descend = function* (order: number, it: InterleavingToExplore, life: Life, path: Cut | null, depth: number, tally: Tally): LifePlan<void> {
+    if (path !== null) visit(order, it, path, depth, life, tally);
     if (depth >= maxKills) return;
     // The life after the kill: its number is the kills so far (a shared node may have run as another).
-    const { starts, nodes } = yield* childrenOf(node, picks, depth + 1);
-    let along = node.tallies.get(tally.id);
-    if (along === undefined) {
-      along = tallies.along(tally, node.run.record.events);
-      node.tallies.set(tally.id, along);
-    }
-    for (let k = -1; k < node.run.record.events.length; k++) {
-      yield* descend(order, it, nodes[k + 1]!, starts[k + 1]!.picks, { parent: path, node, k }, depth + 1, along[k + 1]!);
+    const { lives: after } = yield* childrenOf(life, depth + 1);
+    const along = alongLife(life, tally);
+    for (let k = -1; k < life.length; k++) {
+      yield* descend(order, it, after[k + 1]!, { parent: path, life, k }, depth + 1, along[k + 1]!);
     }
   };
 
-  const rootOf = function* (picks: readonly number[]): LifePlan<Node> {
-    const [root] = yield* livesFor(cache, [{ state: lives.initial(scenario), lifeIndex: 0, picks }]);
+  const rootOf = function* (picks: readonly number[]): LifePlan<Life> {
+    const [root] = yield* cache.livesFor([{ state: lives.initial(scenario), lifeIndex: 0, picks }], heads);
     return root!;
   };
   let list: InterleavingToExplore[];
@@ -360,14 +335,14 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
     coverage = searched.coverage;
   }
   for (const [order, it] of list.entries()) {
-    yield* descend(order, it, yield* rootOf(it.picks), it.picks, null, 0, tallies.empty);
+    yield* descend(order, it, yield* rootOf(it.picks), null, 0, tallies.empty);
   }
   return {
     schedulesExplored: explored,
     failures,
     minimal,
     minimalByCheck,
-    reduction: { schedulesCovered: explored, livesRun: cache.livesRun, livesUnreduced, eventsRun: cache.eventsRun, eventsUnreduced, distinctStates: cache.distinctKeys, verdictsJudged, interleavings: list.length, ...(lives.cutEvery === undefined ? {} : { childrenKilled }) },
+    reduction: { schedulesCovered: explored, livesRun: cache.livesRun, livesUnreduced, eventsRun: cache.eventsRun, eventsUnreduced, distinctStates: cache.distinctKeys, ...(heads ? { livesJoined: cache.headsRun } : {}), verdictsJudged, interleavings: list.length, ...(lives.cutEvery === undefined ? {} : { childrenKilled }) },
     list,
     coverage,
   };
@@ -385,10 +360,10 @@ export function runLifePlan<T>(plan: LifePlan<T>, system: SystemUnderTest, scena
   const lives = system.lives!;
   let step = plan.next([]);
   while (!step.done) {
-    const runs: LifeRun[] = [];
+    const runs: (LifeRun | LifeHead)[] = [];
     for (const start of step.value) {
       if ('cut' in start) throw new Error(`${system.engine} ${system.name}: its lives are cut by processes; use the asynchronous search`);
-      const run = lives.runLife(scenario, start);
+      const run = 'head' in start ? lives.runHead!(scenario, start.head) : lives.runLife(scenario, start);
       if (run instanceof Promise) throw new Error(`${system.engine} ${system.name}: its lives are processes; use the asynchronous search`);
       runs.push(run);
     }
@@ -404,6 +379,7 @@ export async function runLifePlanAsync<T>(plan: LifePlan<T>, system: SystemUnder
     let step = plan.next([]);
     while (!step.done) {
       const runs = await inPool(step.value, concurrency, async (ask) => {
+        if ('head' in ask) return lives.runHead!(scenario, ask.head);
         if (!('cut' in ask)) return lives.runLife(scenario, ask);
         await lives.cutEvery!(scenario, ask.start, ask.cut, concurrency);
         return ask.cut;

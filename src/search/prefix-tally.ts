@@ -10,33 +10,95 @@
 
 import type { RunEvent } from '../check/events.js';
 
+/** A set of call ids, interned: equal sets are one object, with one id. */
+export interface CallSet {
+  readonly id: number;
+  readonly items: ReadonlySet<string>;
+}
+
+/** A list of refused repeats, interned the same way. */
+interface RefusedList {
+  readonly id: number;
+  readonly items: readonly string[];
+}
+
 export interface Tally {
   /** Equal tallies have one id (interned by content). */
   id: number;
   modelRequests: number;
   answerStreams: number;
   /** Write calls committed in a prefix life (verdict.ts: committedBefore of the next life). */
-  committed: ReadonlySet<string>;
+  committed: CallSet;
   /** Calls the shop committed or answered. */
-  sent: ReadonlySet<string>;
+  sent: CallSet;
   sentAgain: number;
   harmless: number;
-  refused: readonly string[];
+  /** The repeats refused, each as its call id and the shop's reason (checks.ts: refusedRepeats names the call). */
+  refused: RefusedList;
   unknownStart: boolean;
 }
 
 type TallyContent = Omit<Tally, 'id'>;
 
+/**
+ * Interns sets and lists as they grow one item at a time: a step from a set by an item is found
+ * again in a map, and only a step never taken before spells out the new set's content (sorted, so
+ * equal sets reached in other orders are one). Tallies are then interned by the ids alone.
+ */
+class Growing {
+  private readonly sets = new Map<string, CallSet>();
+  private readonly setSteps = new Map<CallSet, Map<string, CallSet>>();
+  private listsMade = 0;
+  private readonly listSteps = new Map<RefusedList, Map<string, RefusedList>>();
+  readonly emptySet: CallSet = this.internSet(new Set());
+  readonly emptyList: RefusedList = { id: 0, items: [] };
+
+  private internSet(items: Set<string>): CallSet {
+    const content = [...items].sort().join('\u0000');
+    let set = this.sets.get(content);
+    if (set === undefined) {
+      set = { id: this.sets.size, items };
+      this.sets.set(content, set);
+    }
+    return set;
+  }
+
+  add(set: CallSet, item: string): CallSet {
+    if (set.items.has(item)) return set;
+    let steps = this.setSteps.get(set);
+    if (steps === undefined) this.setSteps.set(set, (steps = new Map()));
+    let next = steps.get(item);
+    if (next === undefined) {
+      next = this.internSet(new Set(set.items).add(item));
+      steps.set(item, next);
+    }
+    return next;
+  }
+
+  push(list: RefusedList, item: string): RefusedList {
+    let steps = this.listSteps.get(list);
+    if (steps === undefined) this.listSteps.set(list, (steps = new Map()));
+    let next = steps.get(item);
+    if (next === undefined) {
+      // One object per parent and item, and parents are themselves one per list: equal lists, one id.
+      next = { id: ++this.listsMade, items: [...list.items, item] };
+      steps.set(item, next);
+    }
+    return next;
+  }
+}
+
 export class Tallies {
   private readonly byContent = new Map<string, Tally>();
+  private readonly growing = new Growing();
   readonly empty: Tally;
 
   constructor(private readonly knownCalls: ReadonlySet<string>) {
-    this.empty = this.intern({ modelRequests: 0, answerStreams: 0, committed: new Set(), sent: new Set(), sentAgain: 0, harmless: 0, refused: [], unknownStart: false });
+    this.empty = this.intern({ modelRequests: 0, answerStreams: 0, committed: this.growing.emptySet, sent: this.growing.emptySet, sentAgain: 0, harmless: 0, refused: this.growing.emptyList, unknownStart: false });
   }
 
   private intern(t: TallyContent): Tally {
-    const content = `${t.modelRequests}|${t.answerStreams}|${[...t.committed].sort().join('\u0000')}|${[...t.sent].sort().join('\u0000')}|${t.sentAgain}|${t.harmless}|${t.refused.join('\u0000')}|${t.unknownStart}`;
+    const content = `${t.modelRequests}|${t.answerStreams}|${t.committed.id}|${t.sent.id}|${t.sentAgain}|${t.harmless}|${t.refused.id}|${t.unknownStart}`;
     let tally = this.byContent.get(content);
     if (tally === undefined) {
       tally = { id: this.byContent.size, ...t };
@@ -48,17 +110,17 @@ export class Tallies {
   /**
    * The tally after a life killed right after each of its events, entered with `enter`: entry
    * k + 1 is the tally of a kill after event k (entry 0: killed before anything, nothing added).
+   * A life joined to another at a join point goes on in the events of that one: they are tallied
+   * as the same life, entered with the tally at the join and `committedBefore`, the calls
+   * committed in the lives before this one (what the join's tally holds beyond them was committed
+   * in this life).
    */
-  along(enter: Tally, events: readonly RunEvent[]): Tally[] {
+  along(enter: Tally, events: readonly RunEvent[], committedBefore: CallSet = enter.committed): Tally[] {
     const out: Tally[] = [enter];
-    let modelRequests = enter.modelRequests;
-    let answerStreams = enter.answerStreams;
-    let sentAgain = enter.sentAgain;
-    let harmless = enter.harmless;
-    let unknownStart = enter.unknownStart;
-    const refused = [...enter.refused];
-    const committedHere = new Set<string>();
-    const sent = new Set(enter.sent);
+    const grow = this.growing;
+    let { modelRequests, answerStreams, sentAgain, harmless, unknownStart, refused, sent } = enter;
+    // What a kill here leaves committed before the next life: those before this one and this one's.
+    let committed = enter.committed;
     let current = enter;
     for (const e of events) {
       let changed = false;
@@ -70,21 +132,17 @@ export class Tallies {
         changed = true;
       } else if (e.callId !== undefined && (e.kind === 'tool-start' || e.kind === 'shop-commit' || e.kind === 'tool-result')) {
         changed = true;
-        if (e.kind === 'shop-commit' || e.kind === 'tool-result') sent.add(e.callId);
+        if (e.kind === 'shop-commit' || e.kind === 'tool-result') sent = grow.add(sent, e.callId);
         if (e.kind === 'tool-start' && !this.knownCalls.has(e.callId)) unknownStart = true;
-        if (!enter.committed.has(e.callId)) {
-          if (e.kind === 'shop-commit') committedHere.add(e.callId);
+        if (!committedBefore.items.has(e.callId)) {
+          if (e.kind === 'shop-commit') committed = grow.add(committed, e.callId);
         } else {
           if (e.kind === 'tool-start') sentAgain++;
-          if (e.kind === 'tool-result' && e.refused !== undefined) refused.push(e.refused);
+          if (e.kind === 'tool-result' && e.refused !== undefined) refused = grow.push(refused, `${e.callId}\u0001${e.refused}`);
           if (e.kind === 'tool-result' && e.refused === undefined && !e.write) harmless++;
         }
       }
-      if (changed) {
-        // The life ends here (killed): what it committed counts as committed before the next one.
-        const committed = committedHere.size === 0 ? enter.committed : new Set([...enter.committed, ...committedHere]);
-        current = this.intern({ modelRequests, answerStreams, committed, sent: new Set(sent), sentAgain, harmless, refused: [...refused], unknownStart });
-      }
+      if (changed) current = this.intern({ modelRequests, answerStreams, committed, sent, sentAgain, harmless, refused, unknownStart });
       out.push(current);
     }
     return out;

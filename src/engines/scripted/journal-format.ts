@@ -38,9 +38,25 @@ export class JournalSerializer {
   private readonly joined: string[] = [''];
   /** JSON.stringify of messages whose text the caller already had (see `known`); made on first use. */
   private knownJson: Map<Message, string> | null = null;
+  /** Messages taken from a journal read back (resume): the texts of fewer of them are not known. */
+  private resumed = 0;
 
   constructor(runId: string) {
     this.head = `{"version":1,"runId":${JSON.stringify(runId)},"conversation":[`;
+  }
+
+  /**
+   * The conversation was parsed from `text`, a journal this serializer's format wrote: its
+   * messages are already serialized there (JSON.stringify of what JSON.parse made of
+   * JSON.stringify's text is that text), so a resumed life's next save serializes only what it
+   * adds. A later save that changes one of these messages serializes them all again.
+   */
+  resume(conversation: Conversation, text: string): void {
+    if (conversation.length === 0 || !text.startsWith(this.head) || !text.endsWith(']}')) return;
+    this.saved.push(...conversation);
+    this.joined.length = conversation.length + 1;
+    this.joined[conversation.length] = text.slice(this.head.length, text.length - 2);
+    this.resumed = conversation.length;
   }
 
   /** `json` is JSON.stringify(message), already made elsewhere: a save uses it rather than make it again. */
@@ -51,9 +67,11 @@ export class JournalSerializer {
   text(conversation: Conversation): string {
     let same = 0;
     while (same < conversation.length && same < this.saved.length && conversation[same] === this.saved[same]) same++;
+    if (same < this.resumed && same < this.saved.length) same = 0; // joined[same] was never made
     if (same < this.saved.length) {
       this.saved.length = same;
       this.joined.length = same + 1;
+      this.resumed = Math.min(this.resumed, same);
     }
     for (let i = same; i < conversation.length; i++) {
       const message = conversation[i]!;
@@ -65,7 +83,24 @@ export class JournalSerializer {
   }
 }
 
+/**
+ * Journals read back, by text: a recovery reads the journal its kill left, and recoveries from one
+ * state read the same text. Each gets a list of its own (lives add to it) of the same messages
+ * (which nothing changes in place: see JournalSerializer).
+ */
+const parsedJournals = new Map<string, { runId: string; conversation: Conversation }>();
+const PARSED_JOURNALS_KEPT = 512;
+
 export function parseJournal(text: string, location: string, runId: string): Conversation {
+  const known = parsedJournals.get(text);
+  if (known !== undefined && known.runId === runId) return [...known.conversation];
+  const conversation = parseJournalText(text, location, runId);
+  if (parsedJournals.size >= PARSED_JOURNALS_KEPT) parsedJournals.clear();
+  parsedJournals.set(text, { runId, conversation });
+  return [...conversation];
+}
+
+function parseJournalText(text: string, location: string, runId: string): Conversation {
   let doc: unknown;
   try {
     doc = JSON.parse(text);

@@ -2,11 +2,13 @@
 // the explorer runs one recovery per distinct state and reuses the baseline's own life as the
 // prefix of every kill point, instead of running each kill-and-resume from scratch. A life reads
 // the stores (durable-state.ts), the interleaving picks it consumes and, under fresh random keys
-// only, its life number (the keys' seed); nothing else.
+// only, its life number (the keys' seed); nothing else. Lives of the journal and workflow
+// strategies also have join points (runner.ts: atJoinPoint), so a recovery can be run only up to
+// the first (runHead).
 
 import type { Scenario } from '../../model/scenario.js';
 import type { ScriptedModel } from '../../model/scripted-model.js';
-import type { LifeByLife, LifeRun, LifeStart } from '../engine.js';
+import type { LifeByLife, LifeHead, LifeRun, LifeStart } from '../engine.js';
 import { driveLife } from '../life-loop.js';
 import { RecordingStores, ScriptedState, StateSpace } from './durable-state.js';
 import { classifyScriptedError } from './life-errors.js';
@@ -36,11 +38,13 @@ export function scriptedLives(strategy: Strategy, modelOf: (scenario: Scenario) 
   return {
     initial: (scenario) => spaceOf(scenario, strategy).initial,
     key: (start) => (readsLifeIndex ? `${start.state.digest}|life ${start.lifeIndex}` : start.state.digest),
-    runLife: (scenario, start) => runLife(scenario, strategy, modelOf(scenario), start),
+    runLife: (scenario, start) => runLife(scenario, strategy, modelOf(scenario), start, false) as LifeRun,
+    runHead: (scenario, start) => runLife(scenario, strategy, modelOf(scenario), start, true),
   };
 }
 
-function runLife(scenario: Scenario, strategy: Strategy, model: ScriptedModel, start: LifeStart): LifeRun {
+/** A life from `start`: to its end, or (`head`) to its first join point (runner.ts: atJoinPoint). */
+function runLife(scenario: Scenario, strategy: Strategy, model: ScriptedModel, start: LifeStart, head: boolean): LifeRun | LifeHead {
   const from = start.state;
   if (!(from instanceof ScriptedState) || from.stateSpace !== spaceOf(scenario, strategy)) {
     throw new Error(`${scenario.id} ${strategy.name}: a life can only start from a state of this scenario and strategy`);
@@ -53,16 +57,20 @@ function runLife(scenario: Scenario, strategy: Strategy, model: ScriptedModel, s
     // After each event: the durable state a kill there leaves, and the picks taken so far.
     const states: ScriptedState[] = [];
     const picksAt: number[] = [];
-    const driven = driveLife(start.lifeIndex, null, () => agentLife({ scenario, model, strategy, stores: recording.stores, lifeIndex: start.lifeIndex, interleaving }), classifyScriptedError, () => {
+    let joined = false;
+    const atJoinPoint = head ? () => (joined = true) : undefined;
+    const driven = driveLife(start.lifeIndex, null, () => agentLife({ scenario, model, strategy, stores: recording.stores, lifeIndex: start.lifeIndex, interleaving, ...(atJoinPoint ? { atJoinPoint } : {}) }), classifyScriptedError, () => {
       states.push(recording.current);
       picksAt.push(interleaving.taken.length);
     });
+    const after = (k: number): { state: ScriptedState; picksTaken: number } => (k < 0 ? { state: from, picksTaken: 0 } : { state: states[k]!, picksTaken: picksAt[k]! });
+    if (joined) return { events: driven.record.events, picks: [...interleaving.taken], widths: [...interleaving.widths], after, joins: recording.current };
     return {
       record: driven.record,
       conversation: driven.result?.conversation ?? null,
       picks: [...interleaving.taken],
       widths: [...interleaving.widths],
-      after: (k) => (k < 0 ? { state: from, picksTaken: 0 } : { state: states[k]!, picksTaken: picksAt[k]! }),
+      after,
       stores: { delivered: stores.outbox.delivered(scenario.id), writes: stores.shop.writeLog(), refusals: stores.shop.refusalLog(), shop: stores.shop.snapshot() },
     };
   } finally {

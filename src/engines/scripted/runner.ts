@@ -9,7 +9,7 @@
 
 import seedrandom from 'seedrandom';
 import { isFinalAnswer, type AssistantMessage, type Conversation, type ToolCall } from '../../model/conversation.js';
-import type { Scenario } from '../../model/scenario.js';
+import { MAX_STEPS, type Scenario } from '../../model/scenario.js';
 import type { ModelReply, ScriptedModel } from '../../model/scripted-model.js';
 import { isWriteTool, type ToolName, type ToolResult } from '../../model/tools.js';
 import type { EventKind, IntervalKind, RunEvent } from '../../check/events.js';
@@ -17,8 +17,12 @@ import { JournalSerializer, parseJournal } from './journal-format.js';
 import type { Strategy } from './strategies.js';
 import type { DurableStores } from './stores.js';
 
-/** A scripted task never needs more turns than this; more means a runaway loop. */
-const MAX_TURNS = 200;
+/**
+ * A scripted task never needs more turns than this (a model call and a batch of calls per step, and
+ * the answer); more means a runaway loop. It is counted per life, and a life joined to another at a
+ * join point starts counting again: a bound no task reaches keeps the two the same.
+ */
+const MAX_TURNS = 2 * MAX_STEPS + 2;
 
 export interface LifeContext {
   scenario: Scenario;
@@ -28,6 +32,12 @@ export interface LifeContext {
   /** 0 for the first life, 1 for the first recovery, ... (seeds the broken random keys). */
   lifeIndex: number;
   interleaving: Interleaving;
+  /**
+   * Asked at each join point: a moment after at least one event of this life where the life keeps
+   * nothing in memory that its durable stores do not hold, so that it goes on exactly as a life
+   * started from them would (LifeByLife.runHead). True stops the life there; it then returns null.
+   */
+  atJoinPoint?: () => boolean;
 }
 
 /** What a finished life leaves: its conversation, to be validated. */
@@ -63,6 +73,11 @@ class LifeClock {
   private nowMs = 0;
   private count = 0;
   private modelCalls = 0;
+
+  /** Events this life has had so far. */
+  get events(): number {
+    return this.count;
+  }
 
   nextModelCall(): number {
     return this.modelCalls++;
@@ -125,6 +140,13 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
     ? [{ role: 'user', content: scenario.customerMessage }]
     : parseJournal(saved, stores.journal.location, scenario.id);
   const journalText = new JournalSerializer(scenario.id);
+  if (saved !== null) journalText.resume(conversation, saved);
+  // Whether the journal holds the conversation as it is now: each change of the conversation is a
+  // new version; a commit makes durable the text of the last write, whatever version that was
+  // (parallel calls interleave their saves on the one temp file).
+  let version = 0;
+  let writtenVersion = -1;
+  let committedVersion = saved === null ? -1 : 0;
   // Functions made on every life are methods rather than named closures: the name of a nested
   // function or of an arrow function in a property is set at each creation (Object.defineProperty
   // when compiled with kept names), which costs a few percent of a run.
@@ -132,9 +154,11 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
     // A save is two moments (temp written, then renamed), each taking half of the gap.
     *save(interval: IntervalKind, callId: string | undefined, fiber?: Fiber): Generator<RunEvent, RunEvent, void> {
       stores.journal.write(journalText.text(conversation));
+      writtenVersion = version;
       const halfGapMs = scenario.timings.gapMs / 2;
       yield clock.event(callId === undefined ? { index: 0, kind: 'journal-write', atMs: 0, interval } : { callId, index: 0, kind: 'journal-write', atMs: 0, interval }, halfGapMs, fiber);
       stores.journal.commit();
+      committedVersion = writtenVersion;
       return clock.event(callId === undefined ? { index: 0, kind: 'journal-save', atMs: 0, interval } : { callId, index: 0, kind: 'journal-save', atMs: 0, interval }, halfGapMs, fiber);
     },
   };
@@ -152,6 +176,7 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
       }
       if (early === -1) conversation.push({ role: 'tool', toolCallId: item.call.id, content });
       else conversation[early] = { role: 'tool', toolCallId: item.call.id, content };
+      version++;
     },
     record: saving ? (item, _result, committed, fiber) => journalSave.save(committed ? 'gap' : 'other', item.call.id, fiber) : null,
     ...(saving && strategy.journalEntry === 'before-write'
@@ -159,6 +184,7 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
           // The broken order: the entry says the write is done before the shop has done it.
           beforeWrite(item: BatchItem, fiber: Fiber) {
             conversation.push({ role: 'tool', toolCallId: item.call.id, content: JSON.stringify({ ok: true }) });
+            version++;
             return journalSave.save('write-before-commit', item.call.id, fiber);
           },
         }
@@ -169,12 +195,19 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
   const answerCheckpoint: AnswerCheckpoint | undefined = saving && strategy.answerCheckpoint === 'every-chunk'
     ? function* (streamedSoFar) {
         conversation.push({ role: 'assistant', content: streamedSoFar, toolCalls: [] });
+        version++;
         const saved = yield* journalSave.save('other', undefined);
         conversation.pop();
+        version++;
         return saved;
       }
     : undefined;
+  // Fresh random keys come from a generator in memory, which a life started afresh seeds anew.
+  const joins = saving && strategy.keys !== 'random' && ctx.atJoinPoint !== undefined;
   for (let turn = 0; turn < MAX_TURNS; turn++) {
+    // A life started from the stores now would parse this very conversation from the journal
+    // (nothing else of it is in memory but caches) and begin here, at the top of the loop.
+    if (joins && committedVersion === version && clock.events > 0 && ctx.atJoinPoint!()) return null;
     const pending = pendingCalls(conversation, strategy.resume);
     if (pending.length > 0) {
       const items: BatchItem[] = [];
@@ -189,6 +222,7 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
     }
     const called = yield* callModel(ctx, clock, conversation, answerCheckpoint);
     conversation.push(called.message);
+    version++;
     if (saving) {
       journalText.known(called.message, replyText(called));
       yield yield* journalSave.save('other', undefined);
@@ -212,6 +246,7 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
   // The results of the batch running now as JSON (one text each, for its step record and its
   // message), in a map of its own per batch.
   let results = new Map<string, string>();
+  const joins = strategy.keys !== 'random' && ctx.atJoinPoint !== undefined;
   const hooks: BatchHooks = {
     // Methods, not named closures (see conversationLife).
     onResult(item, result) {
@@ -223,6 +258,9 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
     },
   };
   for (let turn = 0; turn < MAX_TURNS; turn++) {
+    // Every step so far is recorded: a life started from the stores now would replay them all to
+    // this same conversation and step number, and run its first step here.
+    if (joins && clock.events > 0 && ctx.atJoinPoint!()) return null;
     const modelStep = stepNumber++;
     const recordedReply = stores.workflow.recorded(workflowId, modelStep);
     let reply: AssistantMessage;

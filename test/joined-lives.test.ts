@@ -1,0 +1,87 @@
+// Recoveries that join a life already explored (LifeByLife.runHead): a life stopped at its first
+// join point goes on as the life started from the state it reached, so each recovery runs only
+// what it does before it meets a state explored before. Soundness is the point: the explorer's
+// comparisons with runs from scratch (test/equivalence.test.ts, properties/equivalence.test.ts)
+// run with joins; here, what joins save, and a join claimed where the life still holds something
+// its stores do not, caught by the same comparison.
+
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { failedChecks } from '../src/check/checks.js';
+import { noKills } from '../src/check/outcome.js';
+import { judge } from '../src/check/verdict.js';
+import type { LifeByLife, LifeHead, LifeRun, SystemUnderTest } from '../src/engines/engine.js';
+import { scripted } from '../src/engines/scripted/engine.js';
+import { simulate } from '../src/engines/scripted/simulate.js';
+import type { AnyStrategyName } from '../src/engines/scripted/strategies.js';
+import { lanternScenario } from '../src/model/load.js';
+import type { Scenario } from '../src/model/scenario.js';
+import { equivalencePlan, runLifePlan, type ReductionFigures } from '../src/search/equivalence.js';
+
+/** Every schedule of 1 to `maxKills` kills explored by equivalence, each single kill and every `stride`-th other compared with its run from scratch. */
+function differences(scenario: Scenario, name: AnyStrategyName, system: SystemUnderTest, maxKills: number, stride = 1): { differ: string[]; reduction: ReductionFigures } {
+  const baseline = simulate(scenario, name, noKills());
+  const differ: string[] = [];
+  let seen = 0;
+  const result = runLifePlan(equivalencePlan(scenario, system, [{ picks: baseline.picksTaken, baseline }], maxKills, (c) => {
+    if (c.kills.length > 1 && ++seen % stride !== 0) return;
+    const fresh = simulate(scenario, name, { kills: c.kills, interleaving: baseline.picksTaken });
+    const verdict = judge(scenario, fresh, baseline);
+    const where = `${name} kills [${c.kills.join(',')}]`;
+    if (JSON.stringify(c.verdict()) !== JSON.stringify(verdict)) differ.push(`${where}: verdict`);
+    else if (!isDeepStrictEqual([...c.failed], failedChecks({ scenario, outcome: fresh, verdict }))) differ.push(`${where}: failed checks`);
+  }), system, scenario);
+  return { differ, reduction: result.reduction };
+}
+
+/** The same system without join points: every recovery runs to its end. */
+function withoutJoins(system: SystemUnderTest): SystemUnderTest {
+  const { runHead: _runHead, ...lives } = system.lives!;
+  return { ...system, lives };
+}
+
+/**
+ * Broken on purpose: claims a join right after the first event of a kind, when the life still holds
+ * something its stores do not (a result not yet journaled, a text not yet renamed).
+ */
+function joinsAfterFirst(system: SystemUnderTest, kind: string): SystemUnderTest {
+  const lives = system.lives!;
+  const runHead = (scenario: Scenario, start: Parameters<LifeByLife['runLife']>[1]): LifeRun | LifeHead => {
+    const run = lives.runLife(scenario, start) as LifeRun;
+    const k = run.record.events.findIndex((e) => e.kind === kind);
+    if (k < 0 || k === run.record.events.length - 1) return run;
+    const taken = run.after(k).picksTaken;
+    return { events: run.record.events.slice(0, k + 1), picks: run.picks.slice(0, taken), widths: run.widths.slice(0, taken), after: (j) => run.after(j), joins: run.after(k).state };
+  };
+  return { ...system, lives: { ...lives, runHead } };
+}
+
+describe('recoveries joined to lives already explored', () => {
+  it('run only their heads: a journal recovery joins the baseline\'s own life at the next save', () => {
+    const dana = lanternScenario('T01');
+    const joinedRun = differences(dana, 'journal+keys', scripted('journal+keys'), 1);
+    const unjoinedRun = differences(dana, 'journal+keys', withoutJoins(scripted('journal+keys')), 1);
+    expect([...joinedRun.differ, ...unjoinedRun.differ]).toEqual([]);
+    const joined = joinedRun.reduction;
+    const unjoined = unjoinedRun.reduction;
+    expect(joined.schedulesCovered).toBe(unjoined.schedulesCovered);
+    expect(unjoined.livesJoined).toBeUndefined();
+    expect(joined.livesJoined).toBeGreaterThan(0);
+    // The baseline itself is a chain of heads, and the recoveries are its links: no more events run
+    // than the baseline's, a recovery's heads and the lives run again whole for the verdicts judged.
+    expect(joined.eventsRun).toBeLessThan(unjoined.eventsRun / 2);
+  });
+
+  it('a join claimed while the life holds more than its stores is caught by the comparison with runs from scratch', () => {
+    const dana = lanternScenario('T01');
+    // Right after the refund commits, its result is only in memory: a life started there sends it again.
+    const broken = differences(dana, 'journal+keys', joinsAfterFirst(scripted('journal+keys'), 'shop-commit'), 1);
+    expect(broken.differ.length).toBeGreaterThan(0);
+  });
+
+  it('a life that would join a state it has already been in is a runaway, said as such', () => {
+    // Right after the first journal write the journal is still empty: the life "joins" its own start.
+    const dana = lanternScenario('T01');
+    expect(() => differences(dana, 'journal+keys', joinsAfterFirst(scripted('journal+keys'), 'journal-write'), 1)).toThrow(/already been in and would go on for ever/);
+  });
+});
