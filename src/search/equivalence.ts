@@ -236,8 +236,7 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
       exit = l.exits.get(key);
       if (exit !== undefined) break;
       walked.push({ life: l, key });
-      const own = tallies.along(at, ownEvents(l.node), before);
-      at = own[own.length - 1]!;
+      at = tallies.after(at, ownEvents(l.node), before);
       if (l.rest === null) exit = at;
     }
     for (const w of walked) w.life.exits.set(w.key, exit!);

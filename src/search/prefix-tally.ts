@@ -117,11 +117,23 @@ export class Tallies {
    */
   along(enter: Tally, events: readonly RunEvent[], committedBefore: CallSet = enter.committed): Tally[] {
     const out: Tally[] = [enter];
+    this.walk(enter, events, committedBefore, out);
+    return out;
+  }
+
+  /** The tally after the last of the events alone (along's last entry, without the others). */
+  after(enter: Tally, events: readonly RunEvent[], committedBefore: CallSet = enter.committed): Tally {
+    return this.walk(enter, events, committedBefore, null);
+  }
+
+  /** Tallies the events; `out`, when given, gets the tally after each. */
+  private walk(enter: Tally, events: readonly RunEvent[], committedBefore: CallSet, out: Tally[] | null): Tally {
     const grow = this.growing;
     let { modelRequests, answerStreams, sentAgain, harmless, unknownStart, refused, sent } = enter;
     // What a kill here leaves committed before the next life: those before this one and this one's.
     let committed = enter.committed;
-    let current = enter;
+    // The tally so far; null while it has changed since it was last interned.
+    let current: Tally | null = enter;
     for (const e of events) {
       let changed = false;
       if (e.kind === 'model-request') {
@@ -142,9 +154,13 @@ export class Tallies {
           if (e.kind === 'tool-result' && e.refused === undefined && !e.write) harmless++;
         }
       }
+      if (out === null) {
+        if (changed) current = null;
+        continue;
+      }
       if (changed) current = this.intern({ modelRequests, answerStreams, committed, sent, sentAgain, harmless, refused, unknownStart });
-      out.push(current);
+      out.push(current!);
     }
-    return out;
+    return current ?? this.intern({ modelRequests, answerStreams, committed, sent, sentAgain, harmless, refused, unknownStart });
   }
 }

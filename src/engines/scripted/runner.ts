@@ -265,7 +265,7 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
     const recordedReply = stores.workflow.recorded(workflowId, modelStep);
     let reply: AssistantMessage;
     if (recordedReply !== undefined) {
-      reply = JSON.parse(recordedReply) as AssistantMessage;
+      reply = replayed(recordedReply) as AssistantMessage;
     } else {
       const called = yield* callModel(ctx, clock, conversation);
       reply = called.message;
@@ -282,7 +282,7 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
     for (const call of reply.toolCalls) {
       const step = stepNumber++;
       const recorded = stores.workflow.recorded(workflowId, step);
-      if (recorded !== undefined) results.set(call.id, JSON.stringify(JSON.parse(recorded) as ToolResult));
+      if (recorded !== undefined) results.set(call.id, replayedText(recorded));
       else toRun.push({ call, step, key: strategy.keys === 'stable' ? `${workflowId}:${step}` : keyOf(call.id) });
     }
     yield* runBatch(ctx, clock, toRun, hooks);
@@ -290,6 +290,34 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
     for (const call of reply.toolCalls) conversation.push({ role: 'tool', toolCallId: call.id, content: results.get(call.id)! });
   }
   throw new Error(`scenario ${scenario.id}: more than ${MAX_TURNS} turns`);
+}
+
+/**
+ * A recorded step's output read back, by its text: every life replays every step recorded before
+ * it, and recoveries from one state replay the same texts. The value is shared between lives, which
+ * only read it (a reply goes into the conversation, whose messages nothing changes in place).
+ */
+const replayedValues = new Map<string, { value: unknown; text: string }>();
+const REPLAYED_KEPT = 4096;
+
+function replayedEntry(recorded: string): { value: unknown; text: string } {
+  let entry = replayedValues.get(recorded);
+  if (entry === undefined) {
+    const value: unknown = JSON.parse(recorded);
+    entry = { value, text: JSON.stringify(value) };
+    if (replayedValues.size >= REPLAYED_KEPT) replayedValues.clear();
+    replayedValues.set(recorded, entry);
+  }
+  return entry;
+}
+
+function replayed(recorded: string): unknown {
+  return replayedEntry(recorded).value;
+}
+
+/** A recorded result as the text a step that ran would hold (JSON.stringify of what it parses to). */
+function replayedText(recorded: string): string {
+  return replayedEntry(recorded).text;
 }
 
 /** Tool calls of the conversation that have no result yet. */
