@@ -12,7 +12,7 @@ import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
 import { compareTiersByEquivalence, formatMismatch } from '../src/real/differential.js';
 import { liveChildCount, onChildSpawned } from '../src/real/processes.js';
 import { childBundle } from '../src/real/child-bundle.js';
-import type { WarmPoolFigures } from '../src/real/warm-pool.js';
+import { WarmPool, type WarmPoolFigures } from '../src/real/warm-pool.js';
 import { processLives, WARM_CHILDREN_VARIABLE } from '../src/real/process-lives.js';
 import { stopBackends } from '../src/engines/dbos/backend.js';
 import { configNamed } from '../src/engines/dbos/config.js';
@@ -89,6 +89,39 @@ describe('warm DBOS children', () => {
     }
     expect(liveChildCount()).toBe(0);
   }, 300_000);
+});
+
+describe('a warm child that dies before it takes its life', () => {
+  const fixture = join(import.meta.dirname, 'fixtures', 'dies-before-taking.ts');
+
+  it('is not judged as the life: the life runs in the next process, and the dead one counts as unused', async () => {
+    const bundle = await childBundle({ entry: fixture, packages: 'external' });
+    process.env.DIES_ONCE_MARKER = join(tempRoot, 'dies-once');
+    const pool = new WarmPool(1);
+    try {
+      const exit = await pool.run(bundle, { LIFE_SAYS: 'hello' });
+      expect(exit.code).toBe(0);
+      expect(pool.figures.unused).toBeGreaterThanOrEqual(1);
+    } finally {
+      await pool.drain();
+      delete process.env.DIES_ONCE_MARKER;
+    }
+    expect(liveChildCount()).toBe(0);
+  }, 60_000);
+
+  it('stops with an error naming the bundle when every process it hands the life to ends first', async () => {
+    const bundle = await childBundle({ entry: fixture, packages: 'external' });
+    process.env.DIES_ONCE_MARKER = join(tempRoot, 'dies-always');
+    process.env.DIES_ALWAYS = '1';
+    const pool = new WarmPool(1);
+    try {
+      await expect(pool.run(bundle, { LIFE_SAYS: 'hello' })).rejects.toThrow(/3 processes in a row ended before they took their life \(exit 7\)/);
+    } finally {
+      await pool.drain();
+      delete process.env.DIES_ONCE_MARKER;
+      delete process.env.DIES_ALWAYS;
+    }
+  }, 60_000);
 });
 
 describe('the code cache of a bundle with its packages inlined', () => {

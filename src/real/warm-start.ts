@@ -3,10 +3,17 @@
 // evaluated before its body), so a warm child waits here, loaded, until the parent hands it a life.
 // Started cold (KILLPOINT_WARM unset), it returns at once and the variables are in the environment.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 /** Set by the pool on the processes it starts ahead of their life. */
 export const WARM_VARIABLE = 'KILLPOINT_WARM';
+
+/**
+ * Among the variables handed over: a file the child creates once it has them. A warm child that
+ * ends without it died before it took its life (a spare that died just as it was handed one), and
+ * the pool runs the life again in another process rather than judge that end as the life's.
+ */
+export const TAKEN_VARIABLE = 'KILLPOINT_WARM_TAKEN';
 
 /** Reads the life's variables from stdin (one JSON object, then the end of stdin) into the environment. */
 export function receiveLifeVariables(): void {
@@ -25,4 +32,7 @@ export function receiveLifeVariables(): void {
     if (typeof value !== 'string') throw new Error(`${WARM_VARIABLE}: variable ${name}: expected a string, got ${JSON.stringify(value)}`);
     process.env[name] = value;
   }
+  const taken = process.env[TAKEN_VARIABLE];
+  delete process.env[TAKEN_VARIABLE];
+  if (taken !== undefined) writeFileSync(taken, '');
 }
