@@ -21,6 +21,7 @@ import { parseScenario, type Scenario } from '../src/model/scenario.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
 import { scripted } from '../src/engines/scripted/engine.js';
 import type { SystemUnderTest } from '../src/engines/engine.js';
+import type { ReductionFigures } from '../src/search/equivalence.js';
 
 const TARGET_RUNS_PER_S = 10_000;
 const TARGET_SINGLE_S = 2;
@@ -181,6 +182,7 @@ console.log(rates('every single kill, each from scratch', singleFull));
 console.log(`  single kills: ${fmt(singleFull.s / singleReduced.s, 1)}x faster by equivalence; target < ${TARGET_SINGLE_S} s: ${fmt(singleReduced.s / TARGET_SINGLE_S, 2)} of the budget`);
 const singleAll = enumerate(scenarios, 1, 32, true);
 console.log(rates('every single kill, up to 32 interleavings each, by equivalence', singleAll));
+ordersJoinedOrNot();
 
 const twoReduced = enumerate(scenarios, 2, 1, true);
 console.log(rates('every schedule of 1 or 2 kills, by equivalence', twoReduced));
@@ -223,6 +225,28 @@ const topExponent = growthExponent(top);
 console.log(`  time ~ events^${fmt(exponent, 2)} by equivalence over the whole range, ^${fmt(topExponent, 2)} over its last doubling; from scratch ^${fmt(growthExponent(fullPoints), 2)} (1 is linear, 2 quadratic; each the fastest of repeated runs)`);
 console.log(`  of it, the explorer's own work ~ events^${fmt(growthExponent(explorerPoints.slice(-2)), 2)} and the lives it runs ~ events^${fmt(growthExponent(livesPoints.slice(-2)), 2)} over the last doubling (the lives timed apart in a run of their own)`);
 console.log(`  target linear (an exponent below ${fmt(TARGET_LINEAR_EXPONENT, 2)} over the last doubling): ${topExponent < TARGET_LINEAR_EXPONENT ? 'met' : 'NOT met'}`);
+
+/**
+ * The orders of the parallel-call task, every single kill of each: with recoveries joined to lives
+ * already explored, orders whose calls leave the same state from some point on (a workflow's step
+ * records are a set) share everything after it; without joins, each recovery runs to its end.
+ */
+function ordersJoinedOrNot(): void {
+  const t03 = scenarios.find((sc) => sc.id === 'T03')!;
+  const options = { kills: 1 as const, interleavingBound: 1000, seed: 1 };
+  for (const name of ['journal+keys', 'workflow+keys']) {
+    const system = scripted(name);
+    const { runHead: _runHead, ...unjoinedLives } = system.lives!;
+    const unjoined: SystemUnderTest = { ...system, lives: unjoinedLives };
+    let joinedR: ReductionFigures | null = null;
+    let unjoinedR: ReductionFigures | null = null;
+    const joinedS = seconds(() => { joinedR = explore(t03, system, options).reduction; });
+    const unjoinedS = seconds(() => { unjoinedR = explore(t03, unjoined, options).reduction; });
+    const j = joinedR!;
+    const u = unjoinedR!;
+    console.log(`  T03 ${name}, ${fmt(j.interleavings)} orders, ${fmt(j.schedulesCovered)} single kills: joined ${fmt(j.livesRun)} lives of ${fmt(j.eventsRun)} events, ${fmt(j.verdictsJudged)} verdicts judged, ${fmt(joinedS, 2)} s; not joined ${fmt(u.livesRun)} lives of ${fmt(u.eventsRun)} events, ${fmt(u.verdictsJudged)} verdicts judged, ${fmt(unjoinedS, 2)} s (${fmt(unjoinedS / joinedS, 1)}x)`);
+  }
+}
 
 /**
  * Every single kill of every bundled scenario under every strategy and broken variant, and a
