@@ -97,6 +97,7 @@ export class ScriptedModel {
   private walk(conversation: Conversation, from: number, step: ModelStep): { step: ModelStep; exact: boolean } {
     const steps = this.scenario.steps;
     let exact = true;
+    const results = new FirstResults(conversation);
     for (let i = from; i < conversation.length; i++) {
       const message = conversation[i]!;
       if (message.role !== 'assistant') continue;
@@ -107,8 +108,8 @@ export class ScriptedModel {
         if (expected !== got) throw new ScriptError(this.scenario.id, `message ${i}: expected the calls of step ${step.name} (${expected}), got ${got}`);
         exact = false; // equal only once joined: the results looked up may not be this message's
       }
-      const results = resultsFor(conversation, step);
-      step = steps.get(step.next.find((b) => b.when === undefined || (matches(b.when, results) && (b.whenAlso ?? []).every((w) => matches(w, results))))!.goto)!;
+      const found = results.of(step);
+      step = steps.get(step.next.find((b) => b.when === undefined || (matches(b.when, found) && (b.whenAlso ?? []).every((w) => matches(w, found))))!.goto)!;
     }
     return { step, exact };
   }
@@ -158,11 +159,27 @@ export function splitEvenly(text: string, parts: number): string[] {
   return chunks;
 }
 
-function resultsFor(conversation: Conversation, step: ToolStep): Record<string, unknown>[] {
-  return step.calls.map((call) => {
-    const message = conversation.find((m) => m.role === 'tool' && m.toolCallId === call.id);
-    return message && message.role === 'tool' ? parsedResult(message.content) : {};
-  });
+/**
+ * The results of a step's calls: for each, the first tool message that answers it (parsed), or
+ * nothing. The first answer of every call is found in one pass, made when a walk first asks: a walk
+ * from the start of a long conversation asks for every step's results.
+ */
+class FirstResults {
+  private first: Map<string, string> | null = null;
+
+  constructor(private readonly conversation: Conversation) {}
+
+  of(step: ToolStep): Record<string, unknown>[] {
+    if (this.first === null) {
+      this.first = new Map();
+      for (const m of this.conversation) if (m.role === 'tool' && !this.first.has(m.toolCallId)) this.first.set(m.toolCallId, m.content);
+    }
+    const first = this.first;
+    return step.calls.map((call) => {
+      const content = first.get(call.id);
+      return content === undefined ? {} : parsedResult(content);
+    });
+  }
 }
 
 /**

@@ -8,7 +8,7 @@
 // SIGKILL after event k (real kills).
 
 import seedrandom from 'seedrandom';
-import { isFinalAnswer, type AssistantMessage, type Conversation, type ToolCall } from '../../model/conversation.js';
+import { isFinalAnswer, type AssistantMessage, type Conversation, type Message, type ToolCall } from '../../model/conversation.js';
 import { MAX_STEPS, type Scenario } from '../../model/scenario.js';
 import type { ModelReply, ScriptedModel } from '../../model/scripted-model.js';
 import { isWriteTool, type ToolName, type ToolResult } from '../../model/tools.js';
@@ -140,6 +140,7 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
     ? [{ role: 'user', content: scenario.customerMessage }]
     : parseJournal(saved, stores.journal.location, scenario.id);
   const journalText = new JournalSerializer(scenario.id);
+  const calls = new ConversationCalls(conversation);
   if (saved !== null) journalText.resume(conversation, saved);
   // Whether the journal holds the conversation as it is now: each change of the conversation is a
   // new version; a commit makes durable the text of the last write, whatever version that was
@@ -166,15 +167,8 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
   const hooks: BatchHooks = {
     onResult(item, result) {
       const content = JSON.stringify(result);
-      let early = -1;
-      for (let i = 0; i < conversation.length; i++) {
-        const m = conversation[i]!;
-        if (m.role === 'tool' && m.toolCallId === item.call.id) {
-          early = i;
-          break;
-        }
-      }
-      if (early === -1) conversation.push({ role: 'tool', toolCallId: item.call.id, content });
+      const early = calls.firstResultAt(item.call.id);
+      if (early === -1) calls.push({ role: 'tool', toolCallId: item.call.id, content });
       else conversation[early] = { role: 'tool', toolCallId: item.call.id, content };
       version++;
     },
@@ -183,7 +177,7 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
       ? {
           // The broken order: the entry says the write is done before the shop has done it.
           beforeWrite(item: BatchItem, fiber: Fiber) {
-            conversation.push({ role: 'tool', toolCallId: item.call.id, content: JSON.stringify({ ok: true }) });
+            calls.push({ role: 'tool', toolCallId: item.call.id, content: JSON.stringify({ ok: true }) });
             version++;
             return journalSave.save('write-before-commit', item.call.id, fiber);
           },
@@ -194,6 +188,7 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
   // finds a final answer in the journal and delivers it.
   const answerCheckpoint: AnswerCheckpoint | undefined = saving && strategy.answerCheckpoint === 'every-chunk'
     ? function* (streamedSoFar) {
+        // A reply with no calls, pushed and popped at the end: no call or result for `calls` to follow.
         conversation.push({ role: 'assistant', content: streamedSoFar, toolCalls: [] });
         version++;
         const saved = yield* journalSave.save('other', undefined);
@@ -208,7 +203,7 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
     // A life started from the stores now would parse this very conversation from the journal
     // (nothing else of it is in memory but caches) and begin here, at the top of the loop.
     if (joins && committedVersion === version && clock.events > 0 && ctx.atJoinPoint!()) return null;
-    const pending = pendingCalls(conversation, strategy.resume);
+    const pending = strategy.resume === 'every-message' ? calls.pending() : pendingCalls(conversation, strategy.resume);
     if (pending.length > 0) {
       const items: BatchItem[] = [];
       for (const call of pending) items.push({ call, key: keyOf(call.id) });
@@ -221,7 +216,7 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
       return { conversation };
     }
     const called = yield* callModel(ctx, clock, conversation, answerCheckpoint);
-    conversation.push(called.message);
+    calls.push(called.message);
     version++;
     if (saving) {
       journalText.known(called.message, replyText(called));
@@ -318,6 +313,45 @@ function replayed(recorded: string): unknown {
 /** A recorded result as the text a step that ran would hold (JSON.stringify of what it parses to). */
 function replayedText(recorded: string): string {
   return replayedEntry(recorded).text;
+}
+
+/**
+ * The calls of a growing conversation, followed as messages are pushed (through `push`): which have
+ * no result yet, in pendingCalls' order (`every-message`), and where each call's first result is;
+ * so a turn does not read the whole conversation again. A message replaced in place keeps its call
+ * id, and one popped from the end must carry no call and no result.
+ */
+class ConversationCalls {
+  private readonly firstResult = new Map<string, number>();
+  private open: ToolCall[] = [];
+
+  constructor(private readonly conversation: Conversation) {
+    for (const [i, m] of conversation.entries()) this.saw(m, i);
+  }
+
+  push(message: Message): void {
+    this.conversation.push(message);
+    this.saw(message, this.conversation.length - 1);
+  }
+
+  /** Where the first result of the call is, or -1. */
+  firstResultAt(callId: string): number {
+    return this.firstResult.get(callId) ?? -1;
+  }
+
+  pending(): ToolCall[] {
+    return [...this.open];
+  }
+
+  private saw(m: Message, index: number): void {
+    if (m.role === 'tool') {
+      if (this.firstResult.has(m.toolCallId)) return;
+      this.firstResult.set(m.toolCallId, index);
+      if (this.open.some((c) => c.id === m.toolCallId)) this.open = this.open.filter((c) => c.id !== m.toolCallId);
+    } else if (m.role === 'assistant') {
+      for (const c of m.toolCalls) if (!this.firstResult.has(c.id)) this.open.push(c);
+    }
+  }
 }
 
 /** Tool calls of the conversation that have no result yet. */
