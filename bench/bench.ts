@@ -66,7 +66,7 @@ function fastestTimed(explore1: (system: SystemUnderTest) => void, system: Syste
   };
   const timed: SystemUnderTest = {
     ...system,
-    lives: { ...lives, runLife: (scenario, start) => timedCall(() => lives.runLife(scenario, start)), runHead: (scenario, start) => timedCall(() => lives.runHead!(scenario, start)) },
+    lives: { ...lives, runLife: (scenario, start) => timedCall(() => lives.runLife(scenario, start)), runHead: (scenario, start, stopAt) => timedCall(() => lives.runHead!(scenario, start, stopAt)) },
   };
   let best = { totalS: Infinity, livesS: 0 };
   let spent = 0;

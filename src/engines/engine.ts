@@ -67,12 +67,20 @@ export interface LifeRun {
   after(k: number): { state: DurableState; picksTaken: number };
   /** What the stores hold once the life ended. */
   stores: Pick<RunOutcome, 'delivered' | 'writes' | 'refusals' | 'shop'>;
+  /**
+   * Systems with join points (LifeByLife.runHead): the events right after which this life was at
+   * one, in order. From each it went on exactly as a life started from the state after that event
+   * would, so the explorer takes the rest of this life for that one.
+   */
+  joinPoints?: number[];
 }
 
-/** A life stopped at its first join point (LifeByLife.runHead): what it did up to there, and where it goes on. */
+/** A life stopped at a join point (LifeByLife.runHead): what it did up to there, and where it goes on. */
 export interface LifeHead {
   /** The events up to the join point (at least one). */
   events: RunEvent[];
+  /** The join points it passed before the one it stopped at (as LifeRun.joinPoints). */
+  joinPoints?: number[];
   /** The interleaving picks the head took, and how many calls each chose among. */
   picks: number[];
   widths: number[];
@@ -94,16 +102,18 @@ export interface LifeByLife {
   key(start: LifeStart): string;
   runLife(scenario: Scenario, start: LifeStart): LifeRun | Promise<LifeRun>;
   /**
-   * Optional, in-process systems: runs a life from `start` only up to its first join point, the
-   * first moment after at least one event where it keeps nothing in memory that its durable state
-   * does not hold (a journal just saved with the whole conversation, a workflow whose steps are all
-   * recorded). From there it goes on exactly as a life started from that state would, so the
-   * explorer stops it there and joins it to that life: a recovery runs only what it does before it
-   * meets a state already explored, and single kills cost time linear in the task's length. Where
-   * the whole life's events are needed (a verdict to judge, a report), the explorer runs it again
-   * with runLife. A life that meets no join point runs to its end (a LifeRun).
+   * Optional, in-process systems with join points: moments after at least one event where a life
+   * keeps nothing in memory that its durable state does not hold (a journal just saved with the
+   * whole conversation, a workflow whose steps are all recorded). From one, a life goes on exactly
+   * as a life started from that state would. Runs a life from `start`, asking `stopAt` at each
+   * join point (with the state there and the picks taken so far) whether to stop: the explorer
+   * stops a life where it meets a state it has explored before, so a recovery runs only what it
+   * does before it meets one, and single kills cost time linear in the task's length. Answers a
+   * LifeHead when it stopped, a LifeRun when it ran to its end; each says which join points it
+   * passed (joinPoints). Where a life's whole events are needed (a verdict to judge, a report),
+   * the explorer runs it again with runLife.
    */
-  runHead?(scenario: Scenario, start: LifeStart): LifeRun | LifeHead;
+  runHead?(scenario: Scenario, start: LifeStart, stopAt: (state: DurableState, picksTaken: number) => boolean): LifeRun | LifeHead;
   /**
    * Process tiers only: a life run to its end cannot say what a kill would have left, so `after(k)`
    * of its LifeRun is known once a child started from the same state has been killed right after

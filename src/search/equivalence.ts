@@ -26,8 +26,8 @@ import { interleavingsSearch, keepCheckMinima, type CheckMinimum, type ExploreOp
 import { CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
 import type { LifeRecord, RunOutcome } from '../check/outcome.js';
 import { judge, modelCallsStarted, type Verdict } from '../check/verdict.js';
-import type { LifeHead, LifeRun, LifeStart, SystemUnderTest } from '../engines/engine.js';
-import { afterEach, lifeAfter, lifeEvents, lifePicks, lifeRecord, LifeCache, ownEvents, segments, type Life } from './life-cache.js';
+import type { DurableState, LifeHead, LifeRun, LifeStart, SystemUnderTest } from '../engines/engine.js';
+import { afterEach, lifeAfter, lifeEvents, lifePicks, lifeRecord, LifeCache, pieces, type Life } from './life-cache.js';
 import { inPool } from './plan.js';
 import { Tallies, type Tally } from './prefix-tally.js';
 
@@ -37,9 +37,10 @@ import { Tallies, type Tally } from './prefix-tally.js';
  */
 export type LifePlan<T> = Generator<LifeAsk[], T, (LifeRun | LifeHead)[]>;
 export type LifeAsk = LifeStart | CutAsk | HeadAsk;
-/** Of an in-process system with join points: run the life only to its first one (LifeByLife.runHead). */
+/** Of an in-process system with join points: run the life, stopping at a join point `stopAt` names (LifeByLife.runHead). */
 export interface HeadAsk {
   head: LifeStart;
+  stopAt: (state: DurableState, picksTaken: number) => boolean;
 }
 export interface CutAsk {
   cut: LifeRun;
@@ -63,8 +64,8 @@ export interface ReductionFigures {
   /** Distinct durable states a kill left (by the system's key). */
   distinctStates: number;
   /**
-   * Systems with join points (LifeByLife.runHead): the lives among those run that stopped at one
-   * and went on as a life already run (each ran only its head).
+   * Systems with join points (LifeByLife.runHead): recoveries that joined a life run before, either
+   * begun at one of its join points (they ran nothing) or run only up to their first (a head).
    */
   livesJoined?: number;
   /** Verdicts computed by judge(); the other schedules shared one with their own kills and picks. */
@@ -155,7 +156,8 @@ export type InterleavingsToExplore = readonly InterleavingToExplore[] | { orders
 export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, interleavings: InterleavingsToExplore, maxKills: number, onCase?: (c: EquivalenceCase) => void): LifePlan<EquivalenceResult & { list: InterleavingToExplore[]; coverage: InterleavingCoverage | null }> {
   const lives = system.lives;
   if (lives === undefined) throw new Error(`${system.engine} ${system.name}: it cannot run a life from a durable state`);
-  const cache = new LifeCache(lives, scenario);
+  // A system with join points runs each recovery only up to the first state explored before.
+  const cache = new LifeCache(lives, scenario, lives.runHead !== undefined && lives.cutEvery === undefined);
   const known = new Set<string>();
   for (const step of scenario.steps.values()) if (step.kind === 'calls') for (const c of step.calls) known.add(c.id);
   const tallies = new Tallies(known);
@@ -170,8 +172,6 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
   let minimal: { kills: number[]; order: number } | null = null;
   const minimalByCheck: Partial<Record<CheckName, CheckMinimum>> = {};
 
-  // A system with join points runs each recovery only up to the first state explored before.
-  const heads = lives.runHead !== undefined && lives.cutEvery === undefined;
 
   const killedRecord = (cut: Cut): LifeRecord => ({ events: cut.k < 0 ? [] : lifeEvents(cut.life, cache).slice(0, cut.k + 1), end: 'killed', killedAfter: cut.k, error: null, errorKind: null });
   const picksOf = (path: Cut | null, last: Life): { picks: number[]; widths: number[] } => {
@@ -212,8 +212,8 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
     if (along === undefined) {
       along = [enter];
       let at = enter;
-      for (const l of segments(life)) {
-        const own = tallies.along(at, ownEvents(l.node), enter.committed);
+      for (const piece of pieces(life)) {
+        const own = tallies.along(at, piece.events, enter.committed, piece.start, piece.end);
         for (let i = 1; i < own.length; i++) along.push(own[i]!);
         at = own[own.length - 1]!;
       }
@@ -223,24 +223,27 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
   };
   /**
    * The tally after the whole of a life entered with `enter`: what a verdict reads of all the
-   * lives of a schedule. Kept along the chain (by the tally at each join and the calls committed
-   * before the life), so recoveries that join one life walk its rest once between them.
+   * lives of a schedule. Kept at each join along the way (by the tally there and the calls
+   * committed before the life), so recoveries that join one life walk its rest once between them.
    */
   const exitOf = (life: Life, enter: Tally): Tally => {
+    const known = life.exits.get(enter.id);
+    if (known !== undefined) return known;
     const before = enter.committed;
-    const walked: { life: Life; key: string }[] = [];
+    const walked: { memo: Map<string, Tally>; key: string }[] = [];
     let at = enter;
     let exit: Tally | undefined;
-    for (let l: Life | null = life; l !== null && exit === undefined; l = l.rest) {
-      const key = `${at.id}|${enter.committed.id}`;
-      exit = l.exits.get(key);
+    for (const piece of pieces(life)) {
+      const key = `${piece.memoKey}${at.id}|${before.id}`;
+      exit = piece.memo.get(key);
       if (exit !== undefined) break;
-      walked.push({ life: l, key });
-      at = tallies.after(at, ownEvents(l.node), before);
-      if (l.rest === null) exit = at;
+      walked.push({ memo: piece.memo, key });
+      at = tallies.after(at, piece.events, before, piece.start, piece.end);
     }
-    for (const w of walked) w.life.exits.set(w.key, exit!);
-    return exit!;
+    exit ??= at;
+    for (const w of walked) w.memo.set(w.key, exit);
+    life.exits.set(enter.id, exit);
+    return exit;
   };
 
   const visit = (order: number, it: InterleavingToExplore, path: Cut, depth: number, last: Life, tally: Tally): void => {
@@ -293,8 +296,8 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
       childrenKilled += node.run!.record.events.length; // a kill before the first event needs no child
     }
     const starts: LifeStart[] = [];
-    for (const after of afterEach(life)) starts.push({ state: after.state, lifeIndex, picks: life.picks.slice(Math.min(after.picksTaken, life.picks.length)) });
-    const children = { starts, lives: yield* cache.livesFor(starts, heads) };
+    for (const after of afterEach(life)) starts.push({ state: after.state, lifeIndex, picks: life.start.picks.slice(Math.min(after.picksTaken, life.start.picks.length)) });
+    const children = { starts, lives: yield* cache.livesFor(starts) };
     life.children.set(lifeIndex, children);
     return children;
   };
@@ -312,7 +315,9 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
   };
 
   const rootOf = function* (picks: readonly number[]): LifePlan<Life> {
-    const [root] = yield* cache.livesFor([{ state: lives.initial(scenario), lifeIndex: 0, picks }], heads);
+    // It says where its join points are, and most recoveries begin at one; it stops at a state
+    // another order's baseline reached before it, and goes on as that one.
+    const [root] = yield* cache.livesFor([{ state: lives.initial(scenario), lifeIndex: 0, picks }]);
     return root!;
   };
   let list: InterleavingToExplore[];
@@ -341,7 +346,7 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
     failures,
     minimal,
     minimalByCheck,
-    reduction: { schedulesCovered: explored, livesRun: cache.livesRun, livesUnreduced, eventsRun: cache.eventsRun, eventsUnreduced, distinctStates: cache.distinctKeys, ...(heads ? { livesJoined: cache.headsRun } : {}), verdictsJudged, interleavings: list.length, ...(lives.cutEvery === undefined ? {} : { childrenKilled }) },
+    reduction: { schedulesCovered: explored, livesRun: cache.livesRun, livesUnreduced, eventsRun: cache.eventsRun, eventsUnreduced, distinctStates: cache.distinctKeys, ...(cache.joins ? { livesJoined: cache.headsRun + cache.livesAtJoinPoints } : {}), verdictsJudged, interleavings: list.length, ...(lives.cutEvery === undefined ? {} : { childrenKilled }) },
     list,
     coverage,
   };
@@ -362,7 +367,7 @@ export function runLifePlan<T>(plan: LifePlan<T>, system: SystemUnderTest, scena
     const runs: (LifeRun | LifeHead)[] = [];
     for (const start of step.value) {
       if ('cut' in start) throw new Error(`${system.engine} ${system.name}: its lives are cut by processes; use the asynchronous search`);
-      const run = 'head' in start ? lives.runHead!(scenario, start.head) : lives.runLife(scenario, start);
+      const run = 'head' in start ? lives.runHead!(scenario, start.head, start.stopAt) : lives.runLife(scenario, start);
       if (run instanceof Promise) throw new Error(`${system.engine} ${system.name}: its lives are processes; use the asynchronous search`);
       runs.push(run);
     }
@@ -378,7 +383,7 @@ export async function runLifePlanAsync<T>(plan: LifePlan<T>, system: SystemUnder
     let step = plan.next([]);
     while (!step.done) {
       const runs = await inPool(step.value, concurrency, async (ask) => {
-        if ('head' in ask) return lives.runHead!(scenario, ask.head);
+        if ('head' in ask) return lives.runHead!(scenario, ask.head, ask.stopAt);
         if (!('cut' in ask)) return lives.runLife(scenario, ask);
         await lives.cutEvery!(scenario, ask.start, ask.cut, concurrency);
         return ask.cut;

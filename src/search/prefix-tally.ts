@@ -115,26 +115,27 @@ export class Tallies {
    * committed in the lives before this one (what the join's tally holds beyond them was committed
    * in this life).
    */
-  along(enter: Tally, events: readonly RunEvent[], committedBefore: CallSet = enter.committed): Tally[] {
+  along(enter: Tally, events: readonly RunEvent[], committedBefore: CallSet = enter.committed, start = 0, end = events.length): Tally[] {
     const out: Tally[] = [enter];
-    this.walk(enter, events, committedBefore, out);
+    this.walk(enter, events, committedBefore, out, start, end);
     return out;
   }
 
   /** The tally after the last of the events alone (along's last entry, without the others). */
-  after(enter: Tally, events: readonly RunEvent[], committedBefore: CallSet = enter.committed): Tally {
-    return this.walk(enter, events, committedBefore, null);
+  after(enter: Tally, events: readonly RunEvent[], committedBefore: CallSet = enter.committed, start = 0, end = events.length): Tally {
+    return this.walk(enter, events, committedBefore, null, start, end);
   }
 
-  /** Tallies the events; `out`, when given, gets the tally after each. */
-  private walk(enter: Tally, events: readonly RunEvent[], committedBefore: CallSet, out: Tally[] | null): Tally {
+  /** Tallies events[start..end); `out`, when given, gets the tally after each. */
+  private walk(enter: Tally, events: readonly RunEvent[], committedBefore: CallSet, out: Tally[] | null, start: number, end: number): Tally {
     const grow = this.growing;
     let { modelRequests, answerStreams, sentAgain, harmless, unknownStart, refused, sent } = enter;
     // What a kill here leaves committed before the next life: those before this one and this one's.
     let committed = enter.committed;
     // The tally so far; null while it has changed since it was last interned.
     let current: Tally | null = enter;
-    for (const e of events) {
+    for (let i = start; i < end; i++) {
+      const e = events[i]!;
       let changed = false;
       if (e.kind === 'model-request') {
         modelRequests++;

@@ -38,13 +38,13 @@ export function scriptedLives(strategy: Strategy, modelOf: (scenario: Scenario) 
   return {
     initial: (scenario) => spaceOf(scenario, strategy).initial,
     key: (start) => (readsLifeIndex ? `${start.state.digest}|life ${start.lifeIndex}` : start.state.digest),
-    runLife: (scenario, start) => runLife(scenario, strategy, modelOf(scenario), start, false) as LifeRun,
-    runHead: (scenario, start) => runLife(scenario, strategy, modelOf(scenario), start, true),
+    runLife: (scenario, start) => runLife(scenario, strategy, modelOf(scenario), start, () => false) as LifeRun,
+    runHead: (scenario, start, stopAt) => runLife(scenario, strategy, modelOf(scenario), start, stopAt),
   };
 }
 
-/** A life from `start`: to its end, or (`head`) to its first join point (runner.ts: atJoinPoint). */
-function runLife(scenario: Scenario, strategy: Strategy, model: ScriptedModel, start: LifeStart, head: boolean): LifeRun | LifeHead {
+/** A life from `start`: to its end, or to the first join point `stopAt` says to stop at (runner.ts: atJoinPoint). */
+function runLife(scenario: Scenario, strategy: Strategy, model: ScriptedModel, start: LifeStart, stopAt: (state: ScriptedState, picksTaken: number) => boolean): LifeRun | LifeHead {
   const from = start.state;
   if (!(from instanceof ScriptedState) || from.stateSpace !== spaceOf(scenario, strategy)) {
     throw new Error(`${scenario.id} ${strategy.name}: a life can only start from a state of this scenario and strategy`);
@@ -57,14 +57,20 @@ function runLife(scenario: Scenario, strategy: Strategy, model: ScriptedModel, s
     // After each event: the durable state a kill there leaves, and the picks taken so far.
     const states: ScriptedState[] = [];
     const picksAt: number[] = [];
+    // It says where each join point it passed was, and stops at one when asked to.
     let joined = false;
-    const atJoinPoint = head ? () => (joined = true) : undefined;
-    const driven = driveLife(start.lifeIndex, null, () => agentLife({ scenario, model, strategy, stores: recording.stores, lifeIndex: start.lifeIndex, interleaving, ...(atJoinPoint ? { atJoinPoint } : {}) }), classifyScriptedError, () => {
+    const joinPoints: number[] = [];
+    const atJoinPoint = (): boolean => {
+      if (stopAt(recording.current, interleaving.taken.length)) return (joined = true);
+      joinPoints.push(states.length - 1);
+      return false;
+    };
+    const driven = driveLife(start.lifeIndex, null, () => agentLife({ scenario, model, strategy, stores: recording.stores, lifeIndex: start.lifeIndex, interleaving, atJoinPoint }), classifyScriptedError, () => {
       states.push(recording.current);
       picksAt.push(interleaving.taken.length);
     });
     const after = (k: number): { state: ScriptedState; picksTaken: number } => (k < 0 ? { state: from, picksTaken: 0 } : { state: states[k]!, picksTaken: picksAt[k]! });
-    if (joined) return { events: driven.record.events, picks: [...interleaving.taken], widths: [...interleaving.widths], after, joins: recording.current };
+    if (joined) return { events: driven.record.events, joinPoints, picks: [...interleaving.taken], widths: [...interleaving.widths], after, joins: recording.current };
     return {
       record: driven.record,
       conversation: driven.result?.conversation ?? null,
@@ -72,6 +78,7 @@ function runLife(scenario: Scenario, strategy: Strategy, model: ScriptedModel, s
       widths: [...interleaving.widths],
       after,
       stores: { delivered: stores.outbox.delivered(scenario.id), writes: stores.shop.writeLog(), refusals: stores.shop.refusalLog(), shop: stores.shop.snapshot() },
+      joinPoints,
     };
   } finally {
     release();
