@@ -94,14 +94,15 @@ describe('warm DBOS children', () => {
 describe('a warm child that dies before it takes its life', () => {
   const fixture = join(import.meta.dirname, 'fixtures', 'dies-before-taking.ts');
 
-  it('is not judged as the life: the life runs in the next process, and the dead one counts as unused', async () => {
+  it('is not judged as the life: the life runs in the next process', async () => {
     const bundle = await childBundle({ entry: fixture, packages: 'external' });
     process.env.DIES_ONCE_MARKER = join(tempRoot, 'dies-once');
     const pool = new WarmPool(1);
     try {
       const exit = await pool.run(bundle, { LIFE_SAYS: 'hello' });
       expect(exit.code).toBe(0);
-      expect(pool.figures.unused).toBeGreaterThanOrEqual(1);
+      // The one that died first (started for this life or as a spare), then the one the life ran in.
+      expect(pool.figures.started).toBeGreaterThanOrEqual(2);
     } finally {
       await pool.drain();
       delete process.env.DIES_ONCE_MARKER;

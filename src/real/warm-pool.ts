@@ -67,7 +67,7 @@ export class WarmPool {
         return exit;
       }
       // It ended before it had its life (it may have died just after we looked): not the life's end.
-      this.figures.unused++;
+      if (warm) this.figures.unused++;
       if (handed >= MAX_HANDINGS) {
         throw new Error(`${bundle}: ${MAX_HANDINGS} processes in a row ended before they took their life (exit ${exit.code ?? exit.signal})${exit.stderr ? `: ${exit.stderr.trim().slice(-400)}` : ''}`);
       }

@@ -206,8 +206,11 @@ export class LifeCache {
     return run;
   }
 
+  /** Distinct keys of the starts lives were asked for (not of the join points that begin lives). */
+  private readonly startKeys = new Set<string>();
+
   get distinctKeys(): number {
-    return this.byKey.size;
+    return this.startKeys.size;
   }
 
   private find(start: LifeStart): Entry | undefined {
@@ -281,6 +284,7 @@ export class LifeCache {
   }
 
   private *entriesFor(starts: readonly LifeStart[], heads: boolean): LifePlan<Entry[]> {
+    for (const s of starts) this.startKeys.add(this.lives.key(s));
     const found = starts.map((s) => this.find(s));
     const missing: number[] = [];
     const asked: LifeStart[] = [];

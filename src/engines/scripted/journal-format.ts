@@ -94,10 +94,21 @@ const PARSED_JOURNALS_KEPT = 512;
 export function parseJournal(text: string, location: string, runId: string): Conversation {
   const known = parsedJournals.get(text);
   if (known !== undefined && known.runId === runId) return [...known.conversation];
-  const conversation = parseJournalText(text, location, runId);
+  // Frozen: lives share these messages, so one that changed a message in place would throw here
+  // rather than change another life's conversation.
+  const conversation = deepFreeze(parseJournalText(text, location, runId));
   if (parsedJournals.size >= PARSED_JOURNALS_KEPT) parsedJournals.clear();
   parsedJournals.set(text, { runId, conversation });
   return [...conversation];
+}
+
+/** Freezes a JSON value and everything in it (what JSON.parse made: plain objects and arrays). */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 function parseJournalText(text: string, location: string, runId: string): Conversation {

@@ -13,7 +13,7 @@ import { MAX_STEPS, type Scenario } from '../../model/scenario.js';
 import type { ModelReply, ScriptedModel } from '../../model/scripted-model.js';
 import { isWriteTool, type ToolName, type ToolResult } from '../../model/tools.js';
 import type { EventKind, IntervalKind, RunEvent } from '../../check/events.js';
-import { JournalSerializer, parseJournal } from './journal-format.js';
+import { deepFreeze, JournalSerializer, parseJournal } from './journal-format.js';
 import type { Strategy } from './strategies.js';
 import type { DurableStores } from './stores.js';
 
@@ -298,7 +298,8 @@ const REPLAYED_KEPT = 4096;
 function replayedEntry(recorded: string): { value: unknown; text: string } {
   let entry = replayedValues.get(recorded);
   if (entry === undefined) {
-    const value: unknown = JSON.parse(recorded);
+    // Frozen: lives share it (see parseJournal).
+    const value: unknown = deepFreeze(JSON.parse(recorded));
     entry = { value, text: JSON.stringify(value) };
     if (replayedValues.size >= REPLAYED_KEPT) replayedValues.clear();
     replayedValues.set(recorded, entry);
