@@ -7,16 +7,17 @@
 // parallel-call task's order chosen and repeatable. Where this machine has no Postgres server binaries (and no KILLPOINT_POSTGRES_URL),
 // the Postgres part is skipped and says why.
 
+import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
 import { failedChecks } from '../src/check/checks.js';
 import { eventIdentities, findKillPoint } from '../src/check/kill-points.js';
 import type { RunOutcome } from '../src/check/outcome.js';
 import { judge } from '../src/check/verdict.js';
 import { postgresBinDir } from '../src/engines/dbos/backends/postgres-cluster.js';
-import { POSTGRES_URL_VARIABLE, stopBackends } from '../src/engines/dbos/backend.js';
+import { POSTGRES_URL_VARIABLE, stopBackends, systemDatabase } from '../src/engines/dbos/backend.js';
 import { scriptedMoment, verdictDifferences } from '../src/engines/dbos/differential.js';
 import { dbosSystem } from '../src/engines/dbos/engine.js';
-import { copiesInDatabase } from '../src/engines/dbos/tier.js';
+import { copiesInDatabase, rowsNotCopied } from '../src/engines/dbos/tier.js';
 import { scripted } from '../src/engines/scripted/engine.js';
 import { lanternScenario } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
@@ -123,6 +124,23 @@ describe('chosen kill points on PGlite', () => {
     expect(finished.failed).toEqual([]);
     expect(finished.outcome.lives[1]!.events.map((e) => e.kind)).toEqual(['workflow-recorded', 'answer-delivered']);
   }, 240_000);
+
+  it('a workflow with rows that do not carry its id (a message sent to it) is found out, so that its states are never copied without them', async () => {
+    await system('pglite/workflow').run(dana, NONE);
+    const url = await systemDatabase('pglite');
+    const { Pool } = createRequire(createRequire(import.meta.url).resolve('@dbos-inc/dbos-sdk'))('pg') as { Pool: new (o: { connectionString: string; max: number }) => { query(t: string, v?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> } };
+    const pool = new Pool({ connectionString: url, max: 1 });
+    try {
+      const { rows } = await pool.query("SELECT workflow_uuid FROM dbos.workflow_status WHERE position('~' in workflow_uuid) = 0 LIMIT 1");
+      const id = rows[0]!.workflow_uuid as string;
+      expect(await rowsNotCopied(url, id)).toEqual([]);
+      await pool.query("INSERT INTO dbos.notifications (destination_uuid, topic, message) VALUES ($1, 'news', 'hello')", [id]);
+      expect(await rowsNotCopied(url, id)).toEqual(['1 in dbos.notifications (messages sent to the workflow)']);
+      await pool.query('DELETE FROM dbos.notifications WHERE destination_uuid = $1', [id]);
+    } finally {
+      await pool.end();
+    }
+  }, 120_000);
 
   it("the order of Ivan's parallel cancellations is killpoint's to choose: the same picks give the same events, other picks another order", async () => {
     const db = system('pglite/workflow');

@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Scenario } from '../../model/scenario.js';
 import { Shop } from '../../model/shop.js';
+import { SystemInputError } from '../engine.js';
 import { lifeTimeoutFrom } from '../../real/processes.js';
 import type { OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../../real/process-lives.js';
 import { engineLifeRecord, readRunStores, runProcessLife, lifeOfRequest } from '../../real/process-life.js';
@@ -91,6 +92,45 @@ function workflowTables(url: string): Promise<{ table: string; columns: string[]
 
 const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
+/**
+ * Rows that belong to a run without carrying its workflow id: a copy of a state would lack them
+ * and its digest would not see them. Messages sent to the workflow, workflows it started (the
+ * status rows name it as their parent) and the steps that started them. Our agent makes none; one
+ * that did could not be explored soundly by copying rows, so the digest stops on them rather than
+ * let recoveries it cannot tell apart share one.
+ */
+const NOT_COPIED = [
+  { table: 'notifications', column: 'destination_uuid', where: 'destination_uuid = $1', what: 'messages sent to the workflow' },
+  { table: 'workflow_status', column: 'parent_workflow_id', where: 'parent_workflow_id = $1', what: 'workflows it started' },
+  { table: 'operation_outputs', column: 'child_workflow_id', where: 'workflow_uuid = $1 AND child_workflow_id IS NOT NULL', what: 'steps that started a workflow' },
+];
+
+/** The columns of DBOS's schema, as `table.column` (read once per database). */
+const columnsOf = new Map<string, Promise<Set<string>>>();
+function dbosColumns(url: string): Promise<Set<string>> {
+  let columns = columnsOf.get(url);
+  if (columns === undefined) {
+    columns = database(url)
+      .query("SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'dbos'")
+      .then(({ rows }) => new Set(rows.map((r) => `${r.table_name as string}.${r.column_name as string}`)));
+    columnsOf.set(url, columns);
+  }
+  return columns;
+}
+
+/** What of a workflow's rows does not carry its id (see NOT_COPIED), each as "N in dbos.table (what)". */
+export async function rowsNotCopied(url: string, workflowId: string): Promise<string[]> {
+  const columns = await dbosColumns(url);
+  const found: string[] = [];
+  for (const c of NOT_COPIED) {
+    if (!columns.has(`${c.table}.${c.column}`)) continue;
+    const { rows } = await database(url).query(`SELECT count(*)::int AS n FROM dbos.${quote(c.table)} WHERE ${c.where}`, [workflowId]);
+    const n = rows[0]!.n as number;
+    if (n > 0) found.push(`${n} in dbos.${c.table} (${c.what})`);
+  }
+  return found;
+}
+
 function identityOf(stateDir: string): RunIdentity {
   return JSON.parse(readFileSync(join(stateDir, IDENTITY_FILE), 'utf8')) as RunIdentity;
 }
@@ -130,6 +170,10 @@ async function rowsDigest(url: string, stateDir: string, postgres: boolean): Pro
   const run = identityOf(stateDir);
   const db = database(url);
   if (postgres) await settled(db, run);
+  const missed = await rowsNotCopied(url, run.workflowId);
+  if (missed.length > 0) {
+    throw new SystemInputError(`dbos: workflow ${run.workflowId} has rows that do not carry its id, which a copy of its state would lack: ${missed.join('; ')}. The DBOS tier explores by equivalence only workflows whose rows all carry their own id.`);
+  }
   const rename = (value: unknown): unknown =>
     typeof value === 'string' ? value.replaceAll(run.workflowId, '{workflow}').replaceAll(run.executorId, '{executor}').replaceAll(run.appVersion, '{version}') : value;
   const parts: string[] = [];
