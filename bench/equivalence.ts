@@ -15,7 +15,8 @@ import { simulate } from '../src/engines/scripted/simulate.js';
 import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../src/engines/scripted/strategies.js';
 import { lanternScenarios } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { equivalencePlan, runLifePlan, type InterleavingsToExplore } from '../src/search/equivalence.js';
+import { equivalencePlan, type InterleavingsToExplore } from '../src/search/equivalence.js';
+import { runLifePlan } from '../src/search/life-plan.js';
 
 const { values } = parseArgs({ options: { scenarios: { type: 'string' }, strategies: { type: 'string' } } });
 const all = lanternScenarios();

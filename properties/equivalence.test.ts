@@ -10,7 +10,8 @@ import { judge } from '../src/check/verdict.js';
 import { scripted } from '../src/engines/scripted/engine.js';
 import { simulate } from '../src/engines/scripted/simulate.js';
 import { ALL_STRATEGY_NAMES } from '../src/engines/scripted/strategies.js';
-import { equivalencePlan, runLifePlan } from '../src/search/equivalence.js';
+import { equivalencePlan } from '../src/search/equivalence.js';
+import { runLifePlan } from '../src/search/life-plan.js';
 import { agentShape, describeShape, interleaving, runs, scenarioOf } from './arbitraries.js';
 import { seed } from './run-property.js';
 

@@ -13,7 +13,7 @@ import { failedChecks } from '../src/check/checks.js';
 import { eventIdentities, findKillPoint } from '../src/check/kill-points.js';
 import type { RunOutcome } from '../src/check/outcome.js';
 import { judge } from '../src/check/verdict.js';
-import { postgresBinDir } from '../src/engines/dbos/backends/postgres-cluster.js';
+import { POSTGRES_BIN_DIRS, postgresBinDir } from '../src/engines/dbos/backends/postgres-cluster.js';
 import { POSTGRES_URL_VARIABLE, stopBackends, systemDatabase } from '../src/engines/dbos/backend.js';
 import { scriptedMoment, verdictDifferences } from '../src/engines/dbos/differential.js';
 import { dbosSystem } from '../src/engines/dbos/engine.js';
@@ -23,7 +23,8 @@ import { lanternScenario } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
 import { liveChildCount } from '../src/real/processes.js';
 import { inPool } from '../src/search/plan.js';
-import { equivalencePlan, runLifePlanAsync } from '../src/search/equivalence.js';
+import { equivalencePlan } from '../src/search/equivalence.js';
+import { runLifePlanAsync } from '../src/search/life-plan.js';
 import type { Verdict } from '../src/check/verdict.js';
 import type { CheckName } from '../src/check/checks.js';
 
@@ -50,7 +51,8 @@ afterAll(async () => {
 
 describe("Dana's refund on DBOS + Postgres, at every kill point", () => {
   if (!POSTGRES_HERE) {
-    it.skip(`skipped: no Postgres server binaries on this machine (initdb, pg_ctl) and ${POSTGRES_URL_VARIABLE} is not set`, () => undefined);
+    // The reason names what was looked for, so a reader can check it (Debian's postgresql package provides them).
+    it.skip(`skipped: no initdb and pg_ctl in ${POSTGRES_BIN_DIRS.join(', ')} or KILLPOINT_POSTGRES_BIN, and ${POSTGRES_URL_VARIABLE} is not set`, () => undefined);
     return;
   }
   it('repeats the refund exactly when killed after its commit and before its step is recorded, and agrees with the scripted workflow strategy at every kill point', async () => {

@@ -16,7 +16,8 @@ import { simulate } from '../src/engines/scripted/simulate.js';
 import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../src/engines/scripted/strategies.js';
 import { lanternScenario, lanternScenarios } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { equivalencePlan, runLifePlan, type EquivalenceCase } from '../src/search/equivalence.js';
+import { equivalencePlan, type EquivalenceCase } from '../src/search/equivalence.js';
+import { runLifePlan } from '../src/search/life-plan.js';
 
 /** Compares the reduced verdict of every `stride`-th schedule (and every single kill) with a run from scratch. */
 function compare(scenario: Scenario, name: AnyStrategyName, maxKills: number, stride: number, interleaving: number[] = []): { covered: number; compared: number; differ: string[] } {

@@ -17,7 +17,8 @@ import type { AnyStrategyName } from '../src/engines/scripted/strategies.js';
 import { join } from 'node:path';
 import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { equivalencePlan, runLifePlan, type ReductionFigures } from '../src/search/equivalence.js';
+import { equivalencePlan, type ReductionFigures } from '../src/search/equivalence.js';
+import { runLifePlan } from '../src/search/life-plan.js';
 
 /** Every schedule of 1 to `maxKills` kills explored by equivalence, each single kill and every `stride`-th other compared with its run from scratch. */
 function differences(scenario: Scenario, name: AnyStrategyName, system: SystemUnderTest, maxKills: number, stride = 1): { differ: string[]; reduction: ReductionFigures } {

@@ -15,7 +15,8 @@ import { lanternScenario } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
 import { inPool } from '../src/search/plan.js';
 import { liveChildCount, onChildSpawned } from '../src/real/processes.js';
-import { equivalencePlan, runLifePlanAsync } from '../src/search/equivalence.js';
+import { equivalencePlan } from '../src/search/equivalence.js';
+import { runLifePlanAsync } from '../src/search/life-plan.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');

@@ -18,7 +18,8 @@ import { stopBackends } from '../src/engines/dbos/backend.js';
 import { configNamed } from '../src/engines/dbos/config.js';
 import { dbosSystem } from '../src/engines/dbos/engine.js';
 import { dbosTier } from '../src/engines/dbos/tier.js';
-import { equivalencePlan, runLifePlanAsync } from '../src/search/equivalence.js';
+import { equivalencePlan } from '../src/search/equivalence.js';
+import { runLifePlanAsync } from '../src/search/life-plan.js';
 
 let tempRoot = '';
 const savedTmp = process.env.TMPDIR;

@@ -6,6 +6,7 @@
 
 import { ConversationCheck, type Conversation, type Message, type ToolCall } from './conversation.js';
 import type { BranchCondition, ModelStep, Scenario, ToolStep } from './scenario.js';
+import { parsedText } from './parsed-texts.js';
 
 export interface ModelReply {
   step: ModelStep;
@@ -177,26 +178,9 @@ class FirstResults {
     const first = this.first;
     return step.calls.map((call) => {
       const content = first.get(call.id);
-      return content === undefined ? {} : parsedResult(content);
+      return content === undefined ? {} : (parsedText(content) as Record<string, unknown>); // the branch conditions only read it
     });
   }
-}
-
-/**
- * JSON.parse of a tool result, kept by its text: the same results come back run after run, and
- * the branch conditions only read them (a parsed result is never changed).
- */
-const parsedResults = new Map<string, Record<string, unknown>>();
-const PARSED_RESULTS_KEPT = 4096;
-
-function parsedResult(content: string): Record<string, unknown> {
-  let parsed = parsedResults.get(content);
-  if (parsed === undefined) {
-    parsed = JSON.parse(content) as Record<string, unknown>;
-    if (parsedResults.size >= PARSED_RESULTS_KEPT) parsedResults.clear();
-    parsedResults.set(content, parsed);
-  }
-  return parsed;
 }
 
 function matches(when: BranchCondition, results: Record<string, unknown>[]): boolean {

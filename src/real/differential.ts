@@ -14,7 +14,8 @@ import type { AnyStrategyName } from '../engines/scripted/strategies.js';
 import { runInProcess } from '../engines/engine.js';
 import { scriptedTier } from '../engines/scripted/process/real-kill.js';
 import { processLives, type ProcessLivesOptions } from './process-lives.js';
-import { equivalencePlan, runLifePlanAsync, type ReductionFigures } from '../search/equivalence.js';
+import { equivalencePlan, type ReductionFigures } from '../search/equivalence.js';
+import { runLifePlanAsync } from '../search/life-plan.js';
 
 export { inPool } from '../search/plan.js';
 

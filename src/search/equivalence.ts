@@ -6,17 +6,19 @@
 // - kill points that leave the same durable state share one recovery, run once: a life is kept by
 //   the system's key (the state's digest, the life number where it is read) and the picks it
 //   consumed, and a later start with the same key and the same picks up to that many reuses it;
-// - a recovery of a system with join points (LifeByLife.runHead) runs only up to the first one,
-//   and goes on as the life started from the state it reached there (life-cache.ts): recoveries
-//   that reach one state share the rest, which is what makes single kills linear in a task's
-//   length (a journal recovery joins the baseline's own life at its next save);
+// - of a system with join points (LifeByLife.runHead), a recovery from a state some life was in
+//   at a join point is the rest of that life, and runs nothing; any other runs only up to the
+//   first join point whose state was explored before, and goes on as that life (life-cache.ts):
+//   lives that reach one state share the rest, which is what makes single kills linear in a
+//   task's length (a journal recovery begins at a join point of the baseline's own life);
 // - the kills of a recovery are the recovery's own life cut after each event, and so on down to
 //   the last kill, which is how two and three kills are enumerated;
 // - every kill point still gets its full verdict: the run it stands for (its killed prefixes,
 //   then the shared last life and the stores it left) is judged by the same judge() as any run,
 //   once per node the last life ends in and tally of what the verdict reads of all the lives
 //   (prefix-tally.ts); kill points with the same pair share that verdict but for their own kills
-//   and picks. The tally of a last life is walked along its chain once per tally at each join.
+//   and picks. The tally of a last life is walked once per stretch between join points and tally
+//   there.
 // What it explores is what the unreduced explorer explores, schedule for schedule, in the same
 // order of interleavings; test/equivalence.test.ts and properties/equivalence.test.ts compare the
 // two verdict by verdict.
@@ -26,26 +28,10 @@ import { interleavingsSearch, keepCheckMinima, type CheckMinimum, type ExploreOp
 import { CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
 import type { LifeRecord, RunOutcome } from '../check/outcome.js';
 import { judge, modelCallsStarted, type Verdict } from '../check/verdict.js';
-import type { DurableState, LifeHead, LifeRun, LifeStart, SystemUnderTest } from '../engines/engine.js';
+import type { LifeStart, SystemUnderTest } from '../engines/engine.js';
+import type { LifePlan } from './life-plan.js';
 import { afterEach, lifeAfter, lifeEvents, lifePicks, lifeRecord, LifeCache, pieces, type Life } from './life-cache.js';
-import { inPool } from './plan.js';
 import { Tallies, type Tally } from './prefix-tally.js';
-
-/**
- * A plan that asks for lives (from durable states) rather than whole runs; of a process tier it
- * also asks that a life already run be cut (LifeByLife.cutEvery), answered with the same life.
- */
-export type LifePlan<T> = Generator<LifeAsk[], T, (LifeRun | LifeHead)[]>;
-export type LifeAsk = LifeStart | CutAsk | HeadAsk;
-/** Of an in-process system with join points: run the life, stopping at a join point `stopAt` names (LifeByLife.runHead). */
-export interface HeadAsk {
-  head: LifeStart;
-  stopAt: (state: DurableState, picksTaken: number) => boolean;
-}
-export interface CutAsk {
-  cut: LifeRun;
-  start: LifeStart;
-}
 
 /** How much the equivalence saved, as data for the report: N schedules covered by M lives run. */
 export interface ReductionFigures {
@@ -357,41 +343,4 @@ function compare(a: { kills: number[]; order: number }, b: { kills: number[]; or
   if (a.kills.length !== b.kills.length) return a.kills.length - b.kills.length;
   for (let i = 0; i < a.kills.length; i++) if (a.kills[i] !== b.kills[i]) return a.kills[i]! - b.kills[i]!;
   return a.order - b.order;
-}
-
-/** Runs a life plan on an in-process system. */
-export function runLifePlan<T>(plan: LifePlan<T>, system: SystemUnderTest, scenario: Scenario): T {
-  const lives = system.lives!;
-  let step = plan.next([]);
-  while (!step.done) {
-    const runs: (LifeRun | LifeHead)[] = [];
-    for (const start of step.value) {
-      if ('cut' in start) throw new Error(`${system.engine} ${system.name}: its lives are cut by processes; use the asynchronous search`);
-      const run = 'head' in start ? lives.runHead!(scenario, start.head, start.stopAt) : lives.runLife(scenario, start);
-      if (run instanceof Promise) throw new Error(`${system.engine} ${system.name}: its lives are processes; use the asynchronous search`);
-      runs.push(run);
-    }
-    step = plan.next(runs);
-  }
-  return step.value;
-}
-
-/** Runs a life plan on any system, the lives of one batch `concurrency` at a time. */
-export async function runLifePlanAsync<T>(plan: LifePlan<T>, system: SystemUnderTest, scenario: Scenario, concurrency = 1): Promise<T> {
-  const lives = system.lives!;
-  try {
-    let step = plan.next([]);
-    while (!step.done) {
-      const runs = await inPool(step.value, concurrency, async (ask) => {
-        if ('head' in ask) return lives.runHead!(scenario, ask.head, ask.stopAt);
-        if (!('cut' in ask)) return lives.runLife(scenario, ask);
-        await lives.cutEvery!(scenario, ask.start, ask.cut, concurrency);
-        return ask.cut;
-      });
-      step = plan.next(runs);
-    }
-    return step.value;
-  } finally {
-    await lives.release?.(scenario);
-  }
 }

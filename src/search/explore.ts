@@ -19,7 +19,8 @@ import type { RunOutcome, Schedule } from '../check/outcome.js';
 import { judge, type Verdict } from '../check/verdict.js';
 import type { SystemUnderTest } from '../engines/engine.js';
 import { runPlan, runPlanAsync, type AsyncPlanOptions, type Plan } from './plan.js';
-import { equivalencePlan, runLifePlan, runLifePlanAsync, type EquivalenceResult, type ReductionFigures } from './equivalence.js';
+import { equivalencePlan, type EquivalenceResult, type ReductionFigures } from './equivalence.js';
+import { runLifePlan, runLifePlanAsync } from './life-plan.js';
 import { compareSchedules, DEFAULT_EXPLORE_OPTIONS, interleavingsSearch, keepCheckMinima, MINIMAL_ORDERS_IN_PROCESS, type CheckMinimum, type ExploredInterleaving, type ExploreOptions, type InterleavingCoverage, type MinimalSearch } from './search-common.js';
 
 export { compareSchedules, DEFAULT_EXPLORE_OPTIONS, interleavingsSearch, keepCheckMinima, MINIMAL_ORDERS_IN_PROCESS, mustFinish, type CheckMinimum, type ExploredInterleaving, type ExploreOptions, type InterleavingCoverage, type MinimalSearch } from './search-common.js';

@@ -19,7 +19,7 @@ import type { Scenario } from '../model/scenario.js';
 import type { LifeRecord } from '../check/outcome.js';
 import type { DurableState, LifeByLife, LifeHead, LifeRun, LifeStart } from '../engines/engine.js';
 import { MAX_EVENTS_PER_LIFE, runawayError } from '../engines/life-loop.js';
-import type { LifePlan } from './equivalence.js';
+import type { LifePlan } from './life-plan.js';
 import type { Tally } from './prefix-tally.js';
 
 /** A life that ran (to its end, or to its first join point), kept for every start that reads the same. */
@@ -127,51 +127,45 @@ export function lifeRecord(life: Life, cache: LifeCache): LifeRecord {
   return cache.runWhole(life).record;
 }
 
+/** What a life takes of each of its nodes: the node's own run or head, from event `from` and pick `picksBefore` on. */
+function* stretches(life: Life): Generator<{ own: LifeRun | LifeHead; from: number; events: number; picksBefore: number }> {
+  for (const l of chain(life)) {
+    const own = l.node.head ?? l.node.run!;
+    const events = l.node.head !== null ? l.node.head.events.length : l.node.run!.record.events.length;
+    yield { own, from: l.from, events: events - l.from, picksBefore: l.picksBefore };
+  }
+}
+
 /** Every pick the life took and how many calls each chose among. */
 export function lifePicks(life: Life): { picks: number[]; widths: number[] } {
   const picks: number[] = [];
   const widths: number[] = [];
-  for (const l of chain(life)) {
-    const own = l.node.head ?? l.node.run!;
-    picks.push(...own.picks.slice(l.picksBefore));
-    widths.push(...own.widths.slice(l.picksBefore));
+  for (const { own, picksBefore } of stretches(life)) {
+    picks.push(...own.picks.slice(picksBefore));
+    widths.push(...own.widths.slice(picksBefore));
   }
   return { picks, widths };
 }
 
-/** What a kill right after each event k of the life leaves (k = -1 first), in order. */
-export function* afterEach(life: Life): Generator<{ k: number; state: DurableState; picksTaken: number }> {
-  yield { k: -1, state: life.start.state, picksTaken: 0 };
+/** What a kill right after each event k of the life leaves (k = -1 first), in order; from event `fromK` on when given. */
+export function* afterEach(life: Life, fromK = -1): Generator<{ k: number; state: DurableState; picksTaken: number }> {
+  if (fromK < 0) yield { k: -1, state: life.start.state, picksTaken: 0 };
   let offset = 0;
   let picksBefore = 0;
-  for (const l of chain(life)) {
-    const own = l.node.head ?? l.node.run!;
-    const n = (l.node.head !== null ? l.node.head.events.length : l.node.run!.record.events.length) - l.from;
-    for (let k = 0; k < n; k++) {
-      const after = own.after(l.from + k);
-      yield { k: offset + k, state: after.state, picksTaken: picksBefore + after.picksTaken - l.picksBefore };
+  for (const s of stretches(life)) {
+    for (let k = Math.max(0, fromK - offset); k < s.events; k++) {
+      const after = s.own.after(s.from + k);
+      yield { k: offset + k, state: after.state, picksTaken: picksBefore + after.picksTaken - s.picksBefore };
     }
-    offset += n;
-    picksBefore += own.picks.length - l.picksBefore;
+    offset += s.events;
+    picksBefore += s.own.picks.length - s.picksBefore;
   }
 }
 
 /** The state and picks a kill right after event k of the life leaves. */
 export function lifeAfter(life: Life, k: number): { state: DurableState; picksTaken: number } {
-  if (k < 0) return { state: life.start.state, picksTaken: 0 };
-  let offset = 0;
-  let picksBefore = 0;
-  for (const l of chain(life)) {
-    const own = l.node.head ?? l.node.run!;
-    const n = (l.node.head !== null ? l.node.head.events.length : l.node.run!.record.events.length) - l.from;
-    if (k < offset + n) {
-      const after = own.after(l.from + k - offset);
-      return { state: after.state, picksTaken: picksBefore + after.picksTaken - l.picksBefore };
-    }
-    offset += n;
-    picksBefore += own.picks.length - l.picksBefore;
-  }
-  throw new Error(`no event ${k} in a life of ${offset} events`);
+  for (const after of afterEach(life, k)) return after;
+  throw new Error(`no event ${k} in a life of ${life.length} events`);
 }
 
 export class LifeCache {
@@ -273,17 +267,17 @@ export class LifeCache {
 
   /**
    * Lives for these starts: those already run (or begun at a join point of one) are reused, the
-   * others asked for in one batch (as heads, unless `asHeads` is false or the system has no join
-   * points); then each head's chain is followed to a life run to its end.
+   * others asked for in one batch (as heads where the system has join points); then each head's
+   * chain is followed to a life run to its end.
    */
-  *livesFor(starts: readonly LifeStart[], asHeads = this.joins): LifePlan<Life[]> {
-    const entries = yield* this.entriesFor(starts, asHeads);
+  *livesFor(starts: readonly LifeStart[]): LifePlan<Life[]> {
+    const entries = yield* this.entriesFor(starts);
     const found = entries.map((e, i) => this.lifeOf(e, starts[i]!));
     for (const [i, life] of found.entries()) if (life.length < 0) yield* this.resolve(life, starts[i]!.lifeIndex);
     return found;
   }
 
-  private *entriesFor(starts: readonly LifeStart[], heads: boolean): LifePlan<Entry[]> {
+  private *entriesFor(starts: readonly LifeStart[]): LifePlan<Entry[]> {
     for (const s of starts) this.startKeys.add(this.lives.key(s));
     const found = starts.map((s) => this.find(s));
     const missing: number[] = [];
@@ -296,7 +290,7 @@ export class LifeCache {
       asked.push(starts[i]!);
     }
     if (asked.length > 0) {
-      const runs = yield asked.map((start) => (heads ? { head: start, stopAt: this.stopAt(start) } : start));
+      const runs = yield asked.map((start) => (this.joins ? { head: start, stopAt: this.stopAt(start) } : start));
       for (const [j, i] of missing.entries()) this.add(starts[i]!, runs[j]!);
     }
     return starts.map((s, i) => found[i] ?? this.find(s)!);
@@ -321,7 +315,7 @@ export class LifeCache {
       if (events > MAX_EVENTS_PER_LIFE) throw runawayError(lifeIndex);
       const taken = head.picks.length - life.picksBefore;
       const start: LifeStart = { state: head.joins, lifeIndex, picks: life.start.picks.slice(Math.min(taken, life.start.picks.length)) };
-      const [entry] = yield* this.entriesFor([start], true);
+      const [entry] = yield* this.entriesFor([start]);
       life.rest = this.lifeOf(entry!, start);
       life = life.rest;
     }

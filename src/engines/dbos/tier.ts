@@ -69,25 +69,26 @@ function database(url: string): Pool {
   return pool;
 }
 
-/**
- * DBOS's tables that hold a workflow's rows, with their columns in order (read once per database),
- * the status table first: the other tables' rows refer to its rows.
- */
-const tablesOf = new Map<string, Promise<{ table: string; columns: string[] }[]>>();
-function workflowTables(url: string): Promise<{ table: string; columns: string[] }[]> {
-  let tables = tablesOf.get(url);
-  if (tables === undefined) {
-    tables = (async () => {
-      const { rows } = await database(url).query(
+/** DBOS's schema: each table's columns in order (read once per database). */
+const schemaOf = new Map<string, Promise<Map<string, string[]>>>();
+function dbosSchema(url: string): Promise<Map<string, string[]>> {
+  let schema = schemaOf.get(url);
+  if (schema === undefined) {
+    schema = database(url)
+      .query(
         `SELECT table_name, array_agg(column_name::text ORDER BY ordinal_position) AS columns FROM information_schema.columns
-         WHERE table_schema = 'dbos' AND table_name IN (SELECT table_name FROM information_schema.columns WHERE table_schema = 'dbos' AND column_name = 'workflow_uuid')
-         GROUP BY table_name ORDER BY table_name <> 'workflow_status', table_name`,
-      );
-      return rows.map((r) => ({ table: r.table_name as string, columns: r.columns as string[] }));
-    })();
-    tablesOf.set(url, tables);
+         WHERE table_schema = 'dbos' GROUP BY table_name ORDER BY table_name`,
+      )
+      .then(({ rows }) => new Map(rows.map((r) => [r.table_name as string, r.columns as string[]])));
+    schemaOf.set(url, schema);
   }
-  return tables;
+  return schema;
+}
+
+/** DBOS's tables that hold a workflow's rows (they have its id), the status table first: the other tables' rows refer to its rows. */
+async function workflowTables(url: string): Promise<{ table: string; columns: string[] }[]> {
+  const tables = [...(await dbosSchema(url))].filter(([, columns]) => columns.includes('workflow_uuid')).map(([table, columns]) => ({ table, columns }));
+  return [...tables.filter((t) => t.table === 'workflow_status'), ...tables.filter((t) => t.table !== 'workflow_status')];
 }
 
 const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
@@ -105,30 +106,17 @@ const NOT_COPIED = [
   { table: 'operation_outputs', column: 'child_workflow_id', where: 'workflow_uuid = $1 AND child_workflow_id IS NOT NULL', what: 'steps that started a workflow' },
 ];
 
-/** The columns of DBOS's schema, as `table.column` (read once per database). */
-const columnsOf = new Map<string, Promise<Set<string>>>();
-function dbosColumns(url: string): Promise<Set<string>> {
-  let columns = columnsOf.get(url);
-  if (columns === undefined) {
-    columns = database(url)
-      .query("SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'dbos'")
-      .then(({ rows }) => new Set(rows.map((r) => `${r.table_name as string}.${r.column_name as string}`)));
-    columnsOf.set(url, columns);
-  }
-  return columns;
-}
-
-/** What of a workflow's rows does not carry its id (see NOT_COPIED), each as "N in dbos.table (what)". */
+/** What of a workflow's rows does not carry its id (see NOT_COPIED), each as "N in dbos.table (what)": one query. */
 export async function rowsNotCopied(url: string, workflowId: string): Promise<string[]> {
-  const columns = await dbosColumns(url);
-  const found: string[] = [];
-  for (const c of NOT_COPIED) {
-    if (!columns.has(`${c.table}.${c.column}`)) continue;
-    const { rows } = await database(url).query(`SELECT count(*)::int AS n FROM dbos.${quote(c.table)} WHERE ${c.where}`, [workflowId]);
-    const n = rows[0]!.n as number;
-    if (n > 0) found.push(`${n} in dbos.${c.table} (${c.what})`);
-  }
-  return found;
+  const schema = await dbosSchema(url);
+  const asked = NOT_COPIED.filter((c) => schema.get(c.table)?.includes(c.column));
+  if (asked.length === 0) return [];
+  const counts = asked.map((c, i) => `(SELECT count(*)::int FROM dbos.${quote(c.table)} WHERE ${c.where}) AS n${i}`);
+  const { rows } = await database(url).query(`SELECT ${counts.join(', ')}`, [workflowId]);
+  return asked.flatMap((c, i) => {
+    const n = rows[0]![`n${i}`] as number;
+    return n > 0 ? [`${n} in dbos.${c.table} (${c.what})`] : [];
+  });
 }
 
 function identityOf(stateDir: string): RunIdentity {
@@ -216,7 +204,7 @@ async function copyRows(url: string, from: RunIdentity, to: RunIdentity): Promis
  */
 async function deleteCopies(url: string, run: RunIdentity): Promise<void> {
   const prefix = `${run.runKey}~`;
-  for (const { table } of [...(await workflowTables(url))].reverse()) await database(url).query(`DELETE FROM dbos.${quote(table)} WHERE left(workflow_uuid, length($1)) = $1`, [prefix]);
+  for (const { table } of (await workflowTables(url)).reverse()) await database(url).query(`DELETE FROM dbos.${quote(table)} WHERE left(workflow_uuid, length($1)) = $1`, [prefix]);
 }
 
 /** One life in a child process, from the state in `stateDir` (its names in its identity file). */

@@ -3,6 +3,7 @@
 // never silently starts over.
 
 import type { Conversation, Message } from '../../model/conversation.js';
+import { parsedText } from '../../model/parsed-texts.js';
 
 export interface JournalDocument {
   version: 1;
@@ -84,37 +85,13 @@ export class JournalSerializer {
 }
 
 /**
- * Journals read back, by text: a recovery reads the journal its kill left, and recoveries from one
- * state read the same text. Each gets a list of its own (lives add to it) of the same messages
- * (which nothing changes in place: see JournalSerializer).
+ * The conversation of a journal read back: a list of its own (a life adds to it) of messages parsed
+ * once per text and shared, frozen (src/model/parsed-texts.ts).
  */
-const parsedJournals = new Map<string, { runId: string; conversation: Conversation }>();
-const PARSED_JOURNALS_KEPT = 512;
-
 export function parseJournal(text: string, location: string, runId: string): Conversation {
-  const known = parsedJournals.get(text);
-  if (known !== undefined && known.runId === runId) return [...known.conversation];
-  // Frozen: lives share these messages, so one that changed a message in place would throw here
-  // rather than change another life's conversation.
-  const conversation = deepFreeze(parseJournalText(text, location, runId));
-  if (parsedJournals.size >= PARSED_JOURNALS_KEPT) parsedJournals.clear();
-  parsedJournals.set(text, { runId, conversation });
-  return [...conversation];
-}
-
-/** Freezes a JSON value and everything in it (what JSON.parse made: plain objects and arrays). */
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
-function parseJournalText(text: string, location: string, runId: string): Conversation {
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = parsedText(text);
   } catch (error) {
     throw new JournalCorrupt(location, `not valid JSON (${(error as Error).message}); ${text.length} bytes`);
   }
@@ -123,5 +100,5 @@ function parseJournalText(text: string, location: string, runId: string): Conver
   if (d.version !== 1) throw new JournalCorrupt(location, `version: expected 1, got ${JSON.stringify(d.version)}`);
   if (d.runId !== runId) throw new JournalCorrupt(location, `runId: expected ${runId}, got ${JSON.stringify(d.runId)}`);
   if (!Array.isArray(d.conversation)) throw new JournalCorrupt(location, 'conversation: expected a list of messages');
-  return d.conversation;
+  return [...d.conversation];
 }

@@ -13,7 +13,8 @@ import { MAX_STEPS, type Scenario } from '../../model/scenario.js';
 import type { ModelReply, ScriptedModel } from '../../model/scripted-model.js';
 import { isWriteTool, type ToolName, type ToolResult } from '../../model/tools.js';
 import type { EventKind, IntervalKind, RunEvent } from '../../check/events.js';
-import { deepFreeze, JournalSerializer, parseJournal } from './journal-format.js';
+import { JournalSerializer, parseJournal } from './journal-format.js';
+import { parsedText, reserialized } from '../../model/parsed-texts.js';
 import type { Strategy } from './strategies.js';
 import type { DurableStores } from './stores.js';
 
@@ -260,7 +261,7 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
     const recordedReply = stores.workflow.recorded(workflowId, modelStep);
     let reply: AssistantMessage;
     if (recordedReply !== undefined) {
-      reply = replayed(recordedReply) as AssistantMessage;
+      reply = parsedText(recordedReply) as AssistantMessage; // shared by every life that replays it: frozen
     } else {
       const called = yield* callModel(ctx, clock, conversation);
       reply = called.message;
@@ -277,7 +278,7 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
     for (const call of reply.toolCalls) {
       const step = stepNumber++;
       const recorded = stores.workflow.recorded(workflowId, step);
-      if (recorded !== undefined) results.set(call.id, replayedText(recorded));
+      if (recorded !== undefined) results.set(call.id, reserialized(recorded));
       else toRun.push({ call, step, key: strategy.keys === 'stable' ? `${workflowId}:${step}` : keyOf(call.id) });
     }
     yield* runBatch(ctx, clock, toRun, hooks);
@@ -285,35 +286,6 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
     for (const call of reply.toolCalls) conversation.push({ role: 'tool', toolCallId: call.id, content: results.get(call.id)! });
   }
   throw new Error(`scenario ${scenario.id}: more than ${MAX_TURNS} turns`);
-}
-
-/**
- * A recorded step's output read back, by its text: every life replays every step recorded before
- * it, and recoveries from one state replay the same texts. The value is shared between lives, which
- * only read it (a reply goes into the conversation, whose messages nothing changes in place).
- */
-const replayedValues = new Map<string, { value: unknown; text: string }>();
-const REPLAYED_KEPT = 4096;
-
-function replayedEntry(recorded: string): { value: unknown; text: string } {
-  let entry = replayedValues.get(recorded);
-  if (entry === undefined) {
-    // Frozen: lives share it (see parseJournal).
-    const value: unknown = deepFreeze(JSON.parse(recorded));
-    entry = { value, text: JSON.stringify(value) };
-    if (replayedValues.size >= REPLAYED_KEPT) replayedValues.clear();
-    replayedValues.set(recorded, entry);
-  }
-  return entry;
-}
-
-function replayed(recorded: string): unknown {
-  return replayedEntry(recorded).value;
-}
-
-/** A recorded result as the text a step that ran would hold (JSON.stringify of what it parses to). */
-function replayedText(recorded: string): string {
-  return replayedEntry(recorded).text;
 }
 
 /**

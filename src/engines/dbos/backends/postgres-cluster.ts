@@ -11,13 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Where Debian and Ubuntu put the server binaries; the newest version found is used. */
-const BIN_DIRS = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin', '/usr/lib/postgresql/14/bin'];
+/** Where Debian's postgresql packages put the server binaries, newest first. */
+export const POSTGRES_BIN_DIRS = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin', '/usr/lib/postgresql/14/bin'];
 
 /** The folder with initdb, pg_ctl and postgres, or null when this machine has none. */
 export function postgresBinDir(): string | null {
   const fromEnv = process.env.KILLPOINT_POSTGRES_BIN;
   if (fromEnv) return existsSync(join(fromEnv, 'pg_ctl')) ? fromEnv : null;
-  return BIN_DIRS.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) ?? null;
+  return POSTGRES_BIN_DIRS.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) ?? null;
 }
 
 export interface PostgresCluster {
