@@ -56,11 +56,16 @@ function pgOfDbos(): PgModule {
 
 const pools = new Map<string, Pool>();
 
-/** One small pool per database; it lets the process exit when idle. */
+/**
+ * One pool per database, of one connection, as DBOS's own children use on PGlite: PGlite served
+ * over its socket is not reliable with several connections at once (a count of ours once came back
+ * with no row while two were in flight, under CI's load; not reproduced since), and the parent's
+ * few queries per life need no more. It lets the process exit when idle.
+ */
 function database(url: string): Pool {
   let pool = pools.get(url);
   if (pool === undefined) {
-    const made = new (pgOfDbos().Pool)({ connectionString: url, max: 2, allowExitOnIdle: true });
+    const made = new (pgOfDbos().Pool)({ connectionString: url, max: 1, allowExitOnIdle: true });
     // An idle connection that drops (the backend stopped at the end of a check) is not an error
     // of any query: the next query connects again, and one that cannot fails with its own error.
     made.on('error', () => {});
