@@ -1,7 +1,7 @@
 // The speed benchmark (not a test): kill-and-resume runs per second with the in-memory stores; the
 // time to enumerate every single kill, every one- and two-kill and every one- to three-kill
 // schedule of every bundled scenario under every strategy, by equivalence (one recovery per
-// distinct durable state, src/search/equivalence.ts) and, in the same run, each schedule from
+// distinct durable state, src/harness/search/equivalence.ts) and, in the same run, each schedule from
 // scratch; schedules covered per second beside lives run per second; how single kills grow as a
 // task doubles in length, up to about 1,000 events. Targets on one core: >= 10,000 runs/s, single
 // kills < 2 s, one and two kills >= 10x faster by equivalence than from scratch.
@@ -10,18 +10,18 @@
 // scenario and strategy (exit 1 if any run differs).
 // Run: npx tsx bench/bench.ts [--quick]
 
-import { explore } from '../src/search/explore.js';
+import { explore } from '../src/harness/search/explore.js';
 import { isDeepStrictEqual } from 'node:util';
-import { runLives, simulate } from '../src/engines/scripted/simulate.js';
-import { closeStores, memoryStores } from '../src/engines/scripted/stores.js';
-import { ALL_STRATEGY_NAMES, STRATEGY_NAMES, strategy } from '../src/engines/scripted/strategies.js';
-import { judge } from '../src/check/verdict.js';
+import { runLives, simulate } from '../src/harness/engines/scripted/simulate.js';
+import { closeStores, memoryStores } from '../src/model/stores.js';
+import { ALL_STRATEGY_NAMES, STRATEGY_NAMES, strategy } from '../src/harness/engines/scripted/strategies.js';
+import { judge } from '../src/harness/check/verdict.js';
 import { lanternScenarios } from '../src/model/load.js';
 import { parseScenario, type Scenario } from '../src/model/scenario.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
-import { scripted } from '../src/engines/scripted/engine.js';
-import type { SystemUnderTest } from '../src/engines/engine.js';
-import type { ReductionFigures } from '../src/search/equivalence.js';
+import { scripted } from '../src/harness/engines/scripted/engine.js';
+import type { SystemUnderTest } from '../src/harness/engine.js';
+import type { ReductionFigures } from '../src/harness/search/equivalence.js';
 
 const TARGET_RUNS_PER_S = 10_000;
 const TARGET_SINGLE_S = 2;

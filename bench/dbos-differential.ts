@@ -2,7 +2,7 @@
 // every task under a DBOS system (a real workflow, each life a process killed with SIGKILL), judged
 // like `killpoint check`, and compared verdict by verdict with the scripted strategy it is modelled
 // by (`pglite/workflow` with `workflow`, `pglite/workflow+keys` with `workflow+keys`) at the same
-// moment (src/engines/dbos/differential.ts maps DBOS's two moments of its own). It prints:
+// moment (src/harness/engines/dbos/differential.ts maps DBOS's two moments of its own). It prints:
 //   - the findings table (the README's DBOS rows), one row per system, counted from the runs;
 //   - the chapter's after-write row from real DBOS: killed right after each task's first commit,
 //     how many writes were sent again, done twice, refused (by reason), different, same answer;
@@ -14,18 +14,18 @@
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CHECK_LABELS, failedChecks, type CheckName } from '../src/check/checks.js';
-import { eventIdentities, findKillPoint } from '../src/check/kill-points.js';
-import type { RunOutcome } from '../src/check/outcome.js';
-import { judge, type Verdict } from '../src/check/verdict.js';
-import { stopBackends } from '../src/engines/dbos/backend.js';
-import { scriptedMoment, verdictDifferences } from '../src/engines/dbos/differential.js';
-import { dbosSystem } from '../src/engines/dbos/engine.js';
-import { scripted } from '../src/engines/scripted/engine.js';
+import { CHECK_LABELS, failedChecks, type CheckName } from '../src/harness/check/checks.js';
+import { eventIdentities, findKillPoint } from '../src/harness/check/kill-points.js';
+import type { RunOutcome } from '../src/harness/check/outcome.js';
+import { judge, type Verdict } from '../src/harness/check/verdict.js';
+import { stopBackends } from '../src/harness/engines/dbos/backend.js';
+import { scriptedMoment, verdictDifferences } from '../src/harness/engines/dbos/differential.js';
+import { dbosSystem } from '../src/harness/engines/dbos/engine.js';
+import { scripted } from '../src/harness/engines/scripted/engine.js';
 import { lanternScenarios } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { inPool } from '../src/search/plan.js';
-import { startProgress } from '../src/cli/progress.js';
+import { inPool } from '../src/harness/search/plan.js';
+import { startProgress } from '../src/harness/cli/progress.js';
 
 const COLUMNS: CheckName[] = ['done-twice', 'lost-write', 'refused-repeat', 'different-write', 'different-answer', 'invalid-conversation', 'answer-twice'];
 const NONE = { kills: [], interleaving: [] };

@@ -15,10 +15,10 @@
 import { emptyNodeStartMs } from './floor.js';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { engineNamed } from '../src/engines/registry.js';
+import { engineNamed } from '../src/harness/registry.js';
 import { lanternScenario, lanternScenarios } from '../src/model/load.js';
-import { inPool } from '../src/search/plan.js';
-import { exploreAsync } from '../src/search/explore.js';
+import { inPool } from '../src/harness/search/plan.js';
+import { exploreAsync } from '../src/harness/search/explore.js';
 
 const { values } = parseArgs({ options: { engine: { type: 'string' }, strategy: { type: 'string' }, scenario: { type: 'string' }, runs: { type: 'string' }, 'target-each-s': { type: 'string' }, 'target-sweep-min': { type: 'string' }, 'task-by-equivalence': { type: 'boolean' } } });
 const targetEachS = values['target-each-s'] === undefined ? null : Number(values['target-each-s']);

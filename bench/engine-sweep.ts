@@ -10,15 +10,15 @@
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { CHECK_LABELS, type CheckName } from '../src/check/checks.js';
-import { engineNamed, engineNames } from '../src/engines/registry.js';
+import { CHECK_LABELS, type CheckName } from '../src/harness/check/checks.js';
+import { engineNamed, engineNames } from '../src/harness/registry.js';
 import { readdirSync } from 'node:fs';
 import { relative, join } from 'node:path';
 import { LANTERN_DIR, lanternScenarios, PROJECT_ROOT } from '../src/model/load.js';
-import { exploreAsync, type Exploration } from '../src/search/explore.js';
-import { explorationJson } from '../src/cli/report.js';
-import { parseShard, shardOf } from '../src/cli/options.js';
-import { startProgress } from '../src/cli/progress.js';
+import { exploreAsync, type Exploration } from '../src/harness/search/explore.js';
+import { explorationJson } from '../src/harness/report/text.js';
+import { parseShard, shardOf } from '../src/harness/cli/options.js';
+import { startProgress } from '../src/harness/cli/progress.js';
 
 const COLUMNS: CheckName[] = ['done-twice', 'lost-write', 'refused-repeat', 'different-write', 'different-answer', 'invalid-conversation', 'answer-twice'];
 

@@ -7,16 +7,16 @@
 
 import { parseArgs } from 'node:util';
 import { isDeepStrictEqual } from 'node:util';
-import { failedChecks } from '../src/check/checks.js';
-import { noKills, type RunOutcome } from '../src/check/outcome.js';
-import { judge } from '../src/check/verdict.js';
-import { scripted } from '../src/engines/scripted/engine.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
-import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../src/engines/scripted/strategies.js';
+import { failedChecks } from '../src/harness/check/checks.js';
+import { noKills, type RunOutcome } from '../src/harness/check/outcome.js';
+import { judge } from '../src/harness/check/verdict.js';
+import { scripted } from '../src/harness/engines/scripted/engine.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
+import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
 import { lanternScenarios } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { equivalencePlan, type InterleavingsToExplore } from '../src/search/equivalence.js';
-import { runLifePlan } from '../src/search/life-plan.js';
+import { equivalencePlan, type InterleavingsToExplore } from '../src/harness/search/equivalence.js';
+import { runLifePlan } from '../src/harness/search/life-plan.js';
 
 const { values } = parseArgs({ options: { scenarios: { type: 'string' }, strategies: { type: 'string' } } });
 const all = lanternScenarios();

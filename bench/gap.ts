@@ -18,9 +18,9 @@ import { join } from 'node:path';
 import type { Conversation } from '../src/model/conversation.js';
 import { lanternScenario } from '../src/model/load.js';
 import { Shop } from '../src/model/shop.js';
-import { baselineEvents, estimateRun } from '../src/chapter/estimator.js';
-import { serializeJournal } from '../src/engines/scripted/journal-format.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
+import { baselineEvents, estimateRun } from '../src/harness/chapter/estimator.js';
+import { serializeJournal } from '../src/harness/engines/scripted/journal-format.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
 
 const CHAPTER = { medianMs: 0.13, maxMs: 0.35, runs: 200 };
 const WARM_UP_RUNS = 20;

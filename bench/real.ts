@@ -11,16 +11,16 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { lanternScenarios } from '../src/model/load.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
-import { noKills } from '../src/check/outcome.js';
-import { ALL_STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from '../src/engines/scripted/strategies.js';
-import { Baselines, compareTiers, compareTiersByEquivalence, describeCase, everyKillPoint, formatMismatch, inPool, type TierCase } from '../src/real/differential.js';
-import { UsageError } from '../src/cli/usage-error.js';
-import { decimalInt, parseShard, shardOf } from '../src/cli/options.js';
-import { startProgress } from '../src/cli/progress.js';
-import { ProtocolError } from '../src/real/protocol.js';
-import { Interrupted, onChildSpawned } from '../src/real/processes.js';
-import type { WarmPoolFigures } from '../src/real/warm-pool.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
+import { noKills } from '../src/harness/check/outcome.js';
+import { ALL_STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
+import { Baselines, compareTiers, compareTiersByEquivalence, describeCase, everyKillPoint, formatMismatch, inPool, type TierCase } from '../src/harness/differential/real-vs-simulated.js';
+import { UsageError } from '../src/harness/usage-error.js';
+import { decimalInt, parseShard, shardOf } from '../src/harness/cli/options.js';
+import { startProgress } from '../src/harness/cli/progress.js';
+import { ProtocolError } from '../src/harness/process/protocol.js';
+import { Interrupted, onChildSpawned } from '../src/harness/process/processes.js';
+import type { WarmPoolFigures } from '../src/harness/process/warm-pool.js';
 import { emptyNodeStartMs } from './floor.js';
 
 function list(raw: string | undefined): string[] | null {

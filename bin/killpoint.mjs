@@ -9,13 +9,13 @@ process.stdout.on('error', (error) => {
   throw error;
 });
 
-const fromSources = existsSync(new URL('../src/cli/main.ts', import.meta.url));
+const fromSources = existsSync(new URL('../src/harness/cli/main.ts', import.meta.url));
 let main;
 if (fromSources) {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../src/cli/main.ts'));
+  ({ main } = await import('../src/harness/cli/main.ts'));
 } else {
-  ({ main } = await import('../dist/cli/main.js'));
+  ({ main } = await import('../dist/harness/cli/main.js'));
 }
 process.exitCode = await main(process.argv.slice(2));

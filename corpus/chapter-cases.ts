@@ -3,10 +3,10 @@
 // concrete kill points and verdicts they give today. Run it when a bundled scenario changes on
 // purpose, then read the diff: npx tsx corpus/chapter-cases.ts
 
-import { saveCorpusEntry } from '../src/search/corpus.js';
-import { explore, judgeCase } from '../src/search/explore.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
-import type { AnyStrategyName } from '../src/engines/scripted/strategies.js';
+import { saveCorpusEntry } from '../src/harness/search/corpus.js';
+import { explore, judgeCase } from '../src/harness/search/explore.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
+import type { AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
 import { loadScenarioFile } from '../src/model/load.js';
 
 const DANA = 'scenarios/lantern/T01-dana-torn-pad.json';

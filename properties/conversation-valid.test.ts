@@ -2,9 +2,9 @@
 // This is the property that catches the chapter's last-message resume bug (see broken-variants).
 import { test } from '@fast-check/vitest';
 import { describe } from 'vitest';
-import { STRATEGY_NAMES } from '../src/engines/scripted/strategies.js';
+import { STRATEGY_NAMES } from '../src/harness/engines/scripted/strategies.js';
 import { assertProperty } from './run-property.js';
-import { conversationValid } from '../src/check/properties.js';
+import { conversationValid } from '../src/harness/check/properties.js';
 
 describe('every resumed conversation is valid', () => {
   for (const strategy of STRATEGY_NAMES) {

@@ -5,13 +5,13 @@
 import { fc, test } from '@fast-check/vitest';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect } from 'vitest';
-import { failedChecks } from '../src/check/checks.js';
-import { judge } from '../src/check/verdict.js';
-import { scripted } from '../src/engines/scripted/engine.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
-import { ALL_STRATEGY_NAMES } from '../src/engines/scripted/strategies.js';
-import { equivalencePlan } from '../src/search/equivalence.js';
-import { runLifePlan } from '../src/search/life-plan.js';
+import { failedChecks } from '../src/harness/check/checks.js';
+import { judge } from '../src/harness/check/verdict.js';
+import { scripted } from '../src/harness/engines/scripted/engine.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
+import { ALL_STRATEGY_NAMES } from '../src/harness/engines/scripted/strategies.js';
+import { equivalencePlan } from '../src/harness/search/equivalence.js';
+import { runLifePlan } from '../src/harness/search/life-plan.js';
 import { agentShape, describeShape, interleaving, runs, scenarioOf } from './arbitraries.js';
 import { seed } from './run-property.js';
 

@@ -2,9 +2,9 @@
 // any strategy: a reply is acted on only once it has completely streamed in.
 import { test } from '@fast-check/vitest';
 import { describe } from 'vitest';
-import { ALL_STRATEGY_NAMES } from '../src/engines/scripted/strategies.js';
+import { ALL_STRATEGY_NAMES } from '../src/harness/engines/scripted/strategies.js';
 import { assertProperty } from './run-property.js';
-import { noPartialAnswer } from '../src/check/properties.js';
+import { noPartialAnswer } from '../src/harness/check/properties.js';
 
 describe('no partial answer is delivered, stored or acted on', () => {
   // journal/partial-answer exists to break this property; broken-variants.test.ts asserts that it does.

@@ -6,13 +6,13 @@
 // command that saves it).
 
 import { fc } from '@fast-check/vitest';
-import { saveCorpusEntry } from '../src/search/corpus.js';
-import { judgeCase, type JudgedCase } from '../src/search/explore.js';
-import { minimalSchedule } from '../src/search/minimal.js';
-import { formatFailure } from '../src/cli/report.js';
-import type { AnyStrategyName } from '../src/engines/scripted/strategies.js';
+import { saveCorpusEntry } from '../src/harness/search/corpus.js';
+import { judgeCase, type JudgedCase } from '../src/harness/search/explore.js';
+import { minimalSchedule } from '../src/harness/search/minimal.js';
+import { formatFailure } from '../src/harness/report/text.js';
+import type { AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
 import { agentShape, describeShape, interleaving, killSchedule, runs, scenarioJson, scenarioOf, type AgentShape } from './arbitraries.js';
-import { scripted } from '../src/engines/scripted/engine.js';
+import { scripted } from '../src/harness/engines/scripted/engine.js';
 
 export interface GeneratedCase {
   shape: AgentShape;

@@ -4,22 +4,22 @@
 // See also killpoint/agent (the client an agent calls), killpoint/vitest (one call, vitest tests),
 // killpoint/fast-check (arbitraries), killpoint/ai-sdk and killpoint/langchain (scripted models).
 
-export { checkAgent, checkAgentSchedule, agentKillPoints, agentHarness, type AgentCheck, type AgentCommand, type CheckAgentOptions, type MinimalFailure, type ScheduleCheck } from './api/check-agent.js';
-export { checkScenario, checkScenarioSchedule, scenarioKillPoints, type CheckScenarioOptions, type ScenarioCheck, type ScenarioScheduleCheck } from './api/check-scenario.js';
+export { checkAgent, checkAgentSchedule, agentKillPoints, agentHarness, type AgentCheck, type AgentCommand, type CheckAgentOptions, type MinimalFailure, type ScheduleCheck } from './harness/api/check-agent.js';
+export { checkScenario, checkScenarioSchedule, scenarioKillPoints, type CheckScenarioOptions, type ScenarioCheck, type ScenarioScheduleCheck } from './harness/api/check-scenario.js';
 
 // The search, for systems of your own behind the engine seam.
-export { explore, exploreAsync, judgeCase, judgeCaseAsync, DEFAULT_EXPLORE_OPTIONS, type Exploration, type ExploreOptions, type JudgedCase } from './search/explore.js';
-export { findMinimal, findMinimalAsync, type MinimalResult } from './search/minimal.js';
-export type { Engine, SystemUnderTest } from './engines/engine.js';
-export { BaselineDidNotFinish, SystemInputError } from './engines/engine.js';
-export { registerEngine, engineNamed, engineNames, DEFAULT_ENGINE } from './engines/registry.js';
+export { explore, exploreAsync, judgeCase, judgeCaseAsync, DEFAULT_EXPLORE_OPTIONS, type Exploration, type ExploreOptions, type JudgedCase } from './harness/search/explore.js';
+export { findMinimal, findMinimalAsync, type MinimalResult } from './harness/search/minimal.js';
+export type { Engine, SystemUnderTest } from './harness/engine.js';
+export { BaselineDidNotFinish, SystemInputError } from './harness/engine.js';
+export { registerEngine, engineNamed, engineNames, DEFAULT_ENGINE } from './harness/registry.js';
 
 // What a run leaves and how it is judged.
-export type { RunOutcome, LifeRecord, Schedule, CommittedWrite } from './check/outcome.js';
-export type { RunEvent } from './check/events.js';
-export { judge, type Verdict } from './check/verdict.js';
-export { CHECKS, CHECK_NAMES, CHECK_LABELS, failedChecks, type CheckName } from './check/checks.js';
-export { killPointIdentity, findKillPoint } from './check/kill-points.js';
+export type { RunOutcome, LifeRecord, Schedule, CommittedWrite } from './harness/check/outcome.js';
+export type { RunEvent } from './harness/check/events.js';
+export { judge, type Verdict } from './harness/check/verdict.js';
+export { CHECKS, CHECK_NAMES, CHECK_LABELS, failedChecks, type CheckName } from './harness/check/checks.js';
+export { killPointIdentity, findKillPoint } from './harness/check/kill-points.js';
 
 // Scenarios: the task, the shop's rows and the scripted model's replies.
 export { parseScenario, ScenarioError, type Scenario } from './model/scenario.js';
@@ -27,4 +27,4 @@ export { loadScenarioFile, lanternScenarios, LANTERN_DIR } from './model/load.js
 export { ScriptedModel, ConversationRejected } from './model/scripted-model.js';
 
 // The reporter: a verdict as sentences, and the one command that replays a case.
-export { formatExploration, formatFailure, explorationJson, replayCommand, differences, type CaseSource } from './cli/report.js';
+export { formatExploration, formatFailure, explorationJson, replayCommand, differences, type CaseSource } from './harness/report/text.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CorpusError, loadCorpus, loadCorpusEntry, replayEntry, replayEntryAsync } from '../src/search/corpus.js';
+import { CorpusError, loadCorpus, loadCorpusEntry, replayEntry, replayEntryAsync } from '../src/harness/search/corpus.js';
 
 const entries = loadCorpus();
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { AgentUsageError, idempotencyKey, refuse, startLife, type AgentLife } from '../src/agent/index.js';
-import { checkAgent } from '../src/api/check-agent.js';
+import { checkAgent } from '../src/harness/api/check-agent.js';
 
 let dir: string;
 let life: AgentLife;

@@ -8,7 +8,7 @@ import { ScriptedLanguageModel, type ScriptedModelEvent } from '../src/ai-sdk/in
 import { loadScenarioFile, LANTERN_DIR } from '../src/model/load.js';
 import { Shop } from '../src/model/shop.js';
 import { TOOL_NAMES } from '../src/model/tools.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import { join } from 'node:path';
 
 const dana = loadScenarioFile(join(LANTERN_DIR, 'T01-dana-torn-pad.json'));

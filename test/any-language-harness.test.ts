@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/model/load.js';
-import { runExternal, type ExternalHarness } from '../src/engines/external/external.js';
-import { checkEveryKillPoint } from '../src/engines/external/engine.js';
-import { harnessCommand } from '../src/cli/commands/harness.js';
-import { UsageError } from '../src/cli/usage-error.js';
-import { lifeEnd, ProtocolError } from '../src/real/protocol.js';
+import { runExternal, type ExternalHarness } from '../src/harness/engines/external/external.js';
+import { checkEveryKillPoint } from '../src/harness/engines/external/engine.js';
+import { harnessCommand } from '../src/harness/cli/commands/harness.js';
+import { UsageError } from '../src/harness/usage-error.js';
+import { lifeEnd, ProtocolError } from '../src/harness/process/protocol.js';
 
 const AGENT = join(PROJECT_ROOT, 'agents', 'python', 'refund_agent.py');
 const python = (keys: boolean): ExternalHarness => ({

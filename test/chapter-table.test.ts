@@ -2,11 +2,11 @@
 // figure below is computed by the experiment; the random ones come from the committed seed.
 
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../src/cli/main.js';
-import { chosenKillPoint, EXPERIMENT_SEED, MOMENTS, rowOf, runExperiment, runsOf, type ExperimentResult, type TaskRun } from '../src/chapter/experiment.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
-import { STRATEGY_NAMES } from '../src/engines/scripted/strategies.js';
-import { judge, modelCallsStarted } from '../src/check/verdict.js';
+import { main } from '../src/harness/cli/main.js';
+import { chosenKillPoint, EXPERIMENT_SEED, MOMENTS, rowOf, runExperiment, runsOf, type ExperimentResult, type TaskRun } from '../src/harness/chapter/experiment.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
+import { STRATEGY_NAMES } from '../src/harness/engines/scripted/strategies.js';
+import { judge, modelCallsStarted } from '../src/harness/check/verdict.js';
 import { lanternScenarios } from '../src/model/load.js';
 
 let result: ExperimentResult;

@@ -1,7 +1,7 @@
 // killpoint check: exit 0 when every promise holds, 1 when one breaks (with the minimal
 // counterexample and its replay command), 2 on bad input.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../src/cli/main.js';
+import { main } from '../src/harness/cli/main.js';
 
 let out: string[] = [];
 beforeEach(() => {

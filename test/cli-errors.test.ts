@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { main } from '../src/cli/main.js';
+import { main } from '../src/harness/cli/main.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
 
 async function run(argv: string[]): Promise<{ status: number; stderr: string[]; stdout: string[] }> {

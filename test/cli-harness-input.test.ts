@@ -3,7 +3,7 @@
 // delivered (it exited 0 without finishing its task).
 
 import { describe, expect, it } from 'vitest';
-import { main } from '../src/cli/main.js';
+import { main } from '../src/harness/cli/main.js';
 import { captureConsole } from './helpers.js';
 
 // A shop with its write_log, as the protocol asks; then whatever the script does next.

@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../src/cli/main.js';
-import { parseShard, shardOf } from '../src/cli/options.js';
-import { formatDuration, progressLine, startProgress } from '../src/cli/progress.js';
+import { main } from '../src/harness/cli/main.js';
+import { parseShard, shardOf } from '../src/harness/cli/options.js';
+import { formatDuration, progressLine, startProgress } from '../src/harness/cli/progress.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
 import { captureConsole } from './helpers.js';
 

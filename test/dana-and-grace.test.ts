@@ -1,7 +1,7 @@
 // The chapter's two stories of the gap after a write, on the bundled Lantern tasks.
 
 import { describe, expect, it } from 'vitest';
-import { simulate } from '../src/engines/scripted/simulate.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import { lanternScenario } from '../src/model/load.js';
 import { afterFirstCommit, killAndJudge } from './helpers.js';
 

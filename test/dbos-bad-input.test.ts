@@ -8,7 +8,7 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { postgresBinDir, startPostgresCluster } from '../src/engines/dbos/backends/postgres-cluster.js';
+import { postgresBinDir, startPostgresCluster } from '../src/harness/engines/dbos/backends/postgres-cluster.js';
 
 const DANA = 'scenarios/lantern/T01-dana-torn-pad.json';
 

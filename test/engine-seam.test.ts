@@ -7,9 +7,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../src/cli/main.js';
+import { main } from '../src/harness/cli/main.js';
 import { captureConsole } from './helpers.js';
-import { registerEngine } from '../src/engines/registry.js';
+import { registerEngine } from '../src/harness/registry.js';
 import { counterEngine } from './engines/counter/engine.js';
 
 registerEngine(counterEngine);

@@ -1,4 +1,4 @@
-// The explorer by equivalence (src/search/equivalence.ts) against runs from scratch, kill point by
+// The explorer by equivalence (src/harness/search/equivalence.ts) against runs from scratch, kill point by
 // kill point: for each schedule it covers, the verdict it gives (its prefix's tallies combined with
 // a shared recovery) must equal judge() of the same schedule run from fresh stores, field by field
 // and in field order, and the checks it counts must be the ones that run fails. Here: every single
@@ -8,16 +8,16 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { failedChecks } from '../src/check/checks.js';
-import { noKills } from '../src/check/outcome.js';
-import { judge } from '../src/check/verdict.js';
-import { scripted } from '../src/engines/scripted/engine.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
-import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../src/engines/scripted/strategies.js';
+import { failedChecks } from '../src/harness/check/checks.js';
+import { noKills } from '../src/harness/check/outcome.js';
+import { judge } from '../src/harness/check/verdict.js';
+import { scripted } from '../src/harness/engines/scripted/engine.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
+import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
 import { lanternScenario, lanternScenarios } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { equivalencePlan, type EquivalenceCase } from '../src/search/equivalence.js';
-import { runLifePlan } from '../src/search/life-plan.js';
+import { equivalencePlan, type EquivalenceCase } from '../src/harness/search/equivalence.js';
+import { runLifePlan } from '../src/harness/search/life-plan.js';
 
 /** Compares the reduced verdict of every `stride`-th schedule (and every single kill) with a run from scratch. */
 function compare(scenario: Scenario, name: AnyStrategyName, maxKills: number, stride: number, interleaving: number[] = []): { covered: number; compared: number; differ: string[] } {
@@ -112,7 +112,7 @@ describe('exploring by equivalence gives every kill point the verdict of its run
 
 describe('each broken promise keeps its own earliest schedule, by equivalence as from scratch', () => {
   it('every bundled scenario, every strategy and broken variant, single kills', async () => {
-    const { explore } = await import('../src/search/explore.js');
+    const { explore } = await import('../src/harness/search/explore.js');
     const differ: string[] = [];
     for (const scenario of lanternScenarios()) {
       for (const name of ALL_STRATEGY_NAMES) {

@@ -2,7 +2,7 @@ import { describe, it, expect, vi, afterEach } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../src/cli/main.js';
+import { main } from '../src/harness/cli/main.js';
 import { lanternScenarios } from '../src/model/load.js';
 
 /** Runs the command line and collects what it printed. */

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
-import type { IntervalKind, RunEvent } from '../src/check/events.js';
+import type { IntervalKind, RunEvent } from '../src/harness/check/events.js';
 import {
   baselineEvents,
   CHAPTER_WINDOW,
@@ -11,9 +11,9 @@ import {
   retimeGaps,
   waitingShare,
   type IntervalShares,
-} from '../src/chapter/estimator.js';
-import { checkExactAgainstSample, monteCarloKills, wilsonInterval, Z_99_SIX_KINDS, zForSimultaneous } from '../src/chapter/monte-carlo.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
+} from '../src/harness/chapter/estimator.js';
+import { checkExactAgainstSample, monteCarloKills, wilsonInterval, Z_99_SIX_KINDS, zForSimultaneous } from '../src/harness/chapter/monte-carlo.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import { lanternScenario, lanternScenarios } from '../src/model/load.js';
 
 /** A run from a list of [interval width in ms, kind]: event i ends interval i. */

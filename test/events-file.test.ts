@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_EVENTS_PER_LIFE } from '../src/engines/life-loop.js';
-import { MAX_EVENT_LINE_BYTES, readEvents } from '../src/real/protocol.js';
+import { MAX_EVENTS_PER_LIFE } from '../src/harness/life-loop.js';
+import { MAX_EVENT_LINE_BYTES, readEvents } from '../src/harness/process/protocol.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'killpoint-events-file-'));

@@ -1,12 +1,12 @@
 // The explorer runs every schedule it says it runs, judges each, and finds what the strategies
 // are known to do on the chapter's tasks.
 import { describe, expect, it } from 'vitest';
-import { baselineInterleavings, explore } from '../src/search/explore.js';
-import { promisedChecks } from '../src/engines/scripted/promises.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
-import { STRATEGY_NAMES, strategy } from '../src/engines/scripted/strategies.js';
+import { baselineInterleavings, explore } from '../src/harness/search/explore.js';
+import { promisedChecks } from '../src/harness/engines/scripted/promises.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
+import { STRATEGY_NAMES, strategy } from '../src/harness/engines/scripted/strategies.js';
 import { loadScenarioFile } from '../src/model/load.js';
-import { scripted } from '../src/engines/scripted/engine.js';
+import { scripted } from '../src/harness/engines/scripted/engine.js';
 
 const dana = loadScenarioFile('scenarios/lantern/T01-dana-torn-pad.json');
 const ivan = loadScenarioFile('scenarios/lantern/T03-ivan-two-orders.json');

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileJournal, FileOutbox, openFileStores, createFileStores, storePaths } from '../src/engines/scripted/file-stores.js';
-import { JournalCorrupt, parseJournal, serializeJournal } from '../src/engines/scripted/journal-format.js';
-import { closeStores, MemoryJournal } from '../src/engines/scripted/stores.js';
+import { FileJournal, FileOutbox, openFileStores, createFileStores, storePaths } from '../src/model/file-stores.js';
+import { JournalCorrupt, parseJournal, serializeJournal } from '../src/harness/engines/scripted/journal-format.js';
+import { closeStores, MemoryJournal } from '../src/model/stores.js';
 import { lanternScenario } from '../src/model/load.js';
 
 const dirs: string[] = [];

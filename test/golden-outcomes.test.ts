@@ -9,21 +9,21 @@
 
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { explore } from '../src/search/explore.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
-import { type RunOutcome, type Schedule } from '../src/check/outcome.js';
-import type { AnyStrategyName } from '../src/engines/scripted/strategies.js';
+import { explore } from '../src/harness/search/explore.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
+import { type RunOutcome, type Schedule } from '../src/harness/check/outcome.js';
+import type { AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
 
 // The strategies the hashes were computed over: a variant added later does not move them.
 const ALL_STRATEGY_NAMES: readonly AnyStrategyName[] = [
   'restart', 'journal', 'journal+keys', 'workflow', 'workflow+keys',
   'journal+random-keys', 'workflow+random-keys', 'journal+keys/last-message', 'journal/entry-before-write', 'journal/in-place',
 ];
-import { judge } from '../src/check/verdict.js';
+import { judge } from '../src/harness/check/verdict.js';
 import { canonicalJson } from '../src/model/canonical-json.js';
 import { lanternScenarios } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { scripted } from '../src/engines/scripted/engine.js';
+import { scripted } from '../src/harness/engines/scripted/engine.js';
 
 class Digest {
   private readonly canonical = createHash('sha256');

@@ -2,7 +2,7 @@
 // it streams is the broken variant that proves the check can fail.
 
 import { describe, expect, it } from 'vitest';
-import { simulate } from '../src/engines/scripted/simulate.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import { lanternScenario } from '../src/model/load.js';
 import { baselineOf, halfwayThroughAnswer, killAndJudge } from './helpers.js';
 

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, vi } from 'vitest';
 // Small helpers shared by the example-based tests.
 
-import type { RunEvent } from '../src/check/events.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
-import { noKills, type RunOutcome } from '../src/check/outcome.js';
-import type { AnyStrategyName } from '../src/engines/scripted/strategies.js';
-import { judge, type Verdict } from '../src/check/verdict.js';
+import type { RunEvent } from '../src/harness/check/events.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
+import { noKills, type RunOutcome } from '../src/harness/check/outcome.js';
+import type { AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
+import { judge, type Verdict } from '../src/harness/check/verdict.js';
 import type { Scenario } from '../src/model/scenario.js';
 
 export function baselineOf(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[] = []): RunOutcome {

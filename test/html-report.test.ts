@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../src/cli/main.js';
-import { engineNamed } from '../src/engines/registry.js';
+import { main } from '../src/harness/cli/main.js';
+import { engineNamed } from '../src/harness/registry.js';
 import { loadScenarioFile, PROJECT_ROOT } from '../src/model/load.js';
-import { judgeCase } from '../src/search/explore.js';
-import { VERDICT_COLOURS, verdictClass, type VerdictClass } from '../src/report/verdict-class.js';
-import type { CheckReportData } from '../src/report/check-data.js';
+import { judgeCase } from '../src/harness/search/explore.js';
+import { VERDICT_COLOURS, verdictClass, type VerdictClass } from '../src/harness/report/verdict-class.js';
+import type { CheckReportData } from '../src/harness/report/check-data.js';
 import { captureConsole } from './helpers.js';
 
 const CHROMIUM = process.env.KILLPOINT_CHROMIUM ?? '/usr/bin/chromium';

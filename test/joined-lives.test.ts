@@ -7,18 +7,18 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { failedChecks } from '../src/check/checks.js';
-import { noKills } from '../src/check/outcome.js';
-import { judge } from '../src/check/verdict.js';
-import type { LifeHead, LifeRun, LifeStart, SystemUnderTest } from '../src/engines/engine.js';
-import { scripted } from '../src/engines/scripted/engine.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
-import type { AnyStrategyName } from '../src/engines/scripted/strategies.js';
+import { failedChecks } from '../src/harness/check/checks.js';
+import { noKills } from '../src/harness/check/outcome.js';
+import { judge } from '../src/harness/check/verdict.js';
+import type { LifeHead, LifeRun, LifeStart, SystemUnderTest } from '../src/harness/engine.js';
+import { scripted } from '../src/harness/engines/scripted/engine.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
+import type { AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
 import { join } from 'node:path';
 import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { equivalencePlan, type ReductionFigures } from '../src/search/equivalence.js';
-import { runLifePlan } from '../src/search/life-plan.js';
+import { equivalencePlan, type ReductionFigures } from '../src/harness/search/equivalence.js';
+import { runLifePlan } from '../src/harness/search/life-plan.js';
 
 /** Every schedule of 1 to `maxKills` kills explored by equivalence, each single kill and every `stride`-th other compared with its run from scratch. */
 function differences(scenario: Scenario, name: AnyStrategyName, system: SystemUnderTest, maxKills: number, stride = 1): { differ: string[]; reduction: ReductionFigures } {

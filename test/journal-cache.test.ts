@@ -2,7 +2,7 @@
 // list of its own of the same messages, frozen, so that a life that changed one in place would
 // fail at once instead of changing what another life reads.
 import { describe, expect, it } from 'vitest';
-import { JournalSerializer, parseJournal } from '../src/engines/scripted/journal-format.js';
+import { JournalSerializer, parseJournal } from '../src/harness/engines/scripted/journal-format.js';
 import type { Conversation } from '../src/model/conversation.js';
 
 describe('a journal read back', () => {

@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventIdentities, findKillPoint, killPointIdentity } from '../src/check/kill-points.js';
-import { main } from '../src/cli/main.js';
+import { eventIdentities, findKillPoint, killPointIdentity } from '../src/harness/check/kill-points.js';
+import { main } from '../src/harness/cli/main.js';
 import { captureConsole } from './helpers.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
-import { loadCorpusEntry, replayEntry } from '../src/search/corpus.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
+import { loadCorpusEntry, replayEntry } from '../src/harness/search/corpus.js';
 import { lanternScenario } from '../src/model/load.js';
 
 const dana = lanternScenario('T01');

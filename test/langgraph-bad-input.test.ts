@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BaselineDidNotFinish, SystemInputError } from '../src/engines/engine.js';
-import { configNamed } from '../src/engines/langgraph/config.js';
-import { langGraphSystem } from '../src/engines/langgraph/engine.js';
-import { runLangGraph } from '../src/engines/langgraph/run.js';
-import type { LangGraphFaults } from '../src/engines/langgraph/run-spec.js';
+import { BaselineDidNotFinish, SystemInputError } from '../src/harness/engine.js';
+import { configNamed } from '../src/harness/engines/langgraph/config.js';
+import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
+import { runLangGraph } from '../src/harness/engines/langgraph/run.js';
+import type { LangGraphFaults } from '../src/harness/engines/langgraph/run-spec.js';
 import { lanternScenario } from '../src/model/load.js';
-import { LifeTimedOut, liveChildCount, onChildSpawned } from '../src/real/processes.js';
-import { mustFinish } from '../src/search/search-common.js';
+import { LifeTimedOut, liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
+import { mustFinish } from '../src/harness/search/search-common.js';
 
 const dana = lanternScenario('T01');
 /** Where files given to the run are made: the machine's temp folder, not the one each case watches. */

@@ -5,18 +5,18 @@
 // the order of parallel calls is killpoint's to choose and repeatable; the broken resume is caught.
 
 import { describe, expect, it } from 'vitest';
-import { failedChecks, type CheckName } from '../src/check/checks.js';
-import { eventIdentities, findKillPoint } from '../src/check/kill-points.js';
-import type { RunOutcome } from '../src/check/outcome.js';
-import { judge, type Verdict } from '../src/check/verdict.js';
-import { langGraphSystem } from '../src/engines/langgraph/engine.js';
-import { scripted } from '../src/engines/scripted/engine.js';
+import { failedChecks, type CheckName } from '../src/harness/check/checks.js';
+import { eventIdentities, findKillPoint } from '../src/harness/check/kill-points.js';
+import type { RunOutcome } from '../src/harness/check/outcome.js';
+import { judge, type Verdict } from '../src/harness/check/verdict.js';
+import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
+import { scripted } from '../src/harness/engines/scripted/engine.js';
 import { lanternScenario } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { inPool } from '../src/search/plan.js';
-import { liveChildCount, onChildSpawned } from '../src/real/processes.js';
-import { equivalencePlan } from '../src/search/equivalence.js';
-import { runLifePlanAsync } from '../src/search/life-plan.js';
+import { inPool } from '../src/harness/search/plan.js';
+import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
+import { equivalencePlan } from '../src/harness/search/equivalence.js';
+import { runLifePlanAsync } from '../src/harness/search/life-plan.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');

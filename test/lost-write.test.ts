@@ -4,13 +4,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { explore } from '../src/search/explore.js';
-import { unsentWrites } from '../src/check/checks.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
-import { judge } from '../src/check/verdict.js';
+import { explore } from '../src/harness/search/explore.js';
+import { unsentWrites } from '../src/harness/check/checks.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
+import { judge } from '../src/harness/check/verdict.js';
 import { LANTERN_DIR } from '../src/model/load.js';
 import { parseScenario } from '../src/model/scenario.js';
-import { scripted } from '../src/engines/scripted/engine.js';
+import { scripted } from '../src/harness/engines/scripted/engine.js';
 
 function danaRefundsBothPads() {
   const raw = JSON.parse(readFileSync(join(LANTERN_DIR, 'T01-dana-torn-pad.json'), 'utf8'));

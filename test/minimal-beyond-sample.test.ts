@@ -7,16 +7,16 @@
 
 import { fc, test as prop } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { failedChecks } from '../src/check/checks.js';
-import { judge } from '../src/check/verdict.js';
-import { scripted } from '../src/engines/scripted/engine.js';
+import { failedChecks } from '../src/harness/check/checks.js';
+import { judge } from '../src/harness/check/verdict.js';
+import { scripted } from '../src/harness/engines/scripted/engine.js';
 import { lanternScenario } from '../src/model/load.js';
-import { baselineInterleavings, explore, judgeCase } from '../src/search/explore.js';
-import { explorationJson, formatExploration } from '../src/cli/report.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
+import { baselineInterleavings, explore, judgeCase } from '../src/harness/search/explore.js';
+import { explorationJson, formatExploration } from '../src/harness/report/text.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import { agentShape, describeShape, runs, scenarioOf } from '../properties/arbitraries.js';
 import { seed } from '../properties/run-property.js';
-import type { AnyStrategyName } from '../src/engines/scripted/strategies.js';
+import type { AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
 
 const ivan = lanternScenario('T03');
 const SOURCE = { kind: 'scenario-file' as const, path: 'scenarios/lantern/T03-ivan-two-orders.json' };

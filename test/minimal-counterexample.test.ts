@@ -4,12 +4,12 @@
 // smaller schedule, so the answer is the same whichever failing schedule it starts from.
 import { fc } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { explore, judgeCase } from '../src/search/explore.js';
-import { findMinimal } from '../src/search/minimal.js';
-import { exactlyOnce } from '../src/check/properties.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
+import { explore, judgeCase } from '../src/harness/search/explore.js';
+import { findMinimal } from '../src/harness/search/minimal.js';
+import { exactlyOnce } from '../src/harness/check/properties.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import { loadScenarioFile } from '../src/model/load.js';
-import { scripted } from '../src/engines/scripted/engine.js';
+import { scripted } from '../src/harness/engines/scripted/engine.js';
 
 const dana = loadScenarioFile('scenarios/lantern/T01-dana-torn-pad.json');
 const events = simulate(dana, 'journal+random-keys', { kills: [], interleaving: [] }).lives[0]!.events;
@@ -69,7 +69,7 @@ describe('each broken promise gets its own minimal counterexample', () => {
   });
 
   it('and the report prints it with its own replay command', async () => {
-    const { formatExploration } = await import('../src/cli/report.js');
+    const { formatExploration } = await import('../src/harness/report/text.js');
     const e = explore(tess, scripted('journal+random-keys'));
     expect(formatExploration(e, { kind: 'scenario-file', path: 'scenarios/lantern/T11-tess-cancel-and-confirm.json' }))
       .toContain('minimal counterexample for done twice: kill schedule 58 (shop-commit[call_email]); replay: npx killpoint check scenarios/lantern/T11-tess-cancel-and-confirm.json --strategy journal+random-keys --schedule 58');

@@ -2,7 +2,7 @@
 // the chapter's bug that no chosen kill point would have found.
 
 import { describe, expect, it } from 'vitest';
-import { simulate } from '../src/engines/scripted/simulate.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import { lanternScenario } from '../src/model/load.js';
 import { baselineOf, killAndJudge } from './helpers.js';
 

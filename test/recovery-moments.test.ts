@@ -1,8 +1,8 @@
 // Kills at the chapter's other moments, and at the edges of a run.
 
 import { describe, expect, it } from 'vitest';
-import { STRATEGY_NAMES } from '../src/engines/scripted/strategies.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
+import { STRATEGY_NAMES } from '../src/harness/engines/scripted/strategies.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import { lanternScenario } from '../src/model/load.js';
 import { baselineOf, halfwayThroughAnswer, killAndJudge } from './helpers.js';
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../src/check/events.js';
+import type { RunEvent } from '../src/harness/check/events.js';
 import { lanternScenarios } from '../src/model/load.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
-import { runLives, simulate } from '../src/engines/scripted/simulate.js';
-import { type RunOutcome } from '../src/check/outcome.js';
-import { ALL_STRATEGY_NAMES, strategy } from '../src/engines/scripted/strategies.js';
-import { closeStores, memoryStores } from '../src/engines/scripted/stores.js';
-import { chosenKillPoints } from '../src/real/sample.js';
+import { runLives, simulate } from '../src/harness/engines/scripted/simulate.js';
+import { type RunOutcome } from '../src/harness/check/outcome.js';
+import { ALL_STRATEGY_NAMES, strategy } from '../src/harness/engines/scripted/strategies.js';
+import { closeStores, memoryStores } from '../src/model/stores.js';
+import { chosenKillPoints } from '../src/harness/process/sample.js';
 import type { Scenario } from '../src/model/scenario.js';
 
 // The reused, rolled-back shop (and its read cache) must give exactly what a freshly created one

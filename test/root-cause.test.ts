@@ -6,14 +6,14 @@
 // A write lost on its own (a journal that records a write before doing it) still fails.
 
 import { describe, expect, it } from 'vitest';
-import { failedChecks, lostWrites } from '../src/check/checks.js';
-import { scripted } from '../src/engines/scripted/engine.js';
+import { failedChecks, lostWrites } from '../src/harness/check/checks.js';
+import { scripted } from '../src/harness/engines/scripted/engine.js';
 import { loadScenarioFile } from '../src/model/load.js';
-import { explore, judgeCase } from '../src/search/explore.js';
-import { findKillPoint } from '../src/check/kill-points.js';
-import { formatFailure } from '../src/cli/report.js';
-import type { RunOutcome } from '../src/check/outcome.js';
-import { judge } from '../src/check/verdict.js';
+import { explore, judgeCase } from '../src/harness/search/explore.js';
+import { findKillPoint } from '../src/harness/check/kill-points.js';
+import { formatFailure } from '../src/harness/report/text.js';
+import type { RunOutcome } from '../src/harness/check/outcome.js';
+import { judge } from '../src/harness/check/verdict.js';
 
 const task = loadScenarioFile('test/fixtures/refund-then-email.json');
 const NONE = { kills: [], interleaving: [] };

@@ -2,8 +2,8 @@
 // after event k", found in an unkilled run by what the event means.
 
 import { describe, expect, it } from 'vitest';
-import { killAfterRefundOf, REFUND_REQUESTS, runBatchRefunds } from '../src/chapter/seed-systems/batch-refund.js';
-import { chargeKillPoints, runChargeReceipt } from '../src/chapter/seed-systems/charge-receipt.js';
+import { killAfterRefundOf, REFUND_REQUESTS, runBatchRefunds } from '../src/harness/chapter/seed-systems/batch-refund.js';
+import { chargeKillPoints, runChargeReceipt } from '../src/harness/chapter/seed-systems/charge-receipt.js';
 
 const count = (items: string[]) => items.reduce<Record<string, number>>((m, x) => ({ ...m, [x]: (m[x] ?? 0) + 1 }), {});
 

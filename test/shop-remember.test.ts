@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { reusableMemoryStores } from '../src/engines/scripted/reusable-stores.js';
-import { ReadCachingShop } from '../src/engines/scripted/shop-read-cache.js';
+import { reusableMemoryStores } from '../src/harness/engines/scripted/reusable-stores.js';
+import { ReadCachingShop } from '../src/harness/engines/scripted/shop-read-cache.js';
 import { lanternScenarios } from '../src/model/load.js';
 import { Shop } from '../src/model/shop.js';
 
-// The reused shop (ReadCachingShop, src/engines/scripted/shop-read-cache.ts) answers reads of
+// The reused shop (ReadCachingShop, src/harness/engines/scripted/shop-read-cache.ts) answers reads of
 // tables nothing changed from what it noted of the seeded rows, and read tool calls from earlier
 // identical ones. Whatever changed them, the rows read must be the rows held: the same as a plain
 // Shop's, which always queries.

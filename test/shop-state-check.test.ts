@@ -2,10 +2,10 @@
 // shop hands out (two writes committed in the other order swap them and change nothing else).
 
 import { describe, expect, it } from 'vitest';
-import { failedChecks, shopStateDifference } from '../src/check/checks.js';
-import { simulate } from '../src/engines/scripted/simulate.js';
-import { judge, type Verdict } from '../src/check/verdict.js';
-import { ShopDifference } from '../src/check/records.js';
+import { failedChecks, shopStateDifference } from '../src/harness/check/checks.js';
+import { simulate } from '../src/harness/engines/scripted/simulate.js';
+import { judge, type Verdict } from '../src/harness/check/verdict.js';
+import { ShopDifference } from '../src/harness/check/records.js';
 import { lanternScenario } from '../src/model/load.js';
 
 // Differences written as the verdict's JSON shows them: "+ table row".

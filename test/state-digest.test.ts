@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { digestStateFolder, renameUuidsAndTimes, type StateFile } from '../src/real/state-digest.js';
+import { digestStateFolder, renameUuidsAndTimes, type StateFile } from '../src/harness/process/state-digest.js';
 
 const FILES: StateFile[] = [
   { name: 'db.sqlite', kind: 'sqlite' },

@@ -143,7 +143,7 @@ test("each: 'kill point' on an agent of another language: one test per kill poin
 }, 120_000);
 
 test('a schedule the API cannot judge is refused: no kill, or a kill point beyond the run', async () => {
-  const { checkScenarioSchedule } = await import('../src/api/check-scenario.js');
+  const { checkScenarioSchedule } = await import('../src/harness/api/check-scenario.js');
   await expect(checkScenarioSchedule({ scenario: DANA, strategy: 'journal' }, [])).rejects.toThrow(/kills: expected kill points/);
   await expect(checkScenarioSchedule({ scenario: DANA, strategy: 'journal' }, [99_999])).rejects.toThrow(/kill point 99999 is beyond the run: life 1 ran to its end after 73 events/);
 });

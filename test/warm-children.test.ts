@@ -1,6 +1,6 @@
 // Starting children faster changes when a process starts, never what it does: lives handed to
-// processes started ahead of them (src/real/warm-pool.ts) give the verdicts that cold ones give,
-// and a bundle started through the code-cache loader (src/real/child-bundle.ts) prints what it
+// processes started ahead of them (src/harness/process/warm-pool.ts) give the verdicts that cold ones give,
+// and a bundle started through the code-cache loader (src/harness/process/child-bundle.ts) prints what it
 // prints without the cache.
 
 import { spawnSync } from 'node:child_process';
@@ -9,17 +9,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
-import { compareTiersByEquivalence, formatMismatch } from '../src/real/differential.js';
-import { liveChildCount, onChildSpawned } from '../src/real/processes.js';
-import { childBundle } from '../src/real/child-bundle.js';
-import { WarmPool, type WarmPoolFigures } from '../src/real/warm-pool.js';
-import { processLives, WARM_CHILDREN_VARIABLE } from '../src/real/process-lives.js';
-import { stopBackends } from '../src/engines/dbos/backend.js';
-import { configNamed } from '../src/engines/dbos/config.js';
-import { dbosSystem } from '../src/engines/dbos/engine.js';
-import { dbosTier } from '../src/engines/dbos/tier.js';
-import { equivalencePlan } from '../src/search/equivalence.js';
-import { runLifePlanAsync } from '../src/search/life-plan.js';
+import { compareTiersByEquivalence, formatMismatch } from '../src/harness/differential/real-vs-simulated.js';
+import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
+import { childBundle } from '../src/harness/process/child-bundle.js';
+import { WarmPool, type WarmPoolFigures } from '../src/harness/process/warm-pool.js';
+import { processLives, WARM_CHILDREN_VARIABLE } from '../src/harness/process/process-lives.js';
+import { stopBackends } from '../src/harness/engines/dbos/backend.js';
+import { configNamed } from '../src/harness/engines/dbos/config.js';
+import { dbosSystem } from '../src/harness/engines/dbos/engine.js';
+import { dbosTier } from '../src/harness/engines/dbos/tier.js';
+import { equivalencePlan } from '../src/harness/search/equivalence.js';
+import { runLifePlanAsync } from '../src/harness/search/life-plan.js';
 
 let tempRoot = '';
 const savedTmp = process.env.TMPDIR;

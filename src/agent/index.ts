@@ -12,4 +12,4 @@ export { AgentLife, startLife } from './life.js';
 export { AgentUsageError } from './usage-error.js';
 export { AgentStore, idempotencyKey, refuse, type Refusal, type WriteResult, type WriteSpec } from './store.js';
 export { JsonJournal } from './journal.js';
-export { ENV as KILLPOINT_ENV, EXIT_FAILED } from '../real/protocol.js';
+export { ENV as KILLPOINT_ENV, EXIT_FAILED } from '../harness/process/protocol.js';

@@ -9,7 +9,7 @@
 
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENV, EXIT_FAILED, EventSink } from '../real/protocol.js';
+import { ENV, EXIT_FAILED, EventSink } from '../harness/process/protocol.js';
 import { AgentStore } from './store.js';
 import { JsonJournal } from './journal.js';
 import { AgentUsageError } from './usage-error.js';

@@ -5,7 +5,7 @@
 //
 // Only the shop's rules live here. Speed is the caller's business: the simulated tier reads a
 // reused shop back after every one of thousands of runs a second, and answers the reads nothing
-// has changed from memory in a subclass of its own (src/engines/scripted/shop-read-cache.ts),
+// has changed from memory in a subclass of its own (src/harness/engines/scripted/shop-read-cache.ts),
 // which is why the constructor and `tableRows` are protected rather than private, and why every
 // write is reported to `wrote`.
 

@@ -11,8 +11,8 @@
 
 import { describe as vitestDescribe, test as vitestTest } from 'vitest';
 import { basename } from 'node:path';
-import { agentKillPoints, checkAgent, checkAgentSchedule, type AgentCommand } from '../api/check-agent.js';
-import { checkScenario, checkScenarioSchedule, scenarioKillPoints } from '../api/check-scenario.js';
+import { agentKillPoints, checkAgent, checkAgentSchedule, type AgentCommand } from '../harness/api/check-agent.js';
+import { checkScenario, checkScenarioSchedule, scenarioKillPoints } from '../harness/api/check-scenario.js';
 import { loadScenarioFile } from '../model/load.js';
 import { addToUserCorpus, loadUserCorpus } from './user-corpus.js';
 

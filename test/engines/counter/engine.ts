@@ -5,11 +5,11 @@
 // the record makes a recovery add again, unless the add carries a key the service remembers.
 // It lives in this one folder and is registered by one line (registerEngine(counterEngine)).
 
-import type { RunEvent } from '../../../src/check/events.js';
-import type { CommittedWrite, RunOutcome, Schedule } from '../../../src/check/outcome.js';
-import { CHECK_NAMES } from '../../../src/check/checks.js';
-import type { Engine, SystemUnderTest } from '../../../src/engines/engine.js';
-import { driveLife, runLives } from '../../../src/engines/life-loop.js';
+import type { RunEvent } from '../../../src/harness/check/events.js';
+import type { CommittedWrite, RunOutcome, Schedule } from '../../../src/harness/check/outcome.js';
+import { CHECK_NAMES } from '../../../src/harness/check/checks.js';
+import type { Engine, SystemUnderTest } from '../../../src/harness/engine.js';
+import { driveLife, runLives } from '../../../src/harness/life-loop.js';
 import type { Scenario } from '../../../src/model/scenario.js';
 
 /** What survives a kill: the service's counter and key table, the task's record, the answers sent. */

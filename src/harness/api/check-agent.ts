@@ -1,0 +1,123 @@
+// Checking an agent of the user's own, in any language, from code: the agent is the command that
+// starts one life (it speaks the kill protocol, for a TypeScript agent through killpoint/agent).
+// The same explorer, checks, minimal counterexample and report as `killpoint harness`, returned as
+// a value: whether every kill point holds, the report the command line prints, and the minimal
+// failing schedule with the one command that replays it.
+
+import { killPointIdentity } from '../check/kill-points.js';
+import type { CheckName } from '../check/checks.js';
+import type { ExternalHarness } from '../engines/external/external.js';
+import { DEFAULT_LIFE_TIMEOUT_MS } from '../process/processes.js';
+import { externalSystem, externalTask } from '../engines/external/engine.js';
+import { differences, formatExploration, formatFailure, replayCommand, shellWord, type CaseSource } from '../report/text.js';
+import { exploreAsync, judgeCaseAsync, mustFinish, type Exploration, type JudgedCase } from '../search/explore.js';
+import { mustLandEveryKill } from '../cli/options.js';
+import type { SystemUnderTest } from '../engine.js';
+
+/** The command that starts one life of the agent: its words, or a command and its arguments. */
+export type AgentCommand = readonly string[] | { command: string; args?: readonly string[] };
+
+export interface CheckAgentOptions {
+  agent: AgentCommand;
+  /** 1: every kill point of the first life; 2: also every kill point of each recovery. Default 1. */
+  kills?: 1 | 2;
+  /** Lives run side by side. Default 2. */
+  concurrency?: number;
+  /** A life that runs longer is taken to hang: the check stops with an error. Default 120 s. */
+  lifeTimeoutMs?: number;
+}
+
+export interface MinimalFailure {
+  /** The kill points of the earliest failing schedule, by index in each life. */
+  kills: number[];
+  /** The same kill points by identity, e.g. "shop-commit[step-2]". */
+  killAt: string[];
+  failed: CheckName[];
+  /** What differs from the run never killed, one line each. */
+  differences: string[];
+  /** The one command that replays it. */
+  replay: string;
+}
+
+export interface AgentCheck {
+  /** Every promised check holds at every kill point explored. */
+  ok: boolean;
+  /** How many kill schedules were run and judged. */
+  schedulesExplored: number;
+  /** The report `killpoint harness` prints (with the minimal counterexample when it fails). */
+  report: string;
+  minimal: MinimalFailure | null;
+  exploration: Exploration;
+}
+
+export function agentHarness(agent: AgentCommand, lifeTimeoutMs = DEFAULT_LIFE_TIMEOUT_MS): ExternalHarness {
+  const words = Array.isArray(agent) ? [...(agent as readonly string[])] : [(agent as { command: string }).command, ...((agent as { args?: readonly string[] }).args ?? [])];
+  if (words.length === 0 || words.some((w) => typeof w !== 'string') || words[0] === '') {
+    throw new TypeError('killpoint: agent: expected the command that starts one life, e.g. ["node", "agent.js"]');
+  }
+  if (!(Number.isFinite(lifeTimeoutMs) && lifeTimeoutMs > 0)) throw new TypeError(`killpoint: lifeTimeoutMs: expected milliseconds > 0, got ${lifeTimeoutMs}`);
+  const [command, ...args] = words as [string, ...string[]];
+  return { name: words.map(shellWord).join(' '), command, args, lifeTimeoutMs };
+}
+
+/** A judged case as the minimal failure a caller gets: its kill points, checks, differences and replay. */
+export function minimalOf(judged: JudgedCase, source: CaseSource): MinimalFailure {
+  return {
+    kills: judged.schedule.kills,
+    killAt: judged.schedule.kills.map((k, life) => killPointIdentity(judged.outcome.lives[life]?.events ?? [], k)),
+    failed: judged.failed,
+    differences: differences(judged.verdict),
+    replay: replayCommand(source, judged),
+  };
+}
+
+function setUp(options: CheckAgentOptions): { harness: ExternalHarness; system: SystemUnderTest; source: CaseSource } {
+  const harness = agentHarness(options.agent, options.lifeTimeoutMs);
+  return { harness, system: externalSystem(harness), source: { kind: 'harness', command: harness.name } };
+}
+
+/** Every kill point of the agent (and of its recoveries, with kills: 2), judged against a run never killed. */
+export async function checkAgent(options: CheckAgentOptions): Promise<AgentCheck> {
+  const kills = options.kills ?? 1;
+  if (kills !== 1 && kills !== 2) throw new TypeError(`killpoint: kills: expected 1 or 2, got ${String(kills)}`);
+  const concurrency = options.concurrency ?? 2;
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new TypeError(`killpoint: concurrency: expected a whole number >= 1, got ${concurrency}`);
+  const { harness, system, source } = setUp(options);
+  const exploration = await exploreAsync(externalTask(harness), system, { kills, interleavingBound: 1, seed: 1 }, { concurrency });
+  return {
+    ok: exploration.brokenPromises.length === 0,
+    schedulesExplored: exploration.schedulesExplored,
+    report: formatExploration(exploration, source),
+    minimal: exploration.minimal === null ? null : minimalOf(exploration.minimal, source),
+    exploration,
+  };
+}
+
+export interface ScheduleCheck {
+  ok: boolean;
+  report: string;
+  failure: MinimalFailure;
+  judged: JudgedCase;
+}
+
+/** One kill schedule of the agent (kill points by index, one per life), judged. */
+export async function checkAgentSchedule(options: CheckAgentOptions, kills: readonly number[]): Promise<ScheduleCheck> {
+  if (!Array.isArray(kills) || kills.length === 0 || !kills.every((k) => Number.isInteger(k) && k >= -1)) {
+    throw new TypeError(`killpoint: kills: expected kill points, integers >= -1, one per life, got ${JSON.stringify(kills)}`);
+  }
+  const { harness, system, source } = setUp(options);
+  const judged = await judgeCaseAsync(externalTask(harness), system, { kills: [...kills], interleaving: [] });
+  // Judged against a run that finished, at kill points that landed: else it proves nothing.
+  mustFinish(judged.baseline, system);
+  mustLandEveryKill(judged.outcome, kills, 'kills');
+  return { ok: judged.broken.length === 0, report: formatFailure({ judged, source }), failure: minimalOf(judged, source), judged };
+}
+
+/** The kill points of the agent's run never killed: -1 (before anything) and each event, with its identity. */
+export async function agentKillPoints(options: Pick<CheckAgentOptions, 'agent' | 'lifeTimeoutMs'>): Promise<{ index: number; identity: string }[]> {
+  const { harness, system } = setUp(options);
+  const baseline = await system.run(externalTask(harness), { kills: [], interleaving: [] });
+  mustFinish(baseline, system);
+  const events = baseline.lives[0]!.events;
+  return [-1, ...events.map((_, i) => i)].map((index) => ({ index, identity: killPointIdentity(events, index) }));
+}

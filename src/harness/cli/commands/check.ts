@@ -1,0 +1,264 @@
+// killpoint check <scenario.json | corpus-entry.json ...> [--engine E] [--strategy S ...] [--kills 1|2]
+//                 [--interleavings N] [--seed N] [--schedule k1,k2 [--interleaving p1,p2]] [--json] [--save DIR]
+// A kill point of --schedule is an event's index or its identity (shop-commit[call_refund]).
+// Explores every kill schedule of each scenario under each of the engine's systems (the bundled
+// scenarios and the scripted engine's five strategies when none are named) and exits 0 when every
+// check each system promises holds, 1 when one fails, 2 on bad input. --schedule replays one exact
+// schedule and explains it. A corpus entry replays its case and compares the verdict with the one
+// it expects. --save keeps each minimal counterexample as a corpus entry.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { LANTERN_DIR, loadScenarioFile, PROJECT_ROOT } from '../../../model/load.js';
+import { ScenarioError, type Scenario } from '../../../model/scenario.js';
+import { UsageError } from '../../usage-error.js';
+import { isCorpusEntry, loadCorpusEntry, replayEntry, replayEntryAsync, saveCorpusEntry } from '../../search/corpus.js';
+import { DEFAULT_EXPLORE_OPTIONS, explore, exploreAsync, judgeCase, judgeCaseAsync, resolveKillsPlan, type JudgedCase } from '../../search/explore.js';
+import { runPlan, runPlanAsync } from '../../search/plan.js';
+import type { KillPointSpec } from '../../check/kill-points.js';
+import { decimalInt, killDepth, killPointList, mustLandEveryKill, mustPickInRange, parseShard, shardOf, type Shard } from '../options.js';
+import { startProgress } from '../progress.js';
+import { readerGone, yieldToReader } from '../reader.js';
+import { DEFAULT_ENGINE, engineNamed, engineNames } from '../../registry.js';
+import type { SystemUnderTest } from '../../engine.js';
+import { stripCasesPlan, stripOf, type Strip } from '../../report/check-data.js';
+import { checkReportHtml } from '../../report/check-html.js';
+import { writeReportFile } from '../../report/write.js';
+import { explorationJson, formatExploration, formatFailure, differences, type CaseSource } from '../../report/text.js';
+
+interface CheckArgs {
+  files: string[];
+  engine: string;
+  strategies: string[];
+  kills: 1 | 2;
+  interleavingBound: number;
+  seed: number;
+  /** Kill points by index or by identity (see src/harness/check/kill-points.ts). */
+  schedule: KillPointSpec[] | null;
+  interleaving: number[];
+  json: boolean;
+  /** Where to keep each failure's minimal case as a corpus entry, when asked. */
+  saveDir: string | null;
+  /** Where to write the HTML report, when asked. */
+  htmlPath: string | null;
+  /** Only this shard of the work (scenario x system units, corpus entries first). */
+  shard: Shard | null;
+}
+
+function intList(value: string | undefined, option: string, min: number): number[] {
+  if (value === undefined) throw new UsageError(`${option}: expected a comma-separated list of integers`);
+  const list = value.split(',').map(decimalInt);
+  if (list.some((n) => !Number.isInteger(n) || n < min)) throw new UsageError(`${option}: expected a comma-separated list of integers >= ${min}, got "${value}"`);
+  return list;
+}
+
+function oneInt(value: string | undefined, option: string, min: number, max = Infinity): number {
+  const n = decimalInt(value);
+  const range = max === Infinity ? `>= ${min}` : `from ${min} to ${max}`;
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${option}: expected one integer ${range}, got ${value === undefined ? 'nothing' : `"${value}"`}`);
+  return n;
+}
+
+/** More interleavings than this per scenario and system would run for hours; above it, ask for a sample. */
+const MAX_INTERLEAVINGS = 10_000;
+
+export function parseCheckArgs(args: string[]): CheckArgs {
+  const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null, htmlPath: null, shard: null };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const value = (): string | undefined => args[++i];
+    switch (arg) {
+      case '--engine': {
+        const name = value();
+        if (name === undefined || engineNamed(name) === undefined) throw new UsageError(`--engine: expected one of ${engineNames().join(', ')}, got ${name === undefined ? 'nothing' : `"${name}"`}`);
+        parsed.engine = name;
+        break;
+      }
+      case '--strategy': {
+        const name = value();
+        if (name === undefined) throw new UsageError('--strategy: expected a name, got nothing');
+        parsed.strategies.push(name);
+        break;
+      }
+      case '--kills':
+        parsed.kills = killDepth(value(), '--kills');
+        break;
+      case '--interleavings':
+        parsed.interleavingBound = oneInt(value(), '--interleavings', 1, MAX_INTERLEAVINGS);
+        break;
+      case '--seed':
+        parsed.seed = oneInt(value(), '--seed', 0);
+        break;
+      case '--schedule':
+        parsed.schedule = killPointList(value(), '--schedule');
+        break;
+      case '--interleaving':
+        parsed.interleaving = intList(value(), '--interleaving', 0);
+        break;
+      case '--json':
+        parsed.json = true;
+        break;
+      case '--save': {
+        const dir = value();
+        if (dir === undefined || dir.trim() === '' || dir.startsWith('-')) throw new UsageError(`--save: expected the folder to keep corpus entries in, got ${dir === undefined ? 'nothing' : `"${dir}"`}`);
+        parsed.saveDir = dir;
+        break;
+      }
+      case '--html': {
+        const path = value();
+        if (path === undefined || path.trim() === '' || path.startsWith('-')) throw new UsageError(`--html: expected the file to write the report to, got ${path === undefined ? 'nothing' : `"${path}"`}`);
+        parsed.htmlPath = path;
+        break;
+      }
+      case '--shard':
+        parsed.shard = parseShard(value(), '--shard');
+        break;
+      default:
+        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard)`);
+        parsed.files.push(arg);
+    }
+  }
+  if (parsed.schedule === null && parsed.interleaving.length > 0) throw new UsageError('--interleaving: only with --schedule');
+  if (parsed.schedule !== null && parsed.htmlPath !== null) throw new UsageError('--html: draws every kill point of an exploration; leave out --schedule');
+  if (parsed.schedule !== null && parsed.shard !== null) throw new UsageError('--shard: splits an exploration among machines; leave out --schedule');
+  const engine = engineNamed(parsed.engine)!;
+  for (const name of parsed.strategies) {
+    if (engine.system(name) === undefined) throw new UsageError(`--strategy: expected one of ${engine.systemNames.join(', ')}, got "${name}"`);
+  }
+  return parsed;
+}
+
+function displayPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel.startsWith('..') ? path : rel;
+}
+
+/** Keeps a minimal counterexample as a corpus entry named after its scenario and system. */
+function saveMinimal(minimal: JudgedCase, source: CaseSource, dir: string): string {
+  const scenarioPath = source.kind === 'scenario-file' ? resolve(source.path) : null;
+  // Corpus entries name their scenario file from the project root when it lies inside it.
+  const scenarioFile = scenarioPath === null ? undefined : scenarioPath.startsWith(`${PROJECT_ROOT}/`) ? relative(PROJECT_ROOT, scenarioPath) : scenarioPath;
+  const name = `${minimal.scenario.id}-${minimal.system.engine}-${minimal.system.name}`.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
+  const file = saveCorpusEntry(minimal, {
+    name,
+    note: `found by killpoint check: the earliest schedule that breaks ${minimal.broken.join(', ')}`,
+    property: 'promised checks',
+    ...(scenarioFile === undefined ? { scenarioInline: null } : { scenarioFile }),
+    dir: resolve(dir),
+  });
+  return displayPath(resolve(PROJECT_ROOT, file));
+}
+
+export async function checkCommand(args: string[]): Promise<number> {
+  const a = parseCheckArgs(args);
+  const files = a.files.length > 0
+    ? a.files
+    : readdirSync(LANTERN_DIR).filter((n) => n.endsWith('.json')).sort().map((n) => displayPath(join(LANTERN_DIR, n)));
+  const engine = engineNamed(a.engine)!;
+  const systems = (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name)!);
+  const scenarios: { scenario: Scenario; source: CaseSource }[] = [];
+  const corpusFiles: string[] = [];
+  for (const file of files) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new ScenarioError(file, '(file)', `a readable JSON file (${(error as Error).message})`);
+    }
+    if (isCorpusEntry(raw)) corpusFiles.push(file);
+    else scenarios.push({ scenario: loadScenarioFile(file), source: { kind: 'scenario-file', path: file } });
+  }
+  if (a.schedule !== null && (scenarios.length !== 1 || corpusFiles.length > 0)) throw new UsageError('--schedule: name exactly one scenario file');
+
+  let failing = 0;
+  const json: unknown[] = [];
+  const strips: Strip[] = [];
+  // The progress line (stderr) is cleared before each report (stdout), which a terminal shows on the same screen.
+  let progress = startProgress('killpoint check', 0, { enabled: false });
+  const print = (text: string): void => {
+    if (a.json) return;
+    progress.clear();
+    console.log(text);
+  };
+
+  // The units of work, in a fixed order: every corpus entry, then every scenario under every
+  // system. --shard takes its share of them; the progress line counts them.
+  type Unit = { kind: 'corpus'; file: string } | { kind: 'scenario'; scenario: Scenario; source: CaseSource; system: SystemUnderTest };
+  const allUnits: Unit[] = [
+    ...corpusFiles.map((file): Unit => ({ kind: 'corpus', file })),
+    ...scenarios.flatMap(({ scenario, source }) => systems.map((system): Unit => ({ kind: 'scenario', scenario, source, system }))),
+  ];
+  const units = shardOf(allUnits, a.shard);
+  progress = startProgress('killpoint check', units.length, { enabled: a.schedule === null && !a.json });
+  let stoppedEarly = false;
+
+  try {
+    for (const unit of units) {
+      // A reader that went away (`check | head -1`) stops the work: nobody reads what is left.
+      await yieldToReader();
+      if (readerGone()) {
+        stoppedEarly = true;
+        break;
+      }
+      if (unit.kind === 'corpus') {
+        const file = unit.file;
+        const entry = loadCorpusEntry(file);
+        const replay = entry.system.inProcess ? replayEntry(entry) : await replayEntryAsync(entry);
+        const ok = replay.mismatches.length === 0;
+        if (!ok) failing++;
+        json.push({ corpusEntry: file, ok, mismatches: replay.mismatches, failed: replay.judged.failed, differences: differences(replay.judged.verdict) });
+        print(`${file}: ${ok ? 'replays as expected' : 'DOES NOT MATCH'} (${replay.entry.note})`);
+        for (const m of replay.mismatches) print(`  ${m}`);
+        print(formatFailure({ judged: replay.judged, source: { kind: 'corpus-entry', path: file } }).split('\n').map((l) => `  ${l}`).join('\n'));
+        progress.tick(file);
+        continue;
+      }
+      const { scenario, source, system } = unit;
+      if (a.schedule !== null) {
+        const resolve = resolveKillsPlan(a.schedule, a.interleaving);
+        const kills = system.inProcess ? runPlan(resolve, system, scenario) : await runPlanAsync(resolve, system, scenario);
+        const schedule = { kills, interleaving: a.interleaving };
+        const judged = system.inProcess ? judgeCase(scenario, system, schedule) : await judgeCaseAsync(scenario, system, schedule);
+        mustPickInRange([judged.baseline, judged.outcome], a.interleaving, '--interleaving');
+        mustLandEveryKill(judged.outcome, kills, '--schedule');
+        if (judged.broken.length > 0) failing++;
+        json.push({ scenario: scenario.id, engine: system.engine, strategy: system.name, ok: judged.broken.length === 0, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) });
+        print(formatFailure({ judged, source }));
+        continue;
+      }
+      const options = { kills: a.kills, interleavingBound: a.interleavingBound, seed: a.seed };
+      // A process engine's exploration takes minutes: its runs get a progress line of their own.
+      const runs = (batch: number) => startProgress(`${scenario.id} ${system.name}: runs`, batch, { enabled: !a.json });
+      const exploration = system.inProcess ? explore(scenario, system, options) : await exploreAsync(scenario, system, options, { concurrency: availableParallelism(), progress: runs });
+      if (exploration.brokenPromises.length > 0) failing++;
+      if (a.htmlPath !== null) {
+        const cases = system.inProcess ? runPlan(stripCasesPlan(scenario, system), system, scenario) : await runPlanAsync(stripCasesPlan(scenario, system), system, scenario, { concurrency: availableParallelism() });
+        strips.push(stripOf(exploration, system, scenario, cases, source));
+      }
+      json.push({ engine: system.engine, ...explorationJson(exploration, source) });
+      print(formatExploration(exploration, source));
+      if (a.saveDir !== null && exploration.minimal !== null) {
+        const saved = saveMinimal(exploration.minimal, source, a.saveDir);
+        print(`  kept as a corpus entry: ${saved} (replay: npx killpoint check ${saved})`);
+      }
+      progress.tick(`${scenario.id} ${system.name}`);
+    }
+  } finally {
+    progress.end();
+  }
+  if (stoppedEarly) return failing === 0 ? 0 : 1;
+  if (a.htmlPath !== null) {
+    writeReportFile(a.htmlPath, checkReportHtml({ kind: 'check', strips }));
+    if (!a.json) console.log(`HTML report: ${a.htmlPath}`);
+  }
+  // A shard says what split it is of (the units and the options), so that merge joins only shards of one split.
+  const split = { units: allUnits.map((u) => (u.kind === 'corpus' ? u.file : `${u.scenario.id} ${u.system.engine} ${u.system.name}`)), kills: a.kills, interleavings: a.interleavingBound, seed: a.seed };
+  if (a.json) console.log(JSON.stringify(a.shard === null ? json : { shard: a.shard, units: allUnits.length, split, results: json }, null, 2));
+  else {
+    const share = a.shard === null ? '' : ` in shard ${a.shard.index}/${a.shard.count} (${units.length} of ${allUnits.length} scenario x system units; join the shards' --json with killpoint merge)`;
+    console.log(failing === 0 ? `every promised check holds${share}` : `${failing} case${failing === 1 ? '' : 's'} broke a promised check${share}`);
+  }
+  return failing === 0 ? 0 : 1;
+}
+

@@ -1,0 +1,72 @@
+// killpoint harness [--kills 1|2] [--schedule k1,k2] [--concurrency N] [--life-timeout S] [--json] -- <command> [args...]
+// Kills an agent in any language at every kill point through the kill protocol (src/harness/process/protocol.ts),
+// with --kills 2 also at every kill point of its recovery, restarts it, and judges each run against
+// one never killed: the same explorer, checks, minimal counterexample and report as `check`.
+// --schedule replays one schedule. Exit 1 when a check the protocol can make fails, 2 when the
+// harness breaks the protocol or a life runs longer than --life-timeout seconds (default 120).
+
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../../usage-error.js';
+import type { ExternalHarness } from '../../engines/external/external.js';
+import { DEFAULT_LIFE_TIMEOUT_MS } from '../../process/processes.js';
+import { externalSystem, externalTask } from '../../engines/external/engine.js';
+import { exploreAsync, judgeCaseAsync, resolveKillsPlan } from '../../search/explore.js';
+import { runPlanAsync } from '../../search/plan.js';
+import { decimalInt, decimalNumber, killDepth, killPointList, mustLandEveryKill } from '../options.js';
+import { differences, explorationJson, formatExploration, formatFailure, shellWord, type CaseSource } from '../../report/text.js';
+import { startProgress } from '../progress.js';
+import { saveCorpusEntry } from '../../search/corpus.js';
+import { relative, resolve } from 'node:path';
+import { PROJECT_ROOT } from '../../../model/load.js';
+
+export async function harnessCommand(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { kills: { type: 'string' }, schedule: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'boolean' }, 'life-timeout': { type: 'string' }, save: { type: 'string' } } });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.values.save !== undefined && (parsed.values.save.trim() === '' || parsed.values.save.startsWith('-'))) throw new UsageError(`--save: expected the folder to keep corpus entries in, got "${parsed.values.save}"`);
+  const [command, ...commandArgs] = parsed.positionals;
+  if (command === undefined) throw new UsageError('expected the harness command after --, e.g. killpoint harness -- python3 agents/python/refund_agent.py');
+  const concurrency = parsed.values.concurrency === undefined ? availableParallelism() : decimalInt(parsed.values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency: expected a whole number >= 1, got "${parsed.values.concurrency}"`);
+  const kills = parsed.values.kills === undefined ? 1 : killDepth(parsed.values.kills, '--kills');
+  const schedule = parsed.values.schedule === undefined ? null : killPointList(parsed.values.schedule, '--schedule');
+  const timeoutS = parsed.values['life-timeout'] === undefined ? DEFAULT_LIFE_TIMEOUT_MS / 1000 : decimalNumber(parsed.values['life-timeout']);
+  if (!(Number.isFinite(timeoutS) && timeoutS > 0)) throw new UsageError(`--life-timeout: expected seconds > 0, got "${parsed.values['life-timeout']}"`);
+  const words = [command, ...commandArgs];
+  const harness: ExternalHarness = { name: words.map(shellWord).join(' '), command, args: commandArgs, lifeTimeoutMs: timeoutS * 1000 };
+  const system = externalSystem(harness);
+  const task = externalTask(harness);
+  const source: CaseSource = { kind: 'harness', command: harness.name };
+  const print = (text: string): void => {
+    if (!parsed.values.json) console.log(text);
+  };
+
+  if (schedule !== null) {
+    const resolved = await runPlanAsync(resolveKillsPlan(schedule, []), system, task);
+    const judged = await judgeCaseAsync(task, system, { kills: resolved, interleaving: [] });
+    mustLandEveryKill(judged.outcome, resolved, '--schedule');
+    if (parsed.values.json) console.log(JSON.stringify({ harness: harness.name, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) }, null, 2));
+    print(formatFailure({ judged, source }));
+    return judged.broken.length > 0 ? 1 : 0;
+  }
+
+  // Each life is a process: a progress line for each batch of runs, at a terminal only.
+  const progress = (batch: number) => startProgress('killpoint harness: runs', batch, { enabled: !parsed.values.json });
+  const exploration = await exploreAsync(task, system, { kills, interleavingBound: 1, seed: 1 }, { concurrency, progress });
+  if (parsed.values.json) console.log(JSON.stringify(explorationJson(exploration, source), null, 2));
+  print(formatExploration(exploration, source));
+  if (parsed.values.save !== undefined && exploration.minimal !== null) {
+    // The minimal case as a corpus entry of the external engine: `killpoint check <entry>` replays
+    // it (from the folder the harness command is relative to) and compares the verdict.
+    const name = `harness-${harness.name}`.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 80);
+    const saved = saveCorpusEntry(exploration.minimal, { name, note: `found by killpoint harness: the earliest schedule that breaks ${exploration.minimal.broken.join(', ')}`, property: 'promised checks', dir: resolve(parsed.values.save) });
+    const shown = relative(process.cwd(), resolve(PROJECT_ROOT, saved));
+    const path = shown.startsWith('..') ? resolve(PROJECT_ROOT, saved) : shown;
+    print(`  kept as a corpus entry: ${path} (replay: npx killpoint check ${path})`);
+  }
+  return exploration.brokenPromises.length > 0 ? 1 : 0;
+}

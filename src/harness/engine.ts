@@ -1,0 +1,176 @@
+// The one seam for a system under test. An engine (killpoint's own scripted runner, an agent in
+// any language behind the kill protocol, a real durable engine) offers systems; a system runs a
+// scenario under a kill schedule and leaves a RunOutcome. The life loop (life-loop.ts), the checks
+// (src/check), the search (src/search), the reports and the command line are written once against
+// this interface: adding an engine is one folder and one line in registry.ts.
+
+import type { CheckName } from './check/checks.js';
+import type { LifeRecord, RunOutcome, Schedule } from './check/outcome.js';
+import type { Conversation } from '../model/conversation.js';
+import type { Scenario } from '../model/scenario.js';
+import type { RunEvent } from './check/events.js';
+
+export interface SystemUnderTest {
+  /** The engine it belongs to, as registered. */
+  engine: string;
+  /** Its name within the engine (for the scripted engine, a strategy or broken variant); a RunOutcome's `strategy`. */
+  name: string;
+  summary: string;
+  /** The checks that must hold at every kill schedule; the others are reported but not promised. */
+  promised: readonly CheckName[];
+  /** The kinds of event it can be killed right after: the kill points it exposes. */
+  killPoints: readonly string[];
+  /** The command-line words that select it again (after the file), for replay commands. */
+  selector: readonly string[];
+  /** True when run() answers at once (in process); false when it answers with a promise (processes). */
+  inProcess: boolean;
+  /**
+   * Runs a scenario under a kill schedule, from fresh durable stores. In-memory engines answer at
+   * once; engines whose lives are processes answer with a promise.
+   */
+  run(scenario: Scenario, schedule: Schedule): RunOutcome | Promise<RunOutcome>;
+  /**
+   * Optional: the system runs one life at a time from a durable state it can name. A recovery
+   * depends only on what survived the kill, so the explorer (src/harness/search/equivalence.ts) runs
+   * one recovery per distinct durable state and still judges every kill point. Without it, every
+   * schedule is run from scratch.
+   */
+  lives?: LifeByLife;
+}
+
+/**
+ * What survived a kill, as the system keeps it: an opaque value it can start a life from. `digest`
+ * names its contents (the shop, journal, step records, outbox: whatever the system's lives can read
+ * back); two states with one digest must be the same for any life started from them.
+ */
+export interface DurableState {
+  readonly digest: string;
+}
+
+/** Where a life starts: a durable state, its number among the run's lives, the interleaving picks left to it. */
+export interface LifeStart {
+  state: DurableState;
+  lifeIndex: number;
+  picks: readonly number[];
+}
+
+/** One life run to its end (never killed), with what a kill after each of its events would have left. */
+export interface LifeRun {
+  /** How the life ended (finished or failed), with every event. */
+  record: LifeRecord;
+  /** The conversation of a life that finished (null when it found nothing to do, or failed). */
+  conversation: Conversation | null;
+  /** The interleaving picks this life took, and how many calls each chose among. */
+  picks: number[];
+  widths: number[];
+  /** Killed right after event k (-1: before the first): the durable state left and how many picks the life had taken. */
+  after(k: number): { state: DurableState; picksTaken: number };
+  /** What the stores hold once the life ended. */
+  stores: Pick<RunOutcome, 'delivered' | 'writes' | 'refusals' | 'shop'>;
+  /**
+   * Systems with join points (LifeByLife.runHead): the events right after which this life was at
+   * one, in order. From each it went on exactly as a life started from the state after that event
+   * would, so the explorer takes the rest of this life for that one.
+   */
+  joinPoints?: number[];
+}
+
+/** A life stopped at a join point (LifeByLife.runHead): what it did up to there, and where it goes on. */
+export interface LifeHead {
+  /** The events up to the join point (at least one). */
+  events: RunEvent[];
+  /** The join points it passed before the one it stopped at (as LifeRun.joinPoints). */
+  joinPoints?: number[];
+  /** The interleaving picks the head took, and how many calls each chose among. */
+  picks: number[];
+  widths: number[];
+  /** Killed right after event k of the head (-1: before the first), as LifeRun.after. */
+  after(k: number): { state: DurableState; picksTaken: number };
+  /** The life goes on as a life started from this state, with the picks left after the head's. */
+  joins: DurableState;
+}
+
+/** The capability: run a life from a durable state. In-process systems answer at once, process tiers with a promise. */
+export interface LifeByLife {
+  /** The durable state of a fresh run (the scenario's starting rows, nothing else). */
+  initial(scenario: Scenario): DurableState;
+  /**
+   * Everything a life started here reads, except the interleaving picks (the explorer matches
+   * those by the picks the life consumed): the state's digest, and the life number when the
+   * system's lives read it (fresh random keys are seeded by it).
+   */
+  key(start: LifeStart): string;
+  runLife(scenario: Scenario, start: LifeStart): LifeRun | Promise<LifeRun>;
+  /**
+   * Optional, in-process systems with join points: moments after at least one event where a life
+   * keeps nothing in memory that its durable state does not hold (a journal just saved with the
+   * whole conversation, a workflow whose steps are all recorded). From one, a life goes on exactly
+   * as a life started from that state would. Runs a life from `start`, asking `stopAt` at each
+   * join point (with the state there and the picks taken so far) whether to stop: the explorer
+   * stops a life where it meets a state it has explored before, so a recovery runs only what it
+   * does before it meets one, and single kills cost time linear in the task's length. Answers a
+   * LifeHead when it stopped, a LifeRun when it ran to its end; each says which join points it
+   * passed (joinPoints). Where a life's whole events are needed (a verdict to judge, a report),
+   * the explorer runs it again with runLife.
+   */
+  runHead?(scenario: Scenario, start: LifeStart, stopAt: (state: DurableState, picksTaken: number) => boolean): LifeRun | LifeHead;
+  /**
+   * Process tiers only: a life run to its end cannot say what a kill would have left, so `after(k)`
+   * of its LifeRun is known once a child started from the same state has been killed right after
+   * each event k, its real files digested (src/harness/process/process-lives.ts). The explorer asks for it
+   * only for lives it cuts. In-process systems know `after` from the life itself.
+   */
+  cutEvery?(scenario: Scenario, start: LifeStart, run: LifeRun, concurrency: number): Promise<void>;
+  /** Process tiers: removes the state folders of the scenario's explorations (the explorer calls it when done). */
+  release?(scenario: Scenario): void | Promise<void>;
+}
+
+export interface Engine {
+  name: string;
+  summary: string;
+  /** Every system it knows by name, for validation and help. */
+  systemNames: readonly string[];
+  /** The systems `check` explores when none is named. */
+  defaultSystems: readonly string[];
+  /** The system of this name; undefined when the engine has none. */
+  system(name: string): SystemUnderTest | undefined;
+}
+
+/** A system ran in processes where only an in-process answer will do. */
+export class NotInProcess extends Error {
+  constructor(system: SystemUnderTest) {
+    super(`${system.engine} ${system.name}: its lives are processes; use the asynchronous search`);
+    this.name = 'NotInProcess';
+  }
+}
+
+/** Runs a system that answers in process; throws NotInProcess for one that answers with a promise. */
+export function runInProcess(system: SystemUnderTest, scenario: Scenario, schedule: Schedule): RunOutcome {
+  if (!system.inProcess) throw new NotInProcess(system);
+  const outcome = system.run(scenario, schedule);
+  if (outcome instanceof Promise) {
+    outcome.catch(() => undefined); // nobody waits for it
+    throw new NotInProcess(system);
+  }
+  return outcome;
+}
+
+/** The run never killed is the yardstick: one that does not finish leaves nothing to judge against. */
+export class BaselineDidNotFinish extends Error {
+  constructor(system: SystemUnderTest, outcome: RunOutcome) {
+    const life = outcome.lives[0];
+    super(`${system.engine} ${system.name} on ${outcome.scenarioId}: the run without a kill did not finish${life?.error ? `: ${life.error}` : ''}`);
+    this.name = 'BaselineDidNotFinish';
+  }
+}
+
+/**
+ * The system cannot be judged on what it was given (a checkpoint database that is not one, a run
+ * that never saves a durable state to recover from): bad input, not a verdict.
+ */
+export class SystemInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SystemInputError';
+  }
+}

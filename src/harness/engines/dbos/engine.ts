@@ -1,0 +1,66 @@
+// DBOS as an engine: a real DBOS workflow (@dbos-inc/dbos-sdk, pinned) running the bundled
+// scenarios unchanged (the model call a step, each tool call a step), its system database on
+// embedded PGlite or on a real Postgres, each life a child process killed with SIGKILL right after
+// its kill point, each recovery a fresh process that launches DBOS with the same executor id and
+// application version. Nothing of DBOS or PGlite is imported here: only the children load DBOS,
+// and PGlite is loaded when a pglite system first runs.
+//
+// What each system promises follows from when DBOS records: a step's output is recorded after the
+// step returns, so nothing recorded is lost and the conversation stays valid, but a kill between a
+// write's commit and its step record runs the step again (the gap). With keys the repeat is
+// answered from the key table: every check. A broken variant promises what the mode it imitates
+// promises, and breaks it.
+
+import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
+import type { Engine, SystemUnderTest } from '../../engine.js';
+import { allConfigs, configNamed, systemName, type DbosConfig } from './config.js';
+import { runDbos } from './run.js';
+import { dbosTier } from './tier.js';
+import { processLives } from '../../process/process-lives.js';
+
+function promises(c: DbosConfig): readonly CheckName[] {
+  return c.keys === 'none' ? ['lost-write', 'invalid-conversation', 'half-answer', 'answer-twice'] : CHECK_NAMES;
+}
+
+const KILL_POINTS = ['workflow-started', 'model-request', 'model-chunk', 'model-reply', 'tool-start', 'shop-commit', 'tool-result', 'step-recorded', 'workflow-recorded', 'answer-delivered'] as const;
+
+function summaryOf(c: DbosConfig): string {
+  const backend = c.backend === 'pglite' ? 'embedded PGlite' : 'Postgres';
+  const mode = c.mode === 'workflow' ? 'model and tool calls as steps, no keys'
+    : c.mode === 'workflow+keys' ? 'model and tool calls as steps, keys workflow id + tool call id'
+    : c.mode === 'workflow+random-keys' ? 'BROKEN: keys from a fresh random id made inside the step'
+    : 'BROKEN: every life launches with an executor id of its own, so no recovery ever runs the workflow';
+  return `DBOS workflow on ${backend}: ${mode}`;
+}
+
+const systems = new Map<string, SystemUnderTest>();
+
+/** The DBOS system of this name (see config.ts), or undefined. */
+export function dbosSystem(name: string): SystemUnderTest | undefined {
+  let system = systems.get(name);
+  if (system === undefined) {
+    const config = configNamed(name);
+    if (config === undefined) return undefined;
+    system = {
+      engine: 'dbos',
+      name,
+      summary: summaryOf(config),
+      promised: promises(config),
+      killPoints: KILL_POINTS,
+      selector: ['--engine', 'dbos', '--strategy', name],
+      inProcess: false,
+      run: (scenario, schedule) => runDbos(scenario, config, name, schedule),
+      lives: processLives(dbosTier(config, name)),
+    };
+    systems.set(name, system);
+  }
+  return system;
+}
+
+export const dbosEngine: Engine = {
+  name: 'dbos',
+  summary: 'DBOS workflows on embedded PGlite or Postgres, each life a process killed with SIGKILL',
+  systemNames: allConfigs().map(systemName),
+  defaultSystems: allConfigs().filter((c) => !c.broken && c.backend === 'pglite').map(systemName),
+  system: dbosSystem,
+};

@@ -1,0 +1,280 @@
+// DBOS's lives one at a time from a durable state, for the explorer by equivalence (the seam's
+// ProcessTier, src/harness/process/process-lives.ts). A DBOS run's durable state is in two places: its folder
+// (the shop's SQLite file, the outbox) and its rows in the system database shared by every run of
+// the process (the workflow's status, its recorded steps, its input and output). The folder names
+// its rows by a file of its own (identity.json: the workflow id, executor id and application
+// version its lives launch with), so:
+// - the digest of a state is its files' and, beside them, its rows: every table of DBOS's schema
+//   that has a workflow id, the state's own names renamed, times and transaction ids dropped;
+// - a copy of a state (each life runs in one) gets names of its own and a copy of the rows under
+//   them, keeping the run's key (RunIdentity.runKey) so that its idempotency keys are the run's.
+// The parent reads the database with `pg`, the client DBOS itself is built on, loaded only here
+// (from where DBOS loads it).
+
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Scenario } from '../../../model/scenario.js';
+import { Shop } from '../../../model/shop.js';
+import { SystemInputError } from '../../engine.js';
+import { lifeTimeoutFrom } from '../../process/processes.js';
+import type { OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
+import { engineLifeRecord, readRunStores, runProcessLife, lifeOfRequest } from '../../process/process-life.js';
+import { serializeScenario } from '../scripted/process/run-spec.js';
+import { systemDatabase } from './backend.js';
+import { dbosChild } from './bundle.js';
+import type { DbosConfig } from './config.js';
+import { copyIdentity, LIFE_TIMEOUT_VARIABLE, runIdentity } from './run.js';
+import { DBOS_ENV, STATE_FILES, type DbosRunSpec, type RunIdentity } from './run-spec.js';
+
+const IDENTITY_FILE = 'identity.json';
+
+/** Columns whose values are made of the clock or of transaction ids: no life compares them across states. */
+const NOT_READ = /(_at|_ms|_timestamp|_time|_xid)$/;
+
+interface Queryable {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+interface Pool extends Queryable {
+  connect(): Promise<Queryable & { release(): void }>;
+  on(event: 'error', listener: () => void): void;
+}
+
+interface PgModule {
+  Pool: new (options: { connectionString: string; max: number; allowExitOnIdle: boolean }) => Pool;
+}
+
+/**
+ * `pg`, the client DBOS is built on, found where DBOS finds it (installed beside DBOS or inside
+ * it): killpoint does not depend on it, and its types are not installed, so it is described here.
+ */
+function pgOfDbos(): PgModule {
+  const dbos = createRequire(import.meta.url).resolve('@dbos-inc/dbos-sdk');
+  return createRequire(dbos)('pg') as PgModule;
+}
+
+const pools = new Map<string, Pool>();
+
+/**
+ * One pool per database, of one connection, as DBOS's own children use on PGlite: PGlite served
+ * over its socket is not reliable with several connections at once (a count of ours once came back
+ * with no row while two were in flight, under CI's load; not reproduced since), and the parent's
+ * few queries per life need no more. It lets the process exit when idle.
+ */
+function database(url: string): Pool {
+  let pool = pools.get(url);
+  if (pool === undefined) {
+    const made = new (pgOfDbos().Pool)({ connectionString: url, max: 1, allowExitOnIdle: true });
+    // An idle connection that drops (the backend stopped at the end of a check) is not an error
+    // of any query: the next query connects again, and one that cannot fails with its own error.
+    made.on('error', () => {});
+    pools.set(url, (pool = made));
+  }
+  return pool;
+}
+
+/** DBOS's schema: each table's columns in order (read once per database). */
+const schemaOf = new Map<string, Promise<Map<string, string[]>>>();
+function dbosSchema(url: string): Promise<Map<string, string[]>> {
+  let schema = schemaOf.get(url);
+  if (schema === undefined) {
+    schema = database(url)
+      .query(
+        `SELECT table_name, array_agg(column_name::text ORDER BY ordinal_position) AS columns FROM information_schema.columns
+         WHERE table_schema = 'dbos' GROUP BY table_name ORDER BY table_name`,
+      )
+      .then(({ rows }) => new Map(rows.map((r) => [r.table_name as string, r.columns as string[]])));
+    schemaOf.set(url, schema);
+  }
+  return schema;
+}
+
+/** DBOS's tables that hold a workflow's rows (they have its id), the status table first: the other tables' rows refer to its rows. */
+async function workflowTables(url: string): Promise<{ table: string; columns: string[] }[]> {
+  const tables = [...(await dbosSchema(url))].filter(([, columns]) => columns.includes('workflow_uuid')).map(([table, columns]) => ({ table, columns }));
+  return [...tables.filter((t) => t.table === 'workflow_status'), ...tables.filter((t) => t.table !== 'workflow_status')];
+}
+
+const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * Rows that belong to a run without carrying its workflow id: a copy of a state would lack them
+ * and its digest would not see them. Messages sent to the workflow, workflows it started (the
+ * status rows name it as their parent) and the steps that started them. Our agent makes none; one
+ * that did could not be explored soundly by copying rows, so the digest stops on them rather than
+ * let recoveries it cannot tell apart share one.
+ */
+const NOT_COPIED = [
+  { table: 'notifications', column: 'destination_uuid', where: 'destination_uuid = $1', what: 'messages sent to the workflow' },
+  { table: 'workflow_status', column: 'parent_workflow_id', where: 'parent_workflow_id = $1', what: 'workflows it started' },
+  { table: 'operation_outputs', column: 'child_workflow_id', where: 'workflow_uuid = $1 AND child_workflow_id IS NOT NULL', what: 'steps that started a workflow' },
+];
+
+/** What of a workflow's rows does not carry its id (see NOT_COPIED), each as "N in dbos.table (what)": one query. */
+export async function rowsNotCopied(url: string, workflowId: string): Promise<string[]> {
+  const schema = await dbosSchema(url);
+  const asked = NOT_COPIED.filter((c) => schema.get(c.table)?.includes(c.column));
+  if (asked.length === 0) return [];
+  const counts = asked.map((c, i) => `(SELECT count(*)::int FROM dbos.${quote(c.table)} WHERE ${c.where}) AS n${i}`);
+  const { rows } = await database(url).query(`SELECT ${counts.join(', ')}`, [workflowId]);
+  return asked.flatMap((c, i) => {
+    const n = rows[0]![`n${i}`] as number;
+    return n > 0 ? [`${n} in dbos.${c.table} (${c.what})`] : [];
+  });
+}
+
+function identityOf(stateDir: string): RunIdentity {
+  return JSON.parse(readFileSync(join(stateDir, IDENTITY_FILE), 'utf8')) as RunIdentity;
+}
+
+/**
+ * A life's connections carry its state's workflow id as their application name, so that the
+ * parent can tell when a killed life's connections are gone (see settled).
+ */
+function lifeUrl(url: string, run: RunIdentity): string {
+  const named = new URL(url);
+  named.searchParams.set('application_name', run.workflowId);
+  return named.toString();
+}
+
+/** How long a killed life's sessions may take to go; a server that keeps them longer is not answering. */
+const SESSIONS_GONE_MS = 30_000;
+
+/**
+ * Postgres: waits until no session of the killed life is left, since a server runs a statement it
+ * had received even after its client is gone, and the state a kill leaves includes what it commits.
+ * (PGlite is served from this process: the dead child's last statements are queued before any
+ * query of ours.)
+ */
+async function settled(db: Queryable, run: RunIdentity): Promise<void> {
+  const until = Date.now() + SESSIONS_GONE_MS; // real clock: waiting on another process
+  for (;;) {
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [run.workflowId]);
+    if (rows[0]!.n === 0) return;
+    const late = Date.now() > until; // real clock: the time limit of a wait on another process
+    if (late) throw new Error(`dbos: the sessions of ${run.workflowId} were still open ${SESSIONS_GONE_MS / 1000} s after its life was killed`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The state's rows outside its folder, canonical: its own names renamed, what no life compares dropped. */
+async function rowsDigest(url: string, stateDir: string, postgres: boolean): Promise<string> {
+  const run = identityOf(stateDir);
+  const db = database(url);
+  if (postgres) await settled(db, run);
+  const missed = await rowsNotCopied(url, run.workflowId);
+  if (missed.length > 0) {
+    throw new SystemInputError(`dbos: workflow ${run.workflowId} has rows that do not carry its id, which a copy of its state would lack: ${missed.join('; ')}. The DBOS tier explores by equivalence only workflows whose rows all carry their own id.`);
+  }
+  const rename = (value: unknown): unknown =>
+    typeof value === 'string' ? value.replaceAll(run.workflowId, '{workflow}').replaceAll(run.executorId, '{executor}').replaceAll(run.appVersion, '{version}') : value;
+  const parts: string[] = [];
+  for (const { table, columns } of await workflowTables(url)) {
+    const read = columns.filter((c) => !NOT_READ.test(c));
+    const { rows } = await db.query(`SELECT ${read.map(quote).join(', ')} FROM dbos.${quote(table)} WHERE workflow_uuid = $1`, [run.workflowId]);
+    const lines = rows.map((row) => JSON.stringify(read.map((c) => rename(row[c])))).sort();
+    if (lines.length > 0) parts.push(`table ${table}`, ...lines);
+  }
+  return parts.join('\n');
+}
+
+/**
+ * Copies the rows of `from`'s names under `to`'s (status row: its executor and version too), in
+ * one transaction, the status row first (see workflowTables).
+ */
+async function copyRows(url: string, from: RunIdentity, to: RunIdentity): Promise<void> {
+  const tables = await workflowTables(url);
+  const client = await database(url).connect();
+  try {
+    await client.query('BEGIN');
+    for (const { table, columns } of tables) {
+      const params: unknown[] = [from.workflowId];
+      const renamed: Record<string, string> = { workflow_uuid: to.workflowId, executor_id: to.executorId, application_version: to.appVersion };
+      const values = columns.map((c) => (renamed[c] === undefined ? quote(c) : `$${params.push(renamed[c])}`));
+      await client.query(`INSERT INTO dbos.${quote(table)} (${columns.map(quote).join(', ')}) SELECT ${values.join(', ')} FROM dbos.${quote(table)} WHERE workflow_uuid = $1`, params);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Deletes the rows of every copy of a run (their workflow ids start with the run's key and `~`),
+ * the status rows last (see workflowTables).
+ */
+async function deleteCopies(url: string, run: RunIdentity): Promise<void> {
+  const prefix = `${run.runKey}~`;
+  for (const { table } of (await workflowTables(url)).reverse()) await database(url).query(`DELETE FROM dbos.${quote(table)} WHERE left(workflow_uuid, length($1)) = $1`, [prefix]);
+}
+
+/** One life in a child process, from the state in `stateDir` (its names in its identity file). */
+async function dbosLife(scenario: Scenario, config: DbosConfig, systemName: string, request: TierLifeRequest): Promise<TierLife> {
+  const [databaseUrl, bundle] = await Promise.all([systemDatabase(config.backend), dbosChild()]);
+  const specPath = join(request.runDir, 'run.json');
+  const run = identityOf(request.stateDir);
+  const spec: DbosRunSpec = { scenario: serializeScenario(scenario), config, databaseUrl: lifeUrl(databaseUrl, run), run };
+  writeFileSync(specPath, JSON.stringify(spec));
+  const { lifeIndex, killAfter } = request;
+  const what = `${scenario.id} dbos ${systemName} life ${lifeIndex}`;
+  const ran = await runProcessLife({
+    ...lifeOfRequest(request), bundle, what,
+    env: { [DBOS_ENV.run]: specPath },
+    picksVariable: DBOS_ENV.picks,
+    timeoutMs: lifeTimeoutFrom(LIFE_TIMEOUT_VARIABLE),
+  });
+  const { record, conversation } = engineLifeRecord('DBOS', ran, killAfter, what);
+  return { record, conversation, picks: ran.picks, widths: ran.widths };
+}
+
+export function dbosTier(config: DbosConfig, systemName: string): ProcessTier {
+  const outside: OutsideState = {
+    // A prepared folder's workflow has no row yet: no table to name, as rowsDigest writes it.
+    nothing: '',
+    digest: async (stateDir) => rowsDigest(await systemDatabase(config.backend), stateDir, config.backend === 'postgres'),
+    copy: async (fromDir, toDir) => {
+      const from = identityOf(fromDir);
+      const to = copyIdentity(from);
+      writeFileSync(join(toDir, IDENTITY_FILE), JSON.stringify(to));
+      await copyRows(await systemDatabase(config.backend), from, to);
+    },
+    // The rows of a finished exploration are no state anyone will read again: a user's own
+    // Postgres is not left to fill up with them.
+    // Best effort: a cleanup that fails must not hide what ended the exploration; it says so.
+    release: async (initialDir) => {
+      try {
+        await deleteCopies(await systemDatabase(config.backend), identityOf(initialDir));
+      } catch (error) {
+        process.stderr.write(`killpoint: dbos ${systemName}: the copies' rows were left in the system database: ${(error as Error).message}\n`);
+      }
+    },
+  };
+  return {
+    name: `dbos-${systemName}`,
+    files: [
+      { name: STATE_FILES.shop, kind: 'sqlite' },
+      { name: STATE_FILES.outbox, kind: 'bytes' },
+      { name: IDENTITY_FILE, kind: 'names' },
+    ],
+    // Fresh random keys are seeded by the life number, and the broken new-executor variant names its executor by it.
+    readsLifeIndex: config.keys === 'random' || config.newExecutorEachLife,
+    prepare: (scenario, stateDir) => {
+      mkdirSync(stateDir, { recursive: true });
+      Shop.create(scenario.shop, join(stateDir, STATE_FILES.shop)).close();
+      writeFileSync(join(stateDir, IDENTITY_FILE), JSON.stringify(runIdentity(scenario)));
+    },
+    life: (scenario, request) => dbosLife(scenario, config, systemName, request),
+    stores: (scenario, stateDir) => readRunStores(join(stateDir, STATE_FILES.shop), join(stateDir, STATE_FILES.outbox), scenario.id),
+    outside,
+  };
+}
+
+/** How many workflows of copies (any exploration's) the backend's system database holds: for tests. */
+export async function copiesInDatabase(backend: DbosConfig['backend']): Promise<number> {
+  const { rows } = await database(await systemDatabase(backend)).query("SELECT count(*)::int AS n FROM dbos.workflow_status WHERE position('~' in workflow_uuid) > 0");
+  return rows[0]!.n as number;
+}

@@ -1,0 +1,62 @@
+// LangGraph.js as an engine: real LangGraph agents (two graph shapes, three durability modes, with
+// and without keys) on the embedded SQLite checkpointer, on the bundled scenarios unchanged (the
+// scenario's scripted model as a LangChain chat model, the shop's tools as LangChain tools), each
+// life a child process killed with SIGKILL right after its kill point.
+//
+// What each system promises follows from when LangGraph saves:
+// - async and sync save a task's results as soon as it ends, and every step's checkpoint: nothing
+//   saved is lost, the conversation stays valid; but a kill between a write's commit and the save
+//   of its task's writes runs the task again (its known gap, like a journal's). With keys the
+//   repeat is answered from the key table: every check.
+// - exit saves nothing until the run ends: a recovery starts over (like restart), so all it can
+//   promise is a valid conversation, no half answer and one answer. Keys do not add "no write done
+//   twice": they answer a repeated call from the key table, but a restart reads the world its first
+//   run changed and may take another path, whose writes are other calls with other keys (found by
+//   the sweep: Tess's task, T11, killed after the confirmation email, sends it again from the
+//   already-cancelled branch).
+// - the next-only resume (broken) promises what the sound resume does, and breaks it.
+
+import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
+import type { Engine, SystemUnderTest } from '../../engine.js';
+import { allConfigs, configNamed, systemName, type LangGraphConfig } from './config.js';
+import { processLives } from '../../process/process-lives.js';
+import { langGraphTier, runLangGraph } from './run.js';
+
+function promises(c: LangGraphConfig): readonly CheckName[] {
+  if (c.durability === 'exit') return ['invalid-conversation', 'half-answer', 'answer-twice'];
+  return c.keys ? CHECK_NAMES : ['lost-write', 'invalid-conversation', 'half-answer', 'answer-twice'];
+}
+
+const KILL_POINTS = ['model-request', 'model-chunk', 'model-reply', 'tool-start', 'shop-commit', 'tool-result', 'checkpoint-saved', 'writes-saved', 'answer-delivered'] as const;
+
+const systems = new Map<string, SystemUnderTest>();
+
+/** The LangGraph system of this name (see config.ts), or undefined. */
+export function langGraphSystem(name: string): SystemUnderTest | undefined {
+  let system = systems.get(name);
+  if (system === undefined) {
+    const config = configNamed(name);
+    if (config === undefined) return undefined;
+    system = {
+      engine: 'langgraph',
+      name,
+      summary: `LangGraph.js ${config.shape === 'toolnode' ? 'StateGraph + ToolNode' : 'createReactAgent v2'}, durability "${config.durability}"${config.keys ? ', keys thread id + tool call id' : ''}${config.resume === 'next-only' ? ' (BROKEN: a recovery that reads an empty next as finished)' : ''}`,
+      promised: promises(config),
+      killPoints: KILL_POINTS,
+      selector: ['--engine', 'langgraph', '--strategy', name],
+      inProcess: false,
+      run: (scenario, schedule) => runLangGraph(scenario, config, name, schedule),
+      lives: processLives(langGraphTier(config, name)),
+    };
+    systems.set(name, system);
+  }
+  return system;
+}
+
+export const langGraphEngine: Engine = {
+  name: 'langgraph',
+  summary: 'LangGraph.js agents on the SQLite checkpointer, each life a process killed with SIGKILL',
+  systemNames: allConfigs().map(systemName),
+  defaultSystems: allConfigs().filter((c) => c.resume === 'pending-writes').map(systemName),
+  system: langGraphSystem,
+};

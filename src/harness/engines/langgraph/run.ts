@@ -1,0 +1,127 @@
+// Runs a scenario on a LangGraph system under a kill schedule: a fresh state folder with the
+// scenario's shop, then one child process per life (the one life loop), each killing itself with
+// SIGKILL right after its kill point; reads back every life's events and end, the shop's logs and
+// rows, the delivered answers and the conversation the thread holds. LangChain is loaded only in
+// the children: the parent stays light. The same life, one at a time from a state folder, is what
+// the explorer by equivalence runs (langGraphTier, src/harness/process/process-lives.ts).
+
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunEvent } from '../../check/events.js';
+import type { LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
+import type { Conversation } from '../../../model/conversation.js';
+import type { Scenario } from '../../../model/scenario.js';
+import { Shop } from '../../../model/shop.js';
+import { childBundle } from '../../process/child-bundle.js';
+import { siblingModule } from '../../process/package-paths.js';
+import { lifeTimeoutFrom, withTempDir } from '../../process/processes.js';
+import type { ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
+import { engineLifeRecord, picksLeft, readRunStores, runProcessLife, lifeOfRequest } from '../../process/process-life.js';
+import { errorLine } from '../../process/protocol.js';
+import { renameUuidsAndTimes } from '../../process/state-digest.js';
+import { SystemInputError } from '../../engine.js';
+import { runLivesAsync } from '../../life-loop.js';
+import { serializeScenario } from '../scripted/process/run-spec.js';
+import type { LangGraphConfig } from './config.js';
+import { EXIT_BAD_INPUT, LG_ENV, LIFE_TIMEOUT_VARIABLE, STATE_FILES, type LangGraphFaults, type LangGraphRunSpec } from './run-spec.js';
+
+const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
+
+/**
+ * The child with LangChain and LangGraph inlined: one file loads in a fraction of the time the
+ * hundreds of modules of the packages take (better-sqlite3, native, stays in node_modules).
+ */
+export function langGraphChild(): Promise<string> {
+  return childBundle({ entry: CHILD_ENTRY, packages: 'inline' });
+}
+
+interface LangGraphRun {
+  scenario: Scenario;
+  config: LangGraphConfig;
+  systemName: string;
+  faults?: LangGraphFaults;
+}
+
+/** A fresh run's state: the scenario's shop (and, for a test, the file standing in for the checkpoints). */
+function prepareState(run: LangGraphRun, stateDir: string): void {
+  mkdirSync(stateDir, { recursive: true });
+  Shop.create(run.scenario.shop, join(stateDir, STATE_FILES.shop)).close();
+  if (run.faults?.checkpointsFrom !== undefined) copyFileSync(run.faults.checkpointsFrom, join(stateDir, STATE_FILES.checkpoints));
+}
+
+/** One life in a child process, from the state in `stateDir`. */
+async function langGraphLife(run: LangGraphRun, request: TierLifeRequest): Promise<TierLife> {
+  const { scenario, systemName } = run;
+  const bundle = await langGraphChild();
+  const specPath = join(request.runDir, 'run.json');
+  if (!existsSync(specPath)) {
+    const spec: LangGraphRunSpec = { scenario: serializeScenario(scenario), config: run.config, ...(run.faults === undefined ? {} : { faults: run.faults }) };
+    writeFileSync(specPath, JSON.stringify(spec));
+  }
+  const { lifeIndex, killAfter } = request;
+  const what = `${scenario.id} langgraph ${systemName} life ${lifeIndex}`;
+  const ran = await runProcessLife({
+    ...lifeOfRequest(request), bundle, what,
+    env: { [LG_ENV.run]: specPath },
+    picksVariable: LG_ENV.picks,
+    timeoutMs: lifeTimeoutFrom(LIFE_TIMEOUT_VARIABLE),
+  });
+  if (ran.exit.code === EXIT_BAD_INPUT) throw new SystemInputError(`${what}: the life cannot run on its durable state${errorLine(ran.exit.stderr)}`);
+  const { record, conversation } = engineLifeRecord('LangGraph', ran, killAfter, what);
+  if (lifeIndex === 0 && killAfter === null) mustSaveACheckpoint(run, record);
+  return { record, conversation, picks: ran.picks, widths: ran.widths };
+}
+
+/**
+ * A run that never reached a checkpoint on disk leaves a kill nothing to resume from: every
+ * verdict would be about a restart nobody asked for. Asked of the first life of the run never
+ * killed (life 0 without a kill point: the baseline, in a whole run or in the explorer's tier).
+ */
+function mustSaveACheckpoint(run: LangGraphRun, life: LifeRecord): void {
+  if (life.end === 'finished' && !life.events.some((e: RunEvent) => e.kind === 'checkpoint-saved')) {
+    throw new SystemInputError(`${run.scenario.id} langgraph ${run.systemName}: the run without a kill finished without saving a single checkpoint through the SQLite checkpointer, so a kill would leave nothing to resume from`);
+  }
+}
+
+const storesOf = (scenario: Scenario, stateDir: string) => readRunStores(join(stateDir, STATE_FILES.shop), join(stateDir, STATE_FILES.outbox), scenario.id);
+
+/** `faults`: for tests only (see LangGraphFaults). */
+export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, systemName: string, schedule: Schedule, faults?: LangGraphFaults): Promise<RunOutcome> {
+  const run: LangGraphRun = { scenario, config, systemName, faults };
+  return withTempDir('killpoint-langgraph-', async (dir) => {
+    const stateDir = join(dir, 'state');
+    prepareState(run, stateDir);
+    const picksTaken: number[] = [];
+    const pickWidths: number[] = [];
+    let finalConversation: Conversation | null = null;
+    const lives = await runLivesAsync(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
+      const life = await langGraphLife(run, { runDir: dir, stateDir, lifeIndex, killAfter, picks: picksLeft(schedule.interleaving, picksTaken.length) });
+      picksTaken.push(...life.picks);
+      pickWidths.push(...life.widths);
+      if (life.conversation !== null) finalConversation = life.conversation;
+      return life.record;
+    });
+    return { scenarioId: scenario.id, strategy: systemName, schedule, lives, picksTaken, pickWidths, ...storesOf(scenario, stateDir), finalConversation };
+  });
+}
+
+/**
+ * The system's lives one at a time from a state folder, for the explorer by equivalence. What a
+ * life reads: the shop, LangGraph's checkpoints and pending writes, the outbox. Checkpoint ids are
+ * time-based UUIDs, message ids random ones, and each checkpoint has a timestamp; LangGraph only
+ * compares them with each other, so the digest renames them by order (renameUuidsAndTimes).
+ */
+export function langGraphTier(config: LangGraphConfig, systemName: string): ProcessTier {
+  return {
+    name: `langgraph-${systemName}`,
+    files: [
+      { name: STATE_FILES.shop, kind: 'sqlite' },
+      { name: STATE_FILES.checkpoints, kind: 'sqlite' },
+      { name: STATE_FILES.outbox, kind: 'bytes' },
+    ],
+    canonical: renameUuidsAndTimes,
+    prepare: (scenario, stateDir) => prepareState({ scenario, config, systemName }, stateDir),
+    life: (scenario, request) => langGraphLife({ scenario, config, systemName }, request),
+    stores: storesOf,
+  };
+}

@@ -1,0 +1,86 @@
+// killpoint's own scripted runner as an engine: one system per strategy or broken variant, each
+// run in process over in-memory stores (simulate.ts), so thousands of kill-and-resume runs take a
+// second. Its process tier (process/) runs the same lives in child processes for the differential
+// check.
+
+import type { EventKind } from '../../check/events.js';
+import type { RunOutcome, Schedule } from '../../check/outcome.js';
+import type { Scenario } from '../../../model/scenario.js';
+import { ScriptedModel } from '../../../model/scripted-model.js';
+import type { Engine, SystemUnderTest } from '../../engine.js';
+import { realKill, scriptedTier } from './process/real-kill.js';
+import { processLives } from '../../process/process-lives.js';
+import { scriptedLives } from './life-by-life.js';
+import { promisedChecks } from './promises.js';
+import { simulate } from './simulate.js';
+import { ALL_STRATEGY_NAMES, STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from './strategies.js';
+
+/**
+ * One scripted model per scenario, shared by every run of it: the model keeps what it has read of
+ * the conversation it last answered, which is exact for any conversation and saves reading it again.
+ */
+const models = new WeakMap<Scenario, ScriptedModel>();
+function modelOf(scenario: Scenario): ScriptedModel {
+  let model = models.get(scenario);
+  if (model === undefined) {
+    model = new ScriptedModel(scenario);
+    models.set(scenario, model);
+  }
+  return model;
+}
+
+/** The moments the scripted runner can be killed after. */
+const SCRIPTED_EVENT_KINDS: readonly EventKind[] = ['model-request', 'model-chunk', 'model-reply', 'tool-start', 'shop-commit', 'tool-result', 'journal-write', 'journal-save', 'step-recorded', 'answer-delivered'];
+
+const systems = new Map<string, SystemUnderTest>();
+const processSystems = new Map<string, SystemUnderTest>();
+
+/**
+ * The same strategy with each life a child process that sends itself SIGKILL, its stores in real
+ * files: the ground truth the in-process system is checked against (src/harness/differential/real-vs-simulated.ts).
+ */
+export function scriptedProcess(name: AnyStrategyName | string): SystemUnderTest {
+  let system = processSystems.get(name);
+  if (system === undefined) {
+    const inProcess = scripted(name);
+    const { lives: _inProcessLives, ...rest } = inProcess;
+    system = {
+      ...rest,
+      summary: `${inProcess.summary} (each life a process killed with SIGKILL)`,
+      inProcess: false,
+      run: (scenario, schedule) => realKill(scenario, inProcess.name as AnyStrategyName, schedule),
+      lives: processLives(scriptedTier(inProcess.name as AnyStrategyName)),
+    };
+    processSystems.set(name, system);
+  }
+  return system;
+}
+
+/** The scripted engine's system for a strategy or broken variant (throws on an unknown name). */
+export function scripted(name: AnyStrategyName | string): SystemUnderTest {
+  let system = systems.get(name);
+  if (system === undefined) {
+    const strategy = strategyNamed(name);
+    system = {
+      engine: 'scripted',
+      name: strategy.name,
+      summary: strategy.summary,
+      promised: promisedChecks(strategy),
+      killPoints: SCRIPTED_EVENT_KINDS,
+      selector: ['--strategy', strategy.name],
+      inProcess: true,
+      run: (scenario: Scenario, schedule: Schedule): RunOutcome => simulate(scenario, strategy.name, schedule, modelOf(scenario)),
+      lives: scriptedLives(strategy, modelOf),
+    };
+    systems.set(name, system);
+  }
+  return system;
+}
+
+export const scriptedEngine: Engine = {
+  name: 'scripted',
+  summary: "killpoint's own agent runner, in process, under five ways to recover and six broken variants",
+  systemNames: ALL_STRATEGY_NAMES,
+  defaultSystems: STRATEGY_NAMES,
+  system: (name) => ((ALL_STRATEGY_NAMES as readonly string[]).includes(name) ? scripted(name) : undefined),
+};

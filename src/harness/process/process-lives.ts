@@ -1,0 +1,254 @@
+// The seam's LifeByLife for engines whose lives are processes, written once for all of them: the
+// explorer by equivalence (src/harness/search/equivalence.ts) then runs one recovery per distinct durable
+// state instead of one per kill point, and a life's kill points are cut from one life run to its
+// end instead of each being run from scratch.
+//
+// Nothing is taken on trust from the model of the engine: every kill point is still suffered by a
+// real child, started from a copy of the same state folder and killed with SIGKILL right after
+// event k. What it left is digested from the real files (state-digest.ts); kill points whose
+// folders digest the same share one recovery. The killed child must also have written exactly the
+// first k + 1 events of the life run to its end (same state, same picks): a life that does not
+// repeat is reported, never judged on.
+//
+// A kill before the first event (-1) leaves the state the life started from: no child is needed
+// to know that.
+
+import { cpSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LifeRecord, RunOutcome } from '../check/outcome.js';
+import type { Conversation } from '../../model/conversation.js';
+import type { Scenario } from '../../model/scenario.js';
+import type { DurableState, LifeByLife, LifeRun, LifeStart } from '../engine.js';
+import { inPool } from '../search/plan.js';
+import { heldTempDir, withTempDir } from './processes.js';
+import { digestStateFolder, type Canonical, type StateFile } from './state-digest.js';
+import { WarmPool, type WarmPoolFigures } from './warm-pool.js';
+
+/** One life of a process engine, as its tier runs it. */
+export interface TierLife {
+  record: LifeRecord;
+  conversation: Conversation | null;
+  /** The interleaving picks the life took, and how many calls each chose among. */
+  picks: number[];
+  widths: number[];
+}
+
+export interface TierLifeRequest {
+  /** A folder of the life's own for its run files (events, result), and its state folder, which it changes. */
+  runDir: string;
+  stateDir: string;
+  lifeIndex: number;
+  killAfter: number | null;
+  picks: readonly number[];
+  /** The exploration's processes started ahead of their lives: pass it to runProcessLife. */
+  warm?: WarmPool;
+}
+
+/** What an engine gives to be explored by equivalence. */
+export interface ProcessTier {
+  /** Names the engine and system in errors and temp folders (no spaces). */
+  name: string;
+  /** The files of a state folder, in the order they are digested. */
+  files: readonly StateFile[];
+  /** A fresh canonical form for each digest (see renameUuidsAndTimes), when stored values are made of the clock or of random numbers. */
+  canonical?: () => Canonical;
+  /** Whether a life reads its number (then it is part of the key, as for the scripted engine's random keys). */
+  readsLifeIndex?: boolean;
+  /** Writes a fresh run's durable state (the scenario's shop) into an empty folder. */
+  prepare(scenario: Scenario, stateDir: string): void;
+  /** Runs one life, in a process, from the state in `stateDir`. */
+  life(scenario: Scenario, request: TierLifeRequest): Promise<TierLife>;
+  /** What the stores of `stateDir` hold, once a life has ended there. */
+  stores(scenario: Scenario, stateDir: string): Pick<RunOutcome, 'delivered' | 'writes' | 'refusals' | 'shop'>;
+  /**
+   * For an engine that keeps part of its durable state outside the folder (DBOS's rows in a
+   * database server), named by a file in the folder: how to digest that part and how to copy it.
+   */
+  outside?: OutsideState;
+}
+
+export interface OutsideState {
+  /** The digest of a folder just prepared, which has nothing outside it yet. */
+  readonly nothing: string;
+  /** A canonical text of what the folder's state holds outside it (ids of its own renamed, times dropped). */
+  digest(stateDir: string): Promise<string>;
+  /** Makes `toDir`, a copy of `fromDir`'s files, a state of its own: names of its own, and a copy of what is outside. */
+  copy(fromDir: string, toDir: string): Promise<void>;
+  /** Removes what the copies of the exploration that started at `initialDir` left outside (the exploration is over). */
+  release(initialDir: string): Promise<void>;
+}
+
+/** The same life, from the same state with the same picks, did not write the same events twice. */
+export class LifeNotRepeatable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LifeNotRepeatable';
+  }
+}
+
+class FolderState implements DurableState {
+  constructor(
+    readonly digest: string,
+    readonly dir: string,
+    readonly space: StateSpace,
+  ) {}
+}
+
+/** The states of one scenario's exploration, each kept once in a folder of its own. */
+class StateSpace {
+  private readonly held: { dir: string; release(): void };
+  private readonly byDigest = new Map<string, FolderState>();
+  readonly initial: FolderState;
+  /** The exploration's warm processes (none when the tier is run cold). */
+  readonly warm: WarmPool | undefined;
+
+  constructor(
+    private readonly tier: ProcessTier,
+    scenario: Scenario,
+    warm: boolean,
+  ) {
+    this.warm = warm ? new WarmPool(1) : undefined;
+    this.held = heldTempDir(`killpoint-states-${tier.name.replaceAll('/', '-')}-`);
+    const dir = join(this.held.dir, 's0');
+    tier.prepare(scenario, dir);
+    this.initial = this.keepDigest(dir, this.folderDigest(dir, tier.outside?.nothing ?? ''));
+  }
+
+  private folderDigest(dir: string, outside: string): string {
+    const files = digestStateFolder(dir, this.tier.files, this.tier.canonical);
+    return this.tier.outside === undefined ? files : `${files}|${outside}`;
+  }
+
+  /**
+   * The state in `dir`: the kept one of the same digest, or a new one, the folder moved into the
+   * space (a folder not moved is left where it is, for its owner to remove).
+   */
+  async keep(dir: string): Promise<FolderState> {
+    return this.keepDigest(dir, this.folderDigest(dir, this.tier.outside === undefined ? '' : await this.tier.outside.digest(dir)));
+  }
+
+  private keepDigest(dir: string, digest: string): FolderState {
+    const known = this.byDigest.get(digest);
+    if (known !== undefined) return known;
+    const kept = join(this.held.dir, `s${this.byDigest.size}`);
+    if (kept !== dir) renameSync(dir, kept);
+    const state = new FolderState(digest, kept, this);
+    this.byDigest.set(digest, state);
+    return state;
+  }
+
+  async release(): Promise<void> {
+    try {
+      await this.warm?.drain();
+      await this.tier.outside?.release(this.initial.dir);
+    } finally {
+      this.held.release();
+    }
+  }
+}
+
+/** What the kills of a life left, by k. */
+const cutsOf = new WeakMap<LifeRun, Map<number, { state: FolderState; picksTaken: number }>>();
+
+/** Set to 1 to keep the children of every process engine's exploration warm (see ProcessLivesOptions.warm). */
+export const WARM_CHILDREN_VARIABLE = 'KILLPOINT_WARM_CHILDREN';
+
+export interface ProcessLivesOptions {
+  /**
+   * Lives run in processes started ahead of them (src/harness/process/warm-pool.ts). Default: only when
+   * KILLPOINT_WARM_CHILDREN=1, since on a machine whose cores are all busy running lives a process
+   * started ahead only competes with them (the bench, `npm run real`, measures both in one run).
+   */
+  warm?: boolean;
+  /** Sees each exploration's pool figures when it ends (the bench prints them). */
+  onWarmFigures?: (figures: WarmPoolFigures) => void;
+}
+
+export function processLives(tier: ProcessTier, options: ProcessLivesOptions = {}): LifeByLife {
+  const spaces = new Map<Scenario, StateSpace>();
+  const spaceOf = (scenario: Scenario): StateSpace => {
+    let space = spaces.get(scenario);
+    if (space === undefined) {
+      space = new StateSpace(tier, scenario, options.warm ?? process.env[WARM_CHILDREN_VARIABLE] === '1');
+      spaces.set(scenario, space);
+    }
+    return space;
+  };
+  const stateOf = (scenario: Scenario, start: LifeStart): FolderState => {
+    const state = start.state;
+    if (!(state instanceof FolderState) || state.space !== spaces.get(scenario)) throw new Error(`${tier.name} ${scenario.id}: a life can only start from a state of this scenario's exploration`);
+    return state;
+  };
+  /** Runs a life in a copy of the state, in a temp folder of its own (beside the space's, so a kept state is moved, not copied). */
+  const lifeFrom = <T>(scenario: Scenario, start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string) => T | Promise<T>): Promise<T> => {
+    const from = stateOf(scenario, start);
+    return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-life-`, async (runDir) => {
+      const stateDir = join(runDir, 'state');
+      cpSync(from.dir, stateDir, { recursive: true });
+      await tier.outside?.copy(from.dir, stateDir);
+      const life = await tier.life(scenario, { runDir, stateDir, lifeIndex: start.lifeIndex, killAfter, picks: start.picks, ...(from.space.warm === undefined ? {} : { warm: from.space.warm }) });
+      return then(life, stateDir);
+    });
+  };
+
+  return {
+    initial: (scenario) => spaceOf(scenario).initial,
+    key: (start) => (tier.readsLifeIndex ? `${start.state.digest}|life ${start.lifeIndex}` : start.state.digest),
+    runLife: (scenario, start) =>
+      lifeFrom(scenario, start, null, (life, stateDir): LifeRun => {
+        const cuts = new Map<number, { state: FolderState; picksTaken: number }>();
+        const run: LifeRun = {
+          record: life.record,
+          conversation: life.conversation,
+          picks: life.picks,
+          widths: life.widths,
+          after: (k) => {
+            if (k < 0) return { state: start.state, picksTaken: 0 };
+            const cut = cuts.get(k);
+            if (cut === undefined) throw new Error(`${tier.name} ${scenario.id} life ${start.lifeIndex}: no child has been killed after event ${k} yet (cutEvery first)`);
+            return cut;
+          },
+          stores: tier.stores(scenario, stateDir),
+        };
+        cutsOf.set(run, cuts);
+        return run;
+      }),
+    cutEvery: async (scenario, start, run, concurrency) => {
+      const cuts = cutsOf.get(run);
+      if (cuts === undefined) throw new Error(`${tier.name} ${scenario.id}: cutEvery of a life this tier did not run`);
+      const events = run.record.events;
+      const space = stateOf(scenario, start).space;
+      space.warm?.atLeast(concurrency);
+      await inPool(events.map((_, k) => k), concurrency, async (k) => {
+        if (cuts.has(k)) return;
+        const cut = await lifeFrom(scenario, start, k, async (life, stateDir) => {
+          mustRepeat(tier, scenario, start, run, k, life);
+          return { state: await space.keep(stateDir), picksTaken: life.picks.length };
+        });
+        cuts.set(k, cut);
+      });
+    },
+    release: async (scenario) => {
+      const space = spaces.get(scenario);
+      spaces.delete(scenario);
+      if (space === undefined) return;
+      await space.release();
+      if (space.warm !== undefined) options.onWarmFigures?.(space.warm.figures);
+    },
+  };
+}
+
+/** A child killed after event k must have written the first k + 1 events of the life run to its end, and taken its picks. */
+function mustRepeat(tier: ProcessTier, scenario: Scenario, start: LifeStart, run: LifeRun, k: number, life: TierLife): void {
+  const what = `${tier.name} ${scenario.id} life ${start.lifeIndex}`;
+  if (life.record.end !== 'killed') throw new LifeNotRepeatable(`${what}: the child to be killed after event ${k} ended ${life.record.end} after ${life.record.events.length} events, though the same life run to its end wrote ${run.record.events.length}`);
+  const expected = run.record.events.slice(0, k + 1);
+  for (let i = 0; i <= k; i++) {
+    const a = JSON.stringify(expected[i]);
+    const b = JSON.stringify(life.record.events[i]);
+    if (a !== b) throw new LifeNotRepeatable(`${what}: from the same state with the same picks, event ${i} was ${a} in the life run to its end and ${b} in the child killed after event ${k}`);
+  }
+  for (let i = 0; i < life.picks.length; i++) {
+    if (life.picks[i] !== run.picks[i]) throw new LifeNotRepeatable(`${what}: the child killed after event ${k} took interleaving pick ${life.picks[i]} where the life run to its end took ${run.picks[i]}`);
+  }
+}

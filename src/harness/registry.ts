@@ -1,0 +1,33 @@
+// The engines killpoint can check, by name: one line each. An engine is a folder under
+// src/engines with one file that exports its Engine (see engine.ts); `registerEngine` also lets a
+// test or a user's own setup add one at run time.
+
+import type { Engine } from './engine.js';
+import { dbosEngine } from './engines/dbos/engine.js';
+import { externalEngine } from './engines/external/engine.js';
+import { langGraphEngine } from './engines/langgraph/engine.js';
+import { scriptedEngine } from './engines/scripted/engine.js';
+
+const ENGINES = new Map<string, Engine>();
+
+export function registerEngine(engine: Engine): Engine {
+  const known = ENGINES.get(engine.name);
+  if (known !== undefined && known !== engine) throw new Error(`registerEngine: an engine named "${engine.name}" is already registered`);
+  ENGINES.set(engine.name, engine);
+  return engine;
+}
+
+export function engineNamed(name: string): Engine | undefined {
+  return ENGINES.get(name);
+}
+
+export function engineNames(): string[] {
+  return [...ENGINES.keys()];
+}
+
+export const DEFAULT_ENGINE = 'scripted';
+
+registerEngine(scriptedEngine);
+registerEngine(externalEngine);
+registerEngine(langGraphEngine);
+registerEngine(dbosEngine);

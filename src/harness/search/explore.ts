@@ -1,0 +1,289 @@
+// The exhaustive explorer, for any system under test. For one scenario and one system it runs
+// every kill schedule small enough to enumerate and judges each against the baseline (the same
+// task, the same interleaving, no kill):
+// - every single kill point of the baseline life, from -1 (before anything) to its last event;
+// - with two kills, every kill point of the recovery life after each first kill;
+// - every order in which parallel tool calls can interleave, enumerated depth-first like an
+//   exhaustive chooser (each leaf of the pick tree runs once); above `interleavingBound` orders, a
+//   seeded sample of that many instead, and the result says so.
+// The earliest failing schedule (fewest kills, then the earliest kills, then the first
+// interleaving in enumeration order) is the minimal counterexample.
+//
+// The search is a plan (plan.ts): `explore` drives it in process, `exploreAsync` drives it for
+// systems whose lives are processes.
+
+import type { Scenario } from '../../model/scenario.js';
+import { brokenPromises, CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
+import { findKillPoint, killPointIdentity, UnknownKillPoint, type KillPointSpec } from '../check/kill-points.js';
+import type { RunOutcome, Schedule } from '../check/outcome.js';
+import { judge, type Verdict } from '../check/verdict.js';
+import type { SystemUnderTest } from '../engine.js';
+import { runPlan, runPlanAsync, type AsyncPlanOptions, type Plan } from './plan.js';
+import { equivalencePlan, type EquivalenceResult, type ReductionFigures } from './equivalence.js';
+import { runLifePlan, runLifePlanAsync } from './life-plan.js';
+import { compareSchedules, DEFAULT_EXPLORE_OPTIONS, interleavingsSearch, keepCheckMinima, MINIMAL_ORDERS_IN_PROCESS, type CheckMinimum, type ExploredInterleaving, type ExploreOptions, type InterleavingCoverage, type MinimalSearch } from './search-common.js';
+
+export { compareSchedules, DEFAULT_EXPLORE_OPTIONS, interleavingsSearch, keepCheckMinima, MINIMAL_ORDERS_IN_PROCESS, mustFinish, type CheckMinimum, type ExploredInterleaving, type ExploreOptions, type InterleavingCoverage, type MinimalSearch } from './search-common.js';
+
+/** One kill-and-resume run, judged. */
+export interface JudgedCase {
+  scenario: Scenario;
+  system: SystemUnderTest;
+  /** The system's name (for the scripted engine, its strategy). */
+  strategy: string;
+  schedule: Schedule;
+  baseline: RunOutcome;
+  outcome: RunOutcome;
+  verdict: Verdict;
+  /** Every check the run fails. */
+  failed: CheckName[];
+  /** The failed checks the system promises. */
+  broken: CheckName[];
+}
+
+export interface Exploration {
+  scenarioId: string;
+  strategy: string;
+  kills: 1 | 2 | 3;
+  promised: readonly CheckName[];
+  interleavings: InterleavingCoverage;
+  schedulesExplored: number;
+  /** How many schedules failed each check (promised or not). */
+  failures: Record<CheckName, number>;
+  /** Promised checks that failed at least once. */
+  brokenPromises: CheckName[];
+  /** The earliest schedule that breaks a promise, re-run with everything needed to explain it. */
+  minimal: JudgedCase | null;
+  /**
+   * Each broken promise's own earliest schedule: a variant that breaks two promises shows the
+   * minimal case of each, not only the one that comes first.
+   */
+  minimalByCheck: Partial<Record<CheckName, CheckMinimum>>;
+  /** What exploring by equivalence saved (N schedules covered by M lives run); null when every schedule ran from scratch. */
+  reduction: ReductionFigures | null;
+  /** When orders were sampled and a failure found: how far the minimum was checked beyond the sample; else null. */
+  minimalSearch: MinimalSearch | null;
+}
+
+/** Asks for one run and hands back its outcome. */
+export function* runOne(schedule: Schedule): Plan<RunOutcome> {
+  const [outcome] = yield [schedule];
+  return outcome!;
+}
+
+/**
+ * Turns kill points given by identity into indices, life by life: the life a kill lands in is run
+ * under the kills before it to find the event of that identity.
+ */
+export function* resolveKillsPlan(specs: readonly KillPointSpec[], interleaving: number[]): Plan<number[]> {
+  const kills: number[] = [];
+  for (const [life, spec] of specs.entries()) {
+    if (typeof spec === 'number') {
+      kills.push(spec);
+      continue;
+    }
+    const events = (yield* runOne({ kills: [...kills], interleaving })).lives[life]?.events ?? [];
+    const index = findKillPoint(events, spec);
+    if (index === null) throw new UnknownKillPoint(spec, life, events);
+    kills.push(index);
+  }
+  return kills;
+}
+
+/**
+ * The interleavings of the baseline run: all of them when there are at most `bound`, else the
+ * default order plus a seeded sample. The first is always the default order.
+ */
+export function baselineInterleavingsPlan(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions): Plan<{ list: ExploredInterleaving[]; coverage: InterleavingCoverage }> {
+  return interleavingsSearch(scenario, system, options, (picks) => runOne({ kills: [], interleaving: picks }));
+}
+
+/** The baseline interleavings of an in-process system (see baselineInterleavingsPlan). */
+export function baselineInterleavings(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions): { list: ExploredInterleaving[]; coverage: InterleavingCoverage } {
+  return runPlan(baselineInterleavingsPlan(scenario, system, options), system, scenario);
+}
+
+/** Judges a run against its baseline. */
+export function judged(scenario: Scenario, system: SystemUnderTest, schedule: Schedule, baseline: RunOutcome, outcome: RunOutcome): JudgedCase {
+  const verdict = judge(scenario, outcome, baseline);
+  const j = { scenario, outcome, verdict };
+  return { scenario, system, strategy: system.name, schedule, baseline, outcome, verdict, failed: failedChecks(j), broken: brokenPromises(system.promised, j) };
+}
+
+/** Runs one schedule (and its baseline, unless given) and judges it. */
+export function* judgeCasePlan(scenario: Scenario, system: SystemUnderTest, schedule: Schedule, baseline?: RunOutcome): Plan<JudgedCase> {
+  const base = baseline ?? (yield* runOne({ kills: [], interleaving: schedule.interleaving }));
+  const outcome = yield* runOne(schedule);
+  return judged(scenario, system, schedule, base, outcome);
+}
+
+export function judgeCase(scenario: Scenario, system: SystemUnderTest, schedule: Schedule, baseline?: RunOutcome): JudgedCase {
+  return runPlan(judgeCasePlan(scenario, system, schedule, baseline), system, scenario);
+}
+
+export function judgeCaseAsync(scenario: Scenario, system: SystemUnderTest, schedule: Schedule, baseline?: RunOutcome, options?: AsyncPlanOptions): Promise<JudgedCase> {
+  return runPlanAsync(judgeCasePlan(scenario, system, schedule, baseline), system, scenario, options);
+}
+
+/** Every schedule of up to `options.kills` kills, over every explored interleaving. */
+export function* explorePlan(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS): Plan<Exploration> {
+  const { list, coverage } = yield* baselineInterleavingsPlan(scenario, system, options);
+  const promised = system.promised;
+  const failures = Object.fromEntries(CHECK_NAMES.map((c) => [c, 0])) as Record<CheckName, number>;
+  let explored = 0;
+  let minimal: { kills: number[]; order: number; picks: number[]; baseline: RunOutcome } | null = null;
+  const minimalByCheck: Partial<Record<CheckName, CheckMinimum>> = {};
+
+  const visit = (kills: number[], order: number, it: ExploredInterleaving, outcome: RunOutcome): void => {
+    const verdict = judge(scenario, outcome, it.baseline);
+    explored++;
+    const failed = failedChecks({ scenario, outcome, verdict });
+    for (const c of failed) failures[c]++;
+    keepCheckMinima(minimalByCheck, promised, failed, kills, order, it.picks, () => outcome);
+    if (failed.some((c) => promised.includes(c)) && (minimal === null || compareSchedules({ kills, order }, minimal) < 0)) {
+      minimal = { kills, order, picks: it.picks, baseline: it.baseline };
+    }
+  };
+
+  for (const [order, it] of list.entries()) {
+    // Level by level: the schedules of n kills, then every kill point of the life after their last kill.
+    let level: number[][] = [];
+    for (let first = -1; first < it.baseline.lives[0]!.events.length; first++) level.push([first]);
+    for (let n = 1; n <= options.kills && level.length > 0; n++) {
+      const outcomes = yield level.map((kills) => ({ kills, interleaving: it.picks }));
+      for (const [i, kills] of level.entries()) visit(kills, order, it, outcomes[i]!);
+      if (n === options.kills) break;
+      const deeper: number[][] = [];
+      for (const [i, kills] of level.entries()) {
+        const lifeEvents = outcomes[i]!.lives[n]?.events.length ?? 0;
+        for (let k = -1; k < lifeEvents; k++) deeper.push([...kills, k]);
+      }
+      level = deeper;
+    }
+  }
+
+  const found = minimal as { kills: number[]; picks: number[]; baseline: RunOutcome } | null;
+  return {
+    scenarioId: scenario.id,
+    strategy: system.name,
+    kills: options.kills,
+    promised,
+    interleavings: coverage,
+    schedulesExplored: explored,
+    failures,
+    brokenPromises: promised.filter((c) => failures[c] > 0),
+    minimal: found === null ? null : yield* judgeCasePlan(scenario, system, { kills: found.kills, interleaving: found.picks }, found.baseline),
+    minimalByCheck,
+    reduction: null,
+    minimalSearch: null,
+  };
+}
+
+/**
+ * Every order of the parallel calls (depth-first over the pick tree, as interleavingsSearch), up to
+ * `maxOrders`, each searched for a failing single kill earlier than the best found so far: the
+ * sampled minimum first, then whatever earlier kill point an order fails at.
+ */
+function* earlierUnderEveryOrder(scenario: Scenario, system: SystemUnderTest, best: readonly number[], maxOrders: number): Plan<{ found: { kills: number[]; picks: number[]; baseline: RunOutcome } | null; orders: number; everyOrder: boolean }> {
+  // A failing single kill is earlier than any two-kill minimum; against a single-kill minimum, only a smaller kill point is.
+  let limit = best.length === 1 ? best[0]! : Infinity;
+  let found: { kills: number[]; picks: number[]; baseline: RunOutcome } | null = null;
+  const stack: number[][] = [[]];
+  let orders = 0;
+  // Nothing comes before a kill before the first event: once one fails, the search is over.
+  while (stack.length > 0 && orders < maxOrders && limit > -1) {
+    const prefix = stack.pop()!;
+    const baseline = yield* runOne({ kills: [], interleaving: prefix });
+    orders++;
+    const taken = baseline.picksTaken;
+    for (let i = baseline.pickWidths.length - 1; i >= prefix.length; i--) {
+      for (let v = baseline.pickWidths[i]! - 1; v >= 0; v--) if (v !== taken[i]) stack.push([...taken.slice(0, i), v]);
+    }
+    const end = Math.min(limit, baseline.lives[0]!.events.length);
+    const points = Array.from({ length: end + 1 }, (_, i) => i - 1);
+    if (points.length === 0) continue;
+    const outcomes = yield points.map((k) => ({ kills: [k], interleaving: taken }));
+    for (const [i, k] of points.entries()) {
+      const outcome = outcomes[i]!;
+      const verdict = judge(scenario, outcome, baseline);
+      if (!failedChecks({ scenario, outcome, verdict }).some((c) => system.promised.includes(c))) continue;
+      found = { kills: [k], picks: taken, baseline };
+      limit = k;
+      break;
+    }
+  }
+  return { found, orders, everyOrder: stack.length === 0 || limit <= -1 };
+}
+
+/**
+ * Makes sure of a minimum found among sampled orders: searches the orders the sample missed for
+ * an earlier failing kill point (see ExploreOptions.minimalOrders), and takes it when there is one.
+ */
+function* minimalBeyondTheSamplePlan(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, e: Exploration): Plan<Exploration> {
+  if (e.interleavings.exhaustive || e.minimal === null) return e;
+  // A single kill before the first event: nothing can come before it.
+  if (e.minimal.schedule.kills.length === 1 && e.minimal.schedule.kills[0] === -1) return e;
+  const maxOrders = options.minimalOrders ?? (system.inProcess ? MINIMAL_ORDERS_IN_PROCESS : 0);
+  if (maxOrders <= 0) return { ...e, minimalSearch: { orders: 0, everyOrder: false, foundEarlier: false } };
+  const r = yield* earlierUnderEveryOrder(scenario, system, e.minimal.schedule.kills, maxOrders);
+  if (r.found === null) return { ...e, minimalSearch: { orders: r.orders, everyOrder: r.everyOrder, foundEarlier: false } };
+  const minimal = yield* judgeCasePlan(scenario, system, { kills: r.found.kills, interleaving: r.found.picks }, r.found.baseline);
+  // The earlier schedule is the earliest of every promise it breaks too.
+  const minimalByCheck = { ...e.minimalByCheck };
+  for (const c of minimal.broken) {
+    minimalByCheck[c] = { kills: minimal.schedule.kills, interleaving: minimal.schedule.interleaving, order: -1, killAt: minimal.schedule.kills.map((k, life) => killPointIdentity(minimal.outcome.lives[life]?.events ?? [], k)) };
+  }
+  return { ...e, minimal, minimalByCheck, minimalSearch: { orders: r.orders, everyOrder: r.everyOrder, foundEarlier: true } };
+}
+
+/** Explores by equivalence where the system allows it (see equivalence.ts), else every schedule from scratch. */
+function reduces(system: SystemUnderTest, options: ExploreOptions): boolean {
+  return system.lives !== undefined && options.reduce !== false;
+}
+
+/** The exploration's result once the reduced search has judged every schedule. */
+function reducedExploration(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, coverage: InterleavingCoverage, result: EquivalenceResult, minimal: JudgedCase | null): Exploration {
+  const promised = system.promised;
+  return {
+    scenarioId: scenario.id,
+    strategy: system.name,
+    kills: options.kills,
+    promised,
+    interleavings: coverage,
+    schedulesExplored: result.schedulesExplored,
+    failures: result.failures,
+    brokenPromises: promised.filter((c) => result.failures[c] > 0),
+    minimal,
+    minimalByCheck: result.minimalByCheck,
+    reduction: result.reduction,
+    minimalSearch: null,
+  };
+}
+
+/** Explores an in-process system. */
+export function explore(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS): Exploration {
+  return runPlan(minimalBeyondTheSamplePlan(scenario, system, options, exploreSample(scenario, system, options)), system, scenario);
+}
+
+function exploreSample(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions): Exploration {
+  if (!reduces(system, options)) return runPlan(explorePlan(scenario, system, options), system, scenario);
+  const result = runLifePlan(equivalencePlan(scenario, system, { search: options }, options.kills), system, scenario);
+  const { list, coverage } = result;
+  const found = result.minimal === null ? null : list[result.minimal.order]!;
+  const minimal = found === null ? null : judgeCase(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline);
+  return reducedExploration(scenario, system, options, coverage!, result, minimal);
+}
+
+/** Explores any system, its runs (or lives) `concurrency` at a time. */
+export async function exploreAsync(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, planOptions?: AsyncPlanOptions): Promise<Exploration> {
+  return runPlanAsync(minimalBeyondTheSamplePlan(scenario, system, options, await exploreSampleAsync(scenario, system, options, planOptions)), system, scenario, planOptions);
+}
+
+async function exploreSampleAsync(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, planOptions?: AsyncPlanOptions): Promise<Exploration> {
+  if (!reduces(system, options)) return runPlanAsync(explorePlan(scenario, system, options), system, scenario, planOptions);
+  const result = await runLifePlanAsync(equivalencePlan(scenario, system, { search: options }, options.kills), system, scenario, planOptions?.concurrency ?? 1);
+  const { list, coverage } = result;
+  const found = result.minimal === null ? null : list[result.minimal.order]!;
+  const minimal = found === null ? null : await judgeCaseAsync(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline, planOptions);
+  return reducedExploration(scenario, system, options, coverage!, result, minimal);
+}
