@@ -11,7 +11,7 @@ import { DEFAULT_LIFE_TIMEOUT_MS } from '../process/processes.js';
 import { externalSystem, externalTask } from '../engines/external/engine.js';
 import { differences, formatExploration, formatFailure, replayCommand, shellWord, type CaseSource } from '../report/text.js';
 import { exploreAsync, judgeCaseAsync, mustFinish, type Exploration, type JudgedCase } from '../search/explore.js';
-import { mustLandEveryKill } from '../cli/options.js';
+import { mustLandEveryKill } from '../search/schedule-bounds.js';
 import type { SystemUnderTest } from '../engine.js';
 
 /** The command that starts one life of the agent: its words, or a command and its arguments. */

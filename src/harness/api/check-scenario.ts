@@ -7,7 +7,7 @@ import type { Scenario } from '../../model/scenario.js';
 import { loadScenarioFile } from '../../model/load.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../registry.js';
 import { exploreAsync, judgeCaseAsync, mustFinish, type Exploration, type JudgedCase } from '../search/explore.js';
-import { mustLandEveryKill } from '../cli/options.js';
+import { mustLandEveryKill } from '../search/schedule-bounds.js';
 import type { SystemUnderTest } from '../engine.js';
 import { minimalOf, type MinimalFailure } from './check-agent.js';
 

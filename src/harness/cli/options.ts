@@ -3,7 +3,6 @@
 // decimals: JavaScript's Number() would also take '0x10', ' 7' or '1e3'.
 
 import { parseKillPointSpec, type KillPointSpec } from '../check/kill-points.js';
-import type { RunOutcome } from '../check/outcome.js';
 import { UsageError } from '../usage-error.js';
 
 /** A whole decimal number (optionally negative), or NaN. */
@@ -29,29 +28,6 @@ export function killPointList(value: string | undefined, option: string): KillPo
 export function killDepth(value: string | undefined, option: string): 1 | 2 {
   if (value !== '1' && value !== '2') throw new UsageError(`${option}: expected 1 or 2, got ${value === undefined ? 'nothing' : `"${value}"`}`);
   return Number(value) as 1 | 2;
-}
-
-/**
- * Every kill of a replayed schedule must land: a life that ran to its end before its kill point
- * was never killed there, so the replay would report "holds" about a kill that never happened.
- */
-export function mustLandEveryKill(outcome: RunOutcome, kills: readonly number[], option: string): void {
-  for (const [life, k] of kills.entries()) {
-    const record = outcome.lives[life];
-    if (record === undefined || record.end !== 'finished') continue;
-    const n = record.events.length;
-    throw new UsageError(`${option}: kill point ${k} is beyond the run: life ${life + 1} ran to its end after ${n} event${n === 1 ? '' : 's'} (kill points -1 to ${n - 1})`);
-  }
-}
-
-/** Interleaving picks must choose among the calls that can go next; the runner would wrap them round. */
-export function mustPickInRange(outcomes: readonly RunOutcome[], picks: readonly number[], option: string): void {
-  for (const outcome of outcomes) {
-    for (const [i, width] of outcome.pickWidths.entries()) {
-      const pick = picks[i];
-      if (pick !== undefined && pick >= width) throw new UsageError(`${option}: pick ${i + 1} is ${pick}, but only ${width} calls can go next there (picks 0 to ${width - 1})`);
-    }
-  }
 }
 
 /** Shard `index` of `count` (1-based), as `--shard 2/3` gives it. */

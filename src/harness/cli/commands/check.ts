@@ -17,7 +17,8 @@ import { isCorpusEntry, loadCorpusEntry, replayEntry, replayEntryAsync, saveCorp
 import { DEFAULT_EXPLORE_OPTIONS, explore, exploreAsync, judgeCase, judgeCaseAsync, resolveKillsPlan, type JudgedCase } from '../../search/explore.js';
 import { runPlan, runPlanAsync } from '../../search/plan.js';
 import type { KillPointSpec } from '../../check/kill-points.js';
-import { decimalInt, killDepth, killPointList, mustLandEveryKill, mustPickInRange, parseShard, shardOf, type Shard } from '../options.js';
+import { decimalInt, killDepth, killPointList, parseShard, shardOf, type Shard } from '../options.js';
+import { mustLandEveryKill, mustPickInRange } from '../../search/schedule-bounds.js';
 import { startProgress } from '../progress.js';
 import { readerGone, yieldToReader } from '../reader.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../../registry.js';

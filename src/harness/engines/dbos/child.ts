@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { ENV, EventSink, EXIT_FAILED } from '../../process/protocol.js';
-import { deserializeScenario } from '../scripted/process/run-spec.js';
+import { deserializeScenario } from '../../../model/scenario-json.js';
 import { runDbosLife } from './life.js';
 import type { EngineLifeResult } from '../../process/process-life.js';
 import { receiveLifeVariables } from '../../process/warm-start.js';

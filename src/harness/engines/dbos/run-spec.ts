@@ -2,7 +2,7 @@
 // keeps its state in (DBOS's own state is in the system database). Shared by the parent and the
 // child; imports no DBOS.
 
-import type { SerializedScenario } from '../scripted/process/run-spec.js';
+import type { SerializedScenario } from '../../../model/scenario-json.js';
 import type { DbosConfig } from './config.js';
 
 /** Environment variables of the DBOS child, beside the protocol's own (src/harness/process/protocol.ts). */

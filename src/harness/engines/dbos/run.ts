@@ -15,7 +15,7 @@ import { Shop } from '../../../model/shop.js';
 import { lifeTimeoutFrom, withTempDir } from '../../process/processes.js';
 import { engineLifeRecord, picksLeft, readRunStores, runProcessLife } from '../../process/process-life.js';
 import { runLivesAsync } from '../../life-loop.js';
-import { serializeScenario } from '../scripted/process/run-spec.js';
+import { serializeScenario } from '../../../model/scenario-json.js';
 import { systemDatabase } from './backend.js';
 import { dbosChild } from './bundle.js';
 import type { DbosConfig } from './config.js';

@@ -20,7 +20,7 @@ import { SystemInputError } from '../../engine.js';
 import { lifeTimeoutFrom } from '../../process/processes.js';
 import type { OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { engineLifeRecord, readRunStores, runProcessLife, lifeOfRequest } from '../../process/process-life.js';
-import { serializeScenario } from '../scripted/process/run-spec.js';
+import { serializeScenario } from '../../../model/scenario-json.js';
 import { systemDatabase } from './backend.js';
 import { dbosChild } from './bundle.js';
 import type { DbosConfig } from './config.js';

@@ -7,7 +7,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ENV, EventSink, EXIT_FAILED } from '../../process/protocol.js';
-import { deserializeScenario } from '../scripted/process/run-spec.js';
+import { deserializeScenario } from '../../../model/scenario-json.js';
 import { NotACheckpointDatabase } from './checkpoint-file.js';
 import { runLangGraphLife } from './life.js';
 import type { EngineLifeResult } from '../../process/process-life.js';

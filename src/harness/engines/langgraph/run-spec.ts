@@ -1,7 +1,7 @@
 // What a LangGraph life needs to know about its run, as a JSON file beside its state, and the
 // files it keeps its state in. Shared by the parent and the child; imports no LangChain.
 
-import type { SerializedScenario } from '../scripted/process/run-spec.js';
+import type { SerializedScenario } from '../../../model/scenario-json.js';
 import type { LangGraphConfig } from './config.js';
 
 /** Environment variables of the LangGraph child, beside the protocol's own (src/harness/process/protocol.ts). */

@@ -21,7 +21,7 @@ import { errorLine } from '../../process/protocol.js';
 import { renameUuidsAndTimes } from '../../process/state-digest.js';
 import { SystemInputError } from '../../engine.js';
 import { runLivesAsync } from '../../life-loop.js';
-import { serializeScenario } from '../scripted/process/run-spec.js';
+import { serializeScenario } from '../../../model/scenario-json.js';
 import type { LangGraphConfig } from './config.js';
 import { EXIT_BAD_INPUT, LG_ENV, LIFE_TIMEOUT_VARIABLE, STATE_FILES, type LangGraphFaults, type LangGraphRunSpec } from './run-spec.js';
 

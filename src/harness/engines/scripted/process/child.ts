@@ -14,7 +14,8 @@ import { strategy as strategyNamed } from '../strategies.js';
 import { closeStores } from '../../../../model/stores.js';
 import { openFileStores } from '../../../../model/file-stores.js';
 import { ENV, EXIT_FAILED, EventSink } from '../../../process/protocol.js';
-import { deserializeScenario, TS_ENV, type RunSpec } from './run-spec.js';
+import { deserializeScenario } from '../../../../model/scenario-json.js';
+import { TS_ENV, type RunSpec } from './run-spec.js';
 import { receiveLifeVariables } from '../../../process/warm-start.js';
 
 function required(name: string): string {

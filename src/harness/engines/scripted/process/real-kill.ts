@@ -20,7 +20,8 @@ import type { ProcessTier, TierLife, TierLifeRequest } from '../../../process/pr
 import { picksLeft, readRunStores, runProcessLife, lifeOfRequest } from '../../../process/process-life.js';
 import { lifeEnd } from '../../../process/protocol.js';
 import { runLivesAsync } from '../../../life-loop.js';
-import { serializeScenario, TS_ENV, type RunSpec } from './run-spec.js';
+import { serializeScenario } from '../../../../model/scenario-json.js';
+import { TS_ENV, type RunSpec } from './run-spec.js';
 
 /** The child that runs one life (compiled once, see src/harness/process/child-bundle.ts). */
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
