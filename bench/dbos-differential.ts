@@ -24,7 +24,7 @@ import { dbosSystem } from '../src/harness/engines/dbos/engine.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';
 import { lanternScenarios } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { inPool } from '../src/harness/search/plan.js';
+import { inPool } from '../src/harness/process/pool.js';
 import { startProgress } from '../src/harness/cli/progress.js';
 
 const COLUMNS: CheckName[] = ['done-twice', 'lost-write', 'refused-repeat', 'different-write', 'different-answer', 'invalid-conversation', 'answer-twice'];

@@ -17,7 +17,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { engineNamed } from '../src/harness/registry.js';
 import { lanternScenario, lanternScenarios } from '../src/model/load.js';
-import { inPool } from '../src/harness/search/plan.js';
+import { inPool } from '../src/harness/process/pool.js';
 import { exploreAsync } from '../src/harness/search/explore.js';
 
 const { values } = parseArgs({ options: { engine: { type: 'string' }, strategy: { type: 'string' }, scenario: { type: 'string' }, runs: { type: 'string' }, 'target-each-s': { type: 'string' }, 'target-sweep-min': { type: 'string' }, 'task-by-equivalence': { type: 'boolean' } } });

@@ -3,7 +3,7 @@
 import { test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { checkProperty } from './run-property.js';
-import { conversationValid, exactlyOnce, noPartialAnswer, repeatIffGap } from '../src/harness/check/properties.js';
+import { conversationValid, exactlyOnce, noPartialAnswer, repeatIffGap } from '../src/harness/search/properties.js';
 
 describe('each broken variant fails the property it breaks', () => {
   test('keys from a fresh random id repeat a write: exactly-once fails (journal)', () => {

@@ -4,7 +4,7 @@ import { test } from '@fast-check/vitest';
 import { describe } from 'vitest';
 import { STRATEGY_NAMES } from '../src/harness/engines/scripted/strategies.js';
 import { assertProperty } from './run-property.js';
-import { conversationValid } from '../src/harness/check/properties.js';
+import { conversationValid } from '../src/harness/search/properties.js';
 
 describe('every resumed conversation is valid', () => {
   for (const strategy of STRATEGY_NAMES) {

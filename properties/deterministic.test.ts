@@ -4,7 +4,7 @@ import { test } from '@fast-check/vitest';
 import { describe } from 'vitest';
 import { ALL_STRATEGY_NAMES } from '../src/harness/engines/scripted/strategies.js';
 import { assertProperty } from './run-property.js';
-import { deterministic } from '../src/harness/check/properties.js';
+import { deterministic } from '../src/harness/search/properties.js';
 
 describe('the same inputs give the same events', () => {
   for (const strategy of ALL_STRATEGY_NAMES) {

@@ -4,7 +4,7 @@
 import { test } from '@fast-check/vitest';
 import { describe } from 'vitest';
 import { assertProperty } from './run-property.js';
-import { exactlyOnce } from '../src/harness/check/properties.js';
+import { exactlyOnce } from '../src/harness/search/properties.js';
 
 describe('with keys every write happens exactly once', () => {
   for (const strategy of ['journal+keys', 'workflow+keys'] as const) {

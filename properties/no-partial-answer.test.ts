@@ -4,7 +4,7 @@ import { test } from '@fast-check/vitest';
 import { describe } from 'vitest';
 import { ALL_STRATEGY_NAMES } from '../src/harness/engines/scripted/strategies.js';
 import { assertProperty } from './run-property.js';
-import { noPartialAnswer } from '../src/harness/check/properties.js';
+import { noPartialAnswer } from '../src/harness/search/properties.js';
 
 describe('no partial answer is delivered, stored or acted on', () => {
   // journal/partial-answer exists to break this property; broken-variants.test.ts asserts that it does.

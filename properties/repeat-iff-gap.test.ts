@@ -3,7 +3,7 @@
 import { test } from '@fast-check/vitest';
 import { describe } from 'vitest';
 import { assertProperty } from './run-property.js';
-import { repeatIffGap } from '../src/harness/check/properties.js';
+import { repeatIffGap } from '../src/harness/search/properties.js';
 
 describe('without keys a write is repeated iff a kill lands in its gap', () => {
   for (const strategy of ['journal', 'workflow'] as const) {

@@ -27,4 +27,5 @@ export { loadScenarioFile, lanternScenarios, LANTERN_DIR } from './model/load.js
 export { ScriptedModel, ConversationRejected } from './model/scripted-model.js';
 
 // The reporter: a verdict as sentences, and the one command that replays a case.
-export { formatExploration, formatFailure, explorationJson, replayCommand, differences, type CaseSource } from './harness/report/text.js';
+export { formatExploration, formatFailure, explorationJson, replayCommand, type CaseSource } from './harness/report/text.js';
+export { differences } from './harness/check/verdict-lines.js';

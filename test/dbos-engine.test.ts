@@ -22,7 +22,7 @@ import { scripted } from '../src/harness/engines/scripted/engine.js';
 import { lanternScenario } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
 import { liveChildCount } from '../src/harness/process/processes.js';
-import { inPool } from '../src/harness/search/plan.js';
+import { inPool } from '../src/harness/process/pool.js';
 import { equivalencePlan } from '../src/harness/search/equivalence.js';
 import { runLifePlanAsync } from '../src/harness/search/life-plan.js';
 import type { Verdict } from '../src/harness/check/verdict.js';

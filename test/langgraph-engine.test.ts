@@ -13,7 +13,7 @@ import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';
 import { lanternScenario } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { inPool } from '../src/harness/search/plan.js';
+import { inPool } from '../src/harness/process/pool.js';
 import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
 import { equivalencePlan } from '../src/harness/search/equivalence.js';
 import { runLifePlanAsync } from '../src/harness/search/life-plan.js';

@@ -6,7 +6,7 @@ import { fc } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { explore, judgeCase } from '../src/harness/search/explore.js';
 import { findMinimal } from '../src/harness/search/minimal.js';
-import { exactlyOnce } from '../src/harness/check/properties.js';
+import { exactlyOnce } from '../src/harness/search/properties.js';
 import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import { loadScenarioFile } from '../src/model/load.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';

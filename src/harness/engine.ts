@@ -134,6 +134,11 @@ export interface Engine {
   defaultSystems: readonly string[];
   /** The system of this name; undefined when the engine has none. */
   system(name: string): SystemUnderTest | undefined;
+  /**
+   * Set when the engine's agents run a task of their own instead of a scenario (an agent behind the
+   * kill protocol): the task its systems are given, so a corpus entry of the engine names none.
+   */
+  ownTask?: Scenario;
 }
 
 /** A system ran in processes where only an in-process answer will do. */

@@ -17,7 +17,7 @@ import { processLives, type ProcessLivesOptions } from '../process/process-lives
 import { equivalencePlan, type ReductionFigures } from '../search/equivalence.js';
 import { runLifePlanAsync } from '../search/life-plan.js';
 
-export { inPool } from '../search/plan.js';
+export { inPool } from '../process/pool.js';
 
 export interface TierCase {
   scenario: Scenario;

@@ -19,7 +19,7 @@ import type { LifeRecord, RunOutcome } from '../check/outcome.js';
 import type { Conversation } from '../../model/conversation.js';
 import type { Scenario } from '../../model/scenario.js';
 import type { DurableState, LifeByLife, LifeRun, LifeStart } from '../engine.js';
-import { inPool } from '../search/plan.js';
+import { inPool } from './pool.js';
 import { heldTempDir, withTempDir } from './processes.js';
 import { digestStateFolder, type Canonical, type StateFile } from './state-digest.js';
 import { WarmPool, type WarmPoolFigures } from './warm-pool.js';

@@ -12,7 +12,8 @@ import type { SystemUnderTest } from '../engine.js';
 import type { Scenario } from '../../model/scenario.js';
 import { judged, type Exploration, type JudgedCase } from '../search/explore.js';
 import type { Plan } from '../search/plan.js';
-import { differences, replayCommand, type CaseSource } from './text.js';
+import { replayCommand, type CaseSource } from './text.js';
+import { differences } from '../check/verdict-lines.js';
 import { verdictClass, type VerdictClass } from './verdict-class.js';
 
 export interface KillPointCell {

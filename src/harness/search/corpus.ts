@@ -27,14 +27,12 @@ import { judgeCasePlan, resolveKillsPlan, type JudgedCase } from './explore.js';
 import { runPlan, runPlanAsync, type Plan } from './plan.js';
 import { killPointIdentity, parseKillPointSpec } from '../check/kill-points.js';
 import { CHECK_NAMES, type CheckName } from '../check/checks.js';
-import { PROPERTIES } from '../check/properties.js';
-import { differences } from '../report/text.js';
+import { PROPERTIES } from './properties.js';
+import { differences } from '../check/verdict-lines.js';
 import type { SystemUnderTest } from '../engine.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../registry.js';
-import { externalTask } from '../engines/external/engine.js';
 
 /** The task of an agent behind the kill protocol (its own; nothing of it is ours to load). */
-const EXTERNAL_TASK = externalTask({ name: '', command: '', args: [] });
 
 export const CORPUS_DIR = join(PROJECT_ROOT, 'corpus');
 
@@ -92,14 +90,15 @@ export function parseCorpusEntry(raw: unknown, file: string): CorpusEntry {
   const note = text(file, o.note, 'note');
   let scenario: Scenario;
   let scenarioFile: string | null = null;
+  const ownTask = typeof o.engine === 'string' ? engineNamed(o.engine)?.ownTask : undefined;
   if (typeof o.scenario === 'string') {
     scenarioFile = o.scenario;
     scenario = loadScenarioFile(isAbsolute(o.scenario) ? o.scenario : join(PROJECT_ROOT, o.scenario));
   } else if (typeof o.scenario === 'object' && o.scenario !== null) {
     scenario = parseScenario(o.scenario, `${file}: scenario`);
-  } else if (o.scenario === undefined && o.engine === 'external') {
+  } else if (o.scenario === undefined && ownTask !== undefined) {
     // An agent behind the kill protocol runs a task of its own: the entry names only its command.
-    scenario = EXTERNAL_TASK;
+    scenario = ownTask;
   } else {
     throw new CorpusError(file, 'scenario', 'a scenario file path or an inline scenario object (none only for engine "external", whose agent runs a task of its own)');
   }

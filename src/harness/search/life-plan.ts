@@ -5,7 +5,7 @@
 
 import type { Scenario } from '../../model/scenario.js';
 import type { DurableState, LifeHead, LifeRun, LifeStart, SystemUnderTest } from '../engine.js';
-import { inPool } from './plan.js';
+import { inPool } from '../process/pool.js';
 
 /**
  * A plan that asks for lives (from durable states) rather than whole runs; of a process tier it

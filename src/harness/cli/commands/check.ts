@@ -26,7 +26,8 @@ import type { SystemUnderTest } from '../../engine.js';
 import { stripCasesPlan, stripOf, type Strip } from '../../report/check-data.js';
 import { checkReportHtml } from '../../report/check-html.js';
 import { writeReportFile } from '../../report/write.js';
-import { explorationJson, formatExploration, formatFailure, differences, type CaseSource } from '../../report/text.js';
+import { explorationJson, formatExploration, formatFailure, type CaseSource } from '../../report/text.js';
+import { differences } from '../../check/verdict-lines.js';
 
 interface CheckArgs {
   files: string[];

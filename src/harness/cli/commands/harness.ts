@@ -15,7 +15,8 @@ import { exploreAsync, judgeCaseAsync, resolveKillsPlan } from '../../search/exp
 import { runPlanAsync } from '../../search/plan.js';
 import { decimalInt, decimalNumber, killDepth, killPointList } from '../options.js';
 import { mustLandEveryKill } from '../../search/schedule-bounds.js';
-import { differences, explorationJson, formatExploration, formatFailure, shellWord, type CaseSource } from '../../report/text.js';
+import { differences } from '../../check/verdict-lines.js';
+import { explorationJson, formatExploration, formatFailure, shellWord, type CaseSource } from '../../report/text.js';
 import { startProgress } from '../progress.js';
 import { saveCorpusEntry } from '../../search/corpus.js';
 import { relative, resolve } from 'node:path';

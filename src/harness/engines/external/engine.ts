@@ -11,7 +11,7 @@ import type { WriteIdentity } from '../../check/records.js';
 import { judge } from '../../check/verdict.js';
 import type { Scenario } from '../../../model/scenario.js';
 import { ProtocolError } from '../../process/protocol.js';
-import { inPool } from '../../search/plan.js';
+import { inPool } from '../../process/pool.js';
 import type { Engine, SystemUnderTest } from '../../engine.js';
 import { EXTERNAL_TASK_ID, runExternal, type ExternalHarness } from './external.js';
 
@@ -90,6 +90,7 @@ export const externalEngine: Engine = {
     const harness = harnessOf(commandLine);
     return harness === undefined ? undefined : externalSystem(harness);
   },
+  ownTask: externalTask({ name: '', command: '', args: [] }),
 };
 
 export interface ExternalVerdict {

@@ -4,9 +4,9 @@
 // happens exactly when a kill lands in a gap, and the same case run twice gives the same run.
 // Each returns the problem found, null when it holds; the reporter explains the case itself.
 
-import type { JudgedCase } from '../search/explore.js';
-import type { RunEvent } from './events.js';
-import { CHECK_LABELS, failedChecks, unsentWrites, type CheckName } from './checks.js';
+import type { JudgedCase } from './explore.js';
+import type { RunEvent } from '../check/events.js';
+import { CHECK_LABELS, failedChecks, unsentWrites, type CheckName } from '../check/checks.js';
 
 export type Property = (j: JudgedCase) => string | null;
 
