@@ -17,6 +17,7 @@ import { JournalSerializer, parseJournal } from './journal-format.js';
 import { parsedText, reserialized } from '../../../model/parsed-texts.js';
 import type { Strategy } from './strategies.js';
 import type { DurableStores } from '../../../model/stores.js';
+import { InterleavingPicks } from '../../interleaving.js';
 
 /**
  * A scripted task never needs more turns than this (a model call and a batch of calls per step, and
@@ -47,21 +48,13 @@ export interface LifeResult {
 }
 
 /**
- * Chooses which of several parallel tool calls advances next. Picks are consumed in order across
- * the whole run; when they run out, every call starts first and then each finishes in call order.
+ * Chooses which of several parallel tool calls advances next, by the interleaving rule
+ * (src/harness/interleaving.ts). Picks are consumed in order across the whole run; when they run
+ * out, every call starts first and then each finishes in call order.
  */
-export class Interleaving {
-  private next = 0;
-  readonly taken: number[] = [];
-  /** How many calls could advance at each choice: an exhaustive explorer branches on these. */
-  readonly widths: number[] = [];
-  constructor(private readonly picks: readonly number[] = []) {}
-
-  choose(active: number, notStarted: number | undefined): number {
-    const pick = this.next < this.picks.length ? this.picks[this.next++]! % active : (notStarted ?? 0);
-    this.taken.push(pick);
-    this.widths.push(active);
-    return pick;
+export class Interleaving extends InterleavingPicks {
+  override choose(active: number, notStarted: number | undefined): number {
+    return super.choose(active, notStarted ?? 0);
   }
 }
 
