@@ -1,8 +1,11 @@
 // The engines killpoint can check, by name: one line each. An engine is a folder under
 // src/engines with one file that exports its Engine (see engine.ts); `registerEngine` also lets a
-// test or a user's own setup add one at run time.
+// test or a user's own setup add one at run time, with the kinds of event it adds to the
+// scenario's (check/event-kinds.ts).
 
+import { isScenarioKind } from './check/events.js';
 import type { Engine } from './engine.js';
+import { registerEventKinds } from './check/event-kinds.js';
 import { dbosEngine } from './engines/dbos/engine.js';
 import { externalEngine } from './engines/external/engine.js';
 import { langGraphEngine } from './engines/langgraph/engine.js';
@@ -13,6 +16,10 @@ const ENGINES = new Map<string, Engine>();
 export function registerEngine(engine: Engine): Engine {
   const known = ENGINES.get(engine.name);
   if (known !== undefined && known !== engine) throw new Error(`registerEngine: an engine named "${engine.name}" is already registered`);
+  const kinds = engine.eventKinds ?? [];
+  const scenarios = kinds.filter((k) => isScenarioKind(k.kind)).map((k) => k.kind);
+  if (scenarios.length > 0) throw new Error(`registerEngine: engine "${engine.name}" declares ${scenarios.join(', ')}, which the scenario's events are: it emits them as they are, without declaring them`);
+  registerEventKinds(kinds, `registerEngine: engine "${engine.name}"`);
   ENGINES.set(engine.name, engine);
   return engine;
 }

@@ -2,19 +2,34 @@
 // Every event carries the virtual time it happened at and what the process was doing in the
 // interval before it, so that a random kill *time* maps to the event in progress.
 
-export type EventKind =
-  | 'model-request' // a request to the model was sent
-  | 'model-chunk' // a chunk of the streamed reply arrived
-  | 'model-reply' // the reply is complete
-  | 'tool-start' // a tool call was started
-  | 'shop-commit' // the shop committed the call's write
-  | 'tool-result' // the tool's result reached the agent
-  | 'journal-write' // the journal's new text was written (to its temp file; in place when broken)
-  | 'journal-save' // the journal was saved (the temp file renamed over it)
-  | 'step-recorded' // the workflow recorded a step's result
-  | 'checkpoint-saved' // a graph engine saved a checkpoint (LangGraph: the saver's put returned)
-  | 'writes-saved' // a graph engine saved a task's pending writes (LangGraph: putWrites returned)
-  | 'answer-delivered'; // the complete answer reached the customer
+// The scenario's own kinds are the closed list below: every engine's run of a scenario has them. An
+// engine adds kinds of its own (a journal saved, a checkpoint, a workflow step recorded), declared
+// in its folder and registered in event-kinds.ts beside this file, so a kind is an open string here.
+
+/** The scenario's own kinds, in the order a run meets them. */
+export const SCENARIO_EVENT_KINDS = ['model-request', 'model-chunk', 'model-reply', 'tool-start', 'shop-commit', 'tool-result', 'answer-delivered'] as const;
+
+export type ScenarioEventKind = (typeof SCENARIO_EVENT_KINDS)[number];
+
+/** An event's kind: one of the scenario's, or one an engine declared (event-kinds.ts). */
+export type EventKind = string;
+
+/** Each scenario kind: what happened, in one line, and the event in a report's words. */
+export const SCENARIO_KINDS: Readonly<Record<ScenarioEventKind, { meaning: string; label(e: RunEvent): string }>> = {
+  'model-request': { meaning: 'a request to the model was sent', label: (e) => `model call ${e.modelCall}: request` },
+  'model-chunk': { meaning: 'a chunk of the streamed reply arrived', label: (e) => `model call ${e.modelCall}: ${e.final ? 'answer' : 'reply'} chunk ${e.chunk! + 1}/${e.chunks}` },
+  'model-reply': { meaning: 'the reply is complete', label: (e) => `model call ${e.modelCall}: ${e.final ? 'answer' : 'tool calls'} complete` },
+  'tool-start': { meaning: 'a tool call was started', label: (e) => `${e.tool} ${e.callId}: start` },
+  'shop-commit': { meaning: "the shop committed the call's write", label: (e) => `${e.tool} ${e.callId}: shop commit` },
+  'tool-result': { meaning: "the tool's result reached the agent", label: (e) => `${e.tool} ${e.callId}: result${e.refused ? ` (refused: ${e.refused})` : ''}` },
+  'answer-delivered': { meaning: 'the complete answer reached the customer', label: () => 'answer delivered' },
+};
+
+const SCENARIO_KIND_SET: ReadonlySet<string> = new Set(SCENARIO_EVENT_KINDS);
+
+export function isScenarioKind(kind: string): kind is ScenarioEventKind {
+  return SCENARIO_KIND_SET.has(kind);
+}
 
 /** What the process was doing in the time before an event. */
 export type IntervalKind =
@@ -39,45 +54,12 @@ export interface RunEvent {
   final?: boolean;
   callId?: string;
   tool?: string;
-  /** Workflow step number (step-recorded; tool events under a workflow). */
+  /** Step number, where an engine's event names one (a workflow's step record, a checkpoint; tool events under a workflow). */
   step?: number;
   /** The call committed a write (shop-commit, and the tool-result after it). */
   write?: boolean;
   /** Why the shop refused the call (tool-result). */
   refused?: string;
-  /** The tool calls whose results a save records (writes-saved). */
+  /** The tool calls whose results a save records (an engine's save of several calls' results). */
   callIds?: string[];
-}
-
-/** A short label for reports: `refund call_refund: shop-commit`. */
-export function describeEvent(e: RunEvent): string {
-  switch (e.kind) {
-    case 'model-request':
-      return `model call ${e.modelCall}: request`;
-    case 'model-chunk':
-      return `model call ${e.modelCall}: ${e.final ? 'answer' : 'reply'} chunk ${e.chunk! + 1}/${e.chunks}`;
-    case 'model-reply':
-      return `model call ${e.modelCall}: ${e.final ? 'answer' : 'tool calls'} complete`;
-    case 'tool-start':
-      return `${e.tool} ${e.callId}: start`;
-    case 'shop-commit':
-      return `${e.tool} ${e.callId}: shop commit`;
-    case 'tool-result':
-      return `${e.tool} ${e.callId}: result${e.refused ? ` (refused: ${e.refused})` : ''}`;
-    case 'journal-write':
-      return 'journal written (not yet renamed)';
-    case 'journal-save':
-      return 'journal saved';
-    case 'step-recorded':
-      return `workflow step ${e.step} recorded`;
-    case 'checkpoint-saved':
-      return `checkpoint saved (step ${e.step})`;
-    case 'writes-saved':
-      return e.callIds && e.callIds.length > 0 ? `pending writes saved (results of ${e.callIds.join(', ')})` : 'pending writes saved';
-    case 'answer-delivered':
-      return 'answer delivered';
-    default:
-      // An event of an agent behind the kill protocol: its kind, and the tool and call it names.
-      return [e.kind, e.tool, e.callId].filter((v) => typeof v === 'string').join(' ');
-  }
 }

@@ -6,6 +6,7 @@
 // that belongs to no call), `answer-delivered`. Schedules, reports and corpus entries can name a
 // kill point either way; the index stays the short form where the order is fixed.
 
+import { engineEventKind } from './event-kinds.js';
 import type { RunEvent } from './events.js';
 
 /** What an event belongs to, in the words of its identity ('' for nothing in particular). */
@@ -16,15 +17,12 @@ function subjectOf(e: RunEvent): string {
       return `model ${e.modelCall}`;
     case 'model-chunk':
       return `model ${e.modelCall} chunk ${e.chunk}`;
-    case 'step-recorded':
-      return e.callId === undefined ? `step ${e.step}` : e.callId;
-    case 'checkpoint-saved':
-      return `step ${e.step}`;
-    case 'writes-saved':
-      return e.callIds?.join('+') ?? '';
-    default:
-      return typeof e.callId === 'string' ? e.callId : '';
   }
+  // An engine's own kind says what its events belong to (a step, the calls a save records); the
+  // rest belong to their call, if any.
+  const declared = engineEventKind(e.kind);
+  if (declared?.subject !== undefined) return declared.subject(e);
+  return typeof e.callId === 'string' ? e.callId : '';
 }
 
 /** The identity of every event of a life, in order. */

@@ -5,7 +5,7 @@
 
 import { CHECK_LABELS, type CheckName } from '../check/checks.js';
 import type { EventKind, RunEvent } from '../check/events.js';
-import { describeEvent } from '../check/events.js';
+import { describeEvent } from '../check/event-kinds.js';
 import { eventIdentities } from '../check/kill-points.js';
 import type { RunOutcome, Schedule } from '../check/outcome.js';
 import type { SystemUnderTest } from '../engine.js';

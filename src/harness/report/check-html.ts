@@ -3,8 +3,7 @@
 // pins it; the minimal counterexample is marked with a star.
 
 import { CHECK_LABELS, type CheckName } from '../check/checks.js';
-import type { EventKind } from '../check/events.js';
-import { GLYPH } from './experiment-text.js';
+import { glyphLegend, glyphOf } from './event-kinds.js';
 import { PROMISE_NOTE, WORDS } from './words.js';
 import type { CheckReportData, Strip } from './check-data.js';
 import { esc, page } from './html.js';
@@ -14,7 +13,7 @@ const labels = (checks: readonly CheckName[]): string => checks.map((c) => CHECK
 
 function glyph(kind: string | undefined): string {
   if (kind === undefined) return '·';
-  return GLYPH[kind as EventKind] ?? '•';
+  return glyphOf(kind) ?? '•';
 }
 
 const CSS = `
@@ -136,7 +135,8 @@ export function checkReportHtml(data: CheckReportData): string {
   });
   const failing = data.strips.filter((s) => s.exploration.brokenPromises.length > 0).length;
   const legend = VERDICT_CLASSES.map((v) => `<span>${swatch(v)}${esc(VERDICT_LABELS[v])}</span>`).join('');
-  const glyphs = Object.entries(GLYPH).map(([kind, g]) => `<span><b class="mono">${esc(g)}</b> ${esc(kind)}</span>`).join('');
+  const drawn = data.strips.flatMap((s) => s.killPoints.flatMap((c) => (c.event === null ? [] : [c.event.kind])));
+  const glyphs = glyphLegend(drawn).map(({ kind, glyph: g, meaning }) => `<span title="${esc(meaning)}"><b class="mono">${esc(g)}</b> ${esc(kind)}</span>`).join('');
   const body = `<h1>killpoint check</h1>
 <p class="lead">${data.strips.length} scenario and system pair${data.strips.length === 1 ? '' : 's'}: ${failing === 0 ? 'every promised check holds' : `${failing} broke a promised check`}. Each cell is a kill point: the run is killed right after that event (the first cell: before anything), a recovery resumes it, and the result is compared with the baseline. The colour is the verdict; a dark bar under a cell means it breaks a promise; \u2605 marks the minimal counterexample. Hover a cell for its explanation and the command that replays it; click to keep it.</p>
 <p class="lead">${esc(PROMISE_NOTE)}.</p>

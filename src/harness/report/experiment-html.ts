@@ -3,17 +3,16 @@
 // and, under each, how every way to recover fared there. Every figure comes from the runs.
 
 import type { RunEvent } from '../check/events.js';
-import { describeEvent } from '../check/events.js';
+import { describeEvent } from '../check/event-kinds.js';
 import type { CheckName } from '../check/checks.js';
 import type { Verdict } from '../check/verdict.js';
 import { CHOSEN_MOMENTS, chosenKillPoint, type ExperimentResult } from '../chapter/experiment.js';
-import { GLYPH } from './experiment-text.js';
 import { WORDS } from './words.js';
 import { STRATEGY_NAMES } from '../engines/scripted/strategies.js';
 import type { Scenario } from '../../model/scenario.js';
 import { esc, page } from './html.js';
 import { VERDICT_COLOURS, VERDICT_LABELS, verdictClass } from './verdict-class.js';
-import { KIND_COLOURS, kindGroup } from './event-kinds.js';
+import { glyphOf, KIND_COLOURS, kindGroup } from './event-kinds.js';
 
 const CSS = `
 .cells{display:flex;flex-wrap:wrap;gap:2px;margin:22px 0 6px}
@@ -56,7 +55,7 @@ export function experimentReportHtml(result: ExperimentResult, stripTask: string
   const cells = events.map((e) => {
     const mark = marks.find((m) => m.k === e.index);
     const title = `event ${e.index} at ${e.atMs.toFixed(2)} ms: ${describeEvent(e)}${mark ? ` (chosen kill: ${mark.moment})` : ''}`;
-    return `<span class="ev${e.kind === 'model-request' && e.index > 0 ? ' turn' : ''}${mark ? ' chosen' : ''}" style="background:${KIND_COLOURS[kindGroup(e.kind)]}" data-k="${e.index}" title="${esc(title)}">${mark ? `<span class="mark">${mark.label}</span>` : ''}${esc(GLYPH[e.kind])}</span>`;
+    return `<span class="ev${e.kind === 'model-request' && e.index > 0 ? ' turn' : ''}${mark ? ' chosen' : ''}" style="background:${KIND_COLOURS[kindGroup(e.kind)]}" data-k="${e.index}" title="${esc(title)}">${mark ? `<span class="mark">${mark.label}</span>` : ''}${esc(glyphOf(e.kind) ?? '•')}</span>`;
   }).join('');
   // How each way to recover fared at Dana's chosen kill points (the rows' verdicts, one run each).
   // The checks read the verdict only here (a lost write needs the run, which the experiment does

@@ -2,10 +2,11 @@
 // where the random kills landed, and one task as a strip of events with the chosen kill points
 // marked. Only formatting: every figure comes from the runs in an ExperimentResult.
 
-import type { EventKind, RunEvent } from '../check/events.js';
-import { describeEvent } from '../check/events.js';
+import type { RunEvent } from '../check/events.js';
+import { describeEvent } from '../check/event-kinds.js';
 import { CHOSEN_MOMENTS, chosenKillPoint, runsOf, type ExperimentResult, type Row } from '../chapter/experiment.js';
 import { STRATEGY_NAMES, type StrategyName } from '../engines/scripted/strategies.js';
+import { glyphOf } from './event-kinds.js';
 import { WORDS } from './words.js';
 
 const COLUMNS: { title: string; width: number; cell: (row: Row) => string }[] = [
@@ -66,21 +67,6 @@ export function formatLandings(result: ExperimentResult): string {
   ].join('\n');
 }
 
-export const GLYPH: Record<EventKind, string> = {
-  'model-request': '>',
-  'model-chunk': '~',
-  'model-reply': '|',
-  'tool-start': '(',
-  'shop-commit': '$',
-  'tool-result': ')',
-  'journal-write': 'w',
-  'journal-save': 's',
-  'step-recorded': 'r',
-  'checkpoint-saved': 'c',
-  'writes-saved': 'p',
-  'answer-delivered': '!',
-};
-
 /** One task's baseline as a strip of events (a space before each model call), chosen kill points marked under it. */
 export function formatStrip(result: ExperimentResult, scenarioId: string, strategy: StrategyName = 'journal'): string {
   const baseline = result.baselines.get(scenarioId)?.get(strategy);
@@ -97,7 +83,7 @@ export function formatStrip(result: ExperimentResult, scenarioId: string, strate
       strip += ' ';
       under += ' ';
     }
-    strip += GLYPH[e.kind];
+    strip += glyphOf(e.kind) ?? '•';
     under += marks.find((m) => m.event.index === e.index)?.label ?? ' ';
   }
   const last = events[events.length - 1]!;

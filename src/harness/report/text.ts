@@ -4,7 +4,7 @@
 // and the one command that replays exactly this case.
 
 import { CHECK_LABELS, CHECK_NAMES, differentWritesBecause, lostWrites, type CheckName } from '../check/checks.js';
-import { describeEvent } from '../check/events.js';
+import { describeEvent } from '../check/event-kinds.js';
 import { killPointIdentity } from '../check/kill-points.js';
 import type { JudgedCase, Exploration } from '../search/explore.js';
 import { type LifeRecord } from '../check/outcome.js';

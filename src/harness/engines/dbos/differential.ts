@@ -14,14 +14,16 @@
 import { eventIdentities } from '../../check/kill-points.js';
 import type { RunEvent } from '../../check/events.js';
 import type { Verdict } from '../../check/verdict.js';
+import { WORKFLOW_RECORDED, WORKFLOW_STARTED } from './event-kinds.js';
 
 /** The scripted workflow's kill point (an identity, or `start`) for a DBOS kill point. */
 export function scriptedMoment(dbosEvents: readonly RunEvent[], k: number): string {
   const ids = eventIdentities(dbosEvents);
   const id = ids[k];
-  if (id === undefined || k < 0 || id === 'workflow-started') return 'start';
-  if (id === 'workflow-recorded') {
-    const before = ids.slice(0, k).filter((i) => i !== 'workflow-started').at(-1);
+  // Both happen once a life and belong to nothing, so their identity is their kind.
+  if (id === undefined || k < 0 || id === WORKFLOW_STARTED.kind) return 'start';
+  if (id === WORKFLOW_RECORDED.kind) {
+    const before = ids.slice(0, k).filter((i) => i !== WORKFLOW_STARTED.kind).at(-1);
     return before ?? 'start';
   }
   return id;

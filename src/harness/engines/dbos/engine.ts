@@ -12,7 +12,10 @@
 // promises, and breaks it.
 
 import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
+import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
 import type { Engine, SystemUnderTest } from '../../engine.js';
+import { STEP_RECORDED } from '../../check/event-kinds.js';
+import { DBOS_EVENT_KINDS } from './event-kinds.js';
 import { allConfigs, configNamed, systemName, type DbosConfig } from './config.js';
 import { runDbos } from './run.js';
 import { dbosTier } from './tier.js';
@@ -22,7 +25,11 @@ function promises(c: DbosConfig): readonly CheckName[] {
   return c.keys === 'none' ? ['lost-write', 'invalid-conversation', 'half-answer', 'answer-twice'] : CHECK_NAMES;
 }
 
-const KILL_POINTS = ['workflow-started', 'model-request', 'model-chunk', 'model-reply', 'tool-start', 'shop-commit', 'tool-result', 'step-recorded', 'workflow-recorded', 'answer-delivered'] as const;
+/** Every kind DBOS's lives emit beyond the scenario's: its workflow's start and output, and each step's record. */
+const EVENT_KINDS = [...DBOS_EVENT_KINDS, STEP_RECORDED];
+
+/** The kinds of event a life can be killed right after: the scenario's, and DBOS's records. */
+const KILL_POINTS = [...SCENARIO_EVENT_KINDS, ...EVENT_KINDS.map((k) => k.kind)];
 
 function summaryOf(c: DbosConfig): string {
   const backend = c.backend === 'pglite' ? 'embedded PGlite' : 'Postgres';
@@ -63,4 +70,5 @@ export const dbosEngine: Engine = {
   systemNames: allConfigs().map(systemName),
   defaultSystems: allConfigs().filter((c) => !c.broken && c.backend === 'pglite').map(systemName),
   system: dbosSystem,
+  eventKinds: EVENT_KINDS,
 };

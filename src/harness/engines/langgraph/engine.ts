@@ -17,7 +17,9 @@
 // - the next-only resume (broken) promises what the sound resume does, and breaks it.
 
 import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
+import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
 import type { Engine, SystemUnderTest } from '../../engine.js';
+import { LANGGRAPH_EVENT_KINDS } from './event-kinds.js';
 import { allConfigs, configNamed, systemName, type LangGraphConfig } from './config.js';
 import { processLives } from '../../process/process-lives.js';
 import { langGraphTier, runLangGraph } from './run.js';
@@ -27,7 +29,8 @@ function promises(c: LangGraphConfig): readonly CheckName[] {
   return c.keys ? CHECK_NAMES : ['lost-write', 'invalid-conversation', 'half-answer', 'answer-twice'];
 }
 
-const KILL_POINTS = ['model-request', 'model-chunk', 'model-reply', 'tool-start', 'shop-commit', 'tool-result', 'checkpoint-saved', 'writes-saved', 'answer-delivered'] as const;
+/** The kinds of event a life can be killed right after: the scenario's, and the checkpointer's saves. */
+const KILL_POINTS = [...SCENARIO_EVENT_KINDS, ...LANGGRAPH_EVENT_KINDS.map((k) => k.kind)];
 
 const systems = new Map<string, SystemUnderTest>();
 
@@ -59,4 +62,5 @@ export const langGraphEngine: Engine = {
   systemNames: allConfigs().map(systemName),
   defaultSystems: allConfigs().filter((c) => c.resume === 'pending-writes').map(systemName),
   system: langGraphSystem,
+  eventKinds: LANGGRAPH_EVENT_KINDS,
 };

@@ -7,8 +7,9 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import type { Checkpoint, CheckpointMetadata, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import Database from 'better-sqlite3';
+import { CHECKPOINT_SAVED, WRITES_SAVED } from './event-kinds.js';
 
-export type SaverEvent = { kind: 'checkpoint-saved'; step: number } | { kind: 'writes-saved'; callIds?: string[] };
+export type SaverEvent = { kind: typeof CHECKPOINT_SAVED.kind; step: number } | { kind: typeof WRITES_SAVED.kind; callIds?: string[] };
 
 export class EventedSqliteSaver extends SqliteSaver {
   constructor(
@@ -24,7 +25,7 @@ export class EventedSqliteSaver extends SqliteSaver {
 
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, ...rest: unknown[]): Promise<RunnableConfig> {
     const saved = await (super.put as (...a: unknown[]) => Promise<RunnableConfig>).call(this, config, checkpoint, metadata, ...rest);
-    this.onEvent({ kind: 'checkpoint-saved', step: metadata.step });
+    this.onEvent({ kind: CHECKPOINT_SAVED.kind, step: metadata.step });
     return saved;
   }
 
@@ -32,7 +33,7 @@ export class EventedSqliteSaver extends SqliteSaver {
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, ...rest: unknown[]): Promise<void> {
     await (super.putWrites as (...a: unknown[]) => Promise<void>).call(this, config, writes, taskId, ...rest);
     const callIds = toolCallIdsOf(writes);
-    this.onEvent(callIds.length > 0 ? { kind: 'writes-saved', callIds } : { kind: 'writes-saved' });
+    this.onEvent(callIds.length > 0 ? { kind: WRITES_SAVED.kind, callIds } : { kind: WRITES_SAVED.kind });
   }
 
   close(): void {

@@ -1,0 +1,27 @@
+// LangGraph's own kinds of event, beyond the scenario's: its checkpointer's two saves, each
+// emitted once the row is committed (evented-saver.ts).
+
+import { registerEventKinds, type EngineEventKind } from '../../check/event-kinds.js';
+
+export const CHECKPOINT_SAVED = {
+  kind: 'checkpoint-saved',
+  meaning: "LangGraph saved a checkpoint (the saver's put returned)",
+  glyph: 'c',
+  label: (e) => `checkpoint saved (step ${e.step})`,
+  subject: (e) => `step ${e.step}`,
+} as const satisfies EngineEventKind;
+
+export const WRITES_SAVED = {
+  kind: 'writes-saved',
+  meaning: "LangGraph saved a task's pending writes (the saver's putWrites returned)",
+  glyph: 'p',
+  label: (e) => (e.callIds && e.callIds.length > 0 ? `pending writes saved (results of ${e.callIds.join(', ')})` : 'pending writes saved'),
+  // The tool calls whose results the save records: the same save in every order of the calls.
+  subject: (e) => e.callIds?.join('+') ?? '',
+} as const satisfies EngineEventKind;
+
+/** Every kind LangGraph adds to the scenario's. */
+export const LANGGRAPH_EVENT_KINDS: readonly EngineEventKind[] = [CHECKPOINT_SAVED, WRITES_SAVED];
+
+// Known as soon as this file loads: the code that emits these kinds imports it.
+registerEventKinds(LANGGRAPH_EVENT_KINDS, 'langgraph');
