@@ -20,7 +20,7 @@ import { lanternScenarios } from '../src/model/load.js';
 import { parseScenario, type Scenario } from '../src/model/scenario.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';
-import type { SystemUnderTest } from '../src/harness/engine.js';
+import type { InProcessSystem } from '../src/harness/engine.js';
 import type { ReductionFigures } from '../src/harness/search/equivalence.js';
 
 const TARGET_RUNS_PER_S = 10_000;
@@ -57,7 +57,7 @@ function fastest<T>(f: () => T, totalS = 0.3): { s: number; value: T } {
  * The fastest of repeated explorations with the system's lives (runLife, runHead) timed apart: the
  * explorer's own work is the rest. Both are taken from the run whose total was the fastest.
  */
-function fastestTimed<T>(explore1: (system: SystemUnderTest) => T, system: SystemUnderTest): { totalS: number; livesS: number; value: T } {
+function fastestTimed<T>(explore1: (system: InProcessSystem) => T, system: InProcessSystem): { totalS: number; livesS: number; value: T } {
   const lives = system.lives!;
   let livesS = 0;
   const timedCall = <R>(f: () => R): R => {
@@ -68,7 +68,7 @@ function fastestTimed<T>(explore1: (system: SystemUnderTest) => T, system: Syste
       livesS += (performance.now() - t0) / 1000; // real clock: measuring speed is this script's job
     }
   };
-  const timed: SystemUnderTest = {
+  const timed: InProcessSystem = {
     ...system,
     lives: { ...lives, runLife: (scenario, start) => timedCall(() => lives.runLife(scenario, start)), runHead: (scenario, start, stopAt) => timedCall(() => lives.runHead!(scenario, start, stopAt)) },
   };
@@ -236,7 +236,7 @@ function ordersJoinedOrNot(): void {
   for (const name of ['journal+keys', 'workflow+keys']) {
     const system = scripted(name);
     const { runHead: _runHead, ...unjoinedLives } = system.lives!;
-    const unjoined: SystemUnderTest = { ...system, lives: unjoinedLives };
+    const unjoined: InProcessSystem = { ...system, lives: unjoinedLives };
     let joinedR: ReductionFigures | null = null;
     let unjoinedR: ReductionFigures | null = null;
     const joinedS = seconds(() => { joinedR = explore(t03, system, options).reduction; });

@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { engineNamed } from '../src/harness/registry.js';
 import { lanternScenario, lanternScenarios } from '../src/model/load.js';
 import { inPool } from '../src/harness/process/pool.js';
-import { exploreAsync } from '../src/harness/search/explore.js';
+import { explore } from '../src/harness/search/explore.js';
 
 const { values } = parseArgs({ options: { engine: { type: 'string' }, strategy: { type: 'string' }, scenario: { type: 'string' }, runs: { type: 'string' }, 'target-each-s': { type: 'string' }, 'target-sweep-min': { type: 'string' }, 'task-by-equivalence': { type: 'boolean' } } });
 const targetEachS = values['target-each-s'] === undefined ? null : Number(values['target-each-s']);
@@ -64,7 +64,7 @@ if (byEquivalence) {
   let lives = 0;
   let killed = 0;
   for (const s of lanternScenarios()) {
-    const e = await exploreAsync(s, system, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency });
+    const e = await explore(s, system, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency });
     covered += e.schedulesExplored;
     lives += e.reduction?.livesRun ?? 0;
     killed += e.reduction?.childrenKilled ?? 0;
@@ -75,7 +75,7 @@ if (byEquivalence) {
 }
 if (values['task-by-equivalence'] && system.lives !== undefined) {
   const taskStart = performance.now();
-  const e = await exploreAsync(scenario, system, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency });
+  const e = await explore(scenario, system, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency });
   const taskS = (performance.now() - taskStart) / 1000;
   const r = e.reduction!;
   console.log(`  every single kill point of ${scenario.id} by equivalence, measured: ${e.schedulesExplored} schedules judged in ${taskS.toFixed(1)} s (${r.childrenKilled ?? 0} children killed, ${r.livesRun} lives run to their end, against ${r.livesUnreduced} processes from scratch); ` +

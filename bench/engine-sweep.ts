@@ -15,7 +15,7 @@ import { engineNamed, engineNames } from '../src/harness/registry.js';
 import { readdirSync } from 'node:fs';
 import { relative, join } from 'node:path';
 import { LANTERN_DIR, lanternScenarios, PROJECT_ROOT } from '../src/model/load.js';
-import { exploreAsync, type Exploration } from '../src/harness/search/explore.js';
+import { explore, type Exploration } from '../src/harness/search/explore.js';
 import { explorationJson } from '../src/harness/report/text.js';
 import { parseShard, shardOf } from '../src/harness/cli/options.js';
 import { startProgress } from '../src/harness/cli/progress.js';
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     const found: Exploration[] = [];
     const progress = startProgress(system.name, scenarios.length);
     for (const scenario of scenarios) {
-      const e = await exploreAsync(scenario, system, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency });
+      const e = await explore(scenario, system, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency });
       found.push(e);
       explorations.push(explorationJson(e, { kind: 'scenario-file', path: lanternFile(scenario.id) }));
       progress.tick(scenario.id);

@@ -8,9 +8,10 @@ export { checkAgent, checkAgentSchedule, agentKillPoints, agentHarness, type Age
 export { checkScenario, checkScenarioSchedule, scenarioKillPoints, type CheckScenarioOptions, type ScenarioCheck, type ScenarioScheduleCheck } from './harness/api/check-scenario.js';
 
 // The search, for systems of your own behind the engine seam.
-export { explore, exploreAsync, judgeCase, judgeCaseAsync, DEFAULT_EXPLORE_OPTIONS, type Exploration, type ExploreOptions, type JudgedCase } from './harness/search/explore.js';
-export { findMinimal, findMinimalAsync, type MinimalResult } from './harness/search/minimal.js';
-export type { Engine, SystemUnderTest } from './harness/engine.js';
+export { explore, judgeCase, DEFAULT_EXPLORE_OPTIONS, type Exploration, type ExploreOptions, type JudgedCase } from './harness/search/explore.js';
+export { findMinimal, type MinimalResult } from './harness/search/minimal.js';
+export type { DriveOptions } from './harness/search/drive.js';
+export type { Answer, Engine, InProcessSystem, SystemUnderTest } from './harness/engine.js';
 export { BaselineDidNotFinish, SystemInputError } from './harness/engine.js';
 export { registerEngine, engineNamed, engineNames, DEFAULT_ENGINE } from './harness/registry.js';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CorpusError, loadCorpus, loadCorpusEntry, replayEntry, replayEntryAsync } from '../src/harness/search/corpus.js';
+import { CorpusError, loadCorpus, loadCorpusEntry, replayEntry } from '../src/harness/search/corpus.js';
 
 const entries = loadCorpus();
 
@@ -20,7 +20,7 @@ describe('regression corpus', () => {
   for (const entry of entries) {
     // An entry of an engine whose lives are processes replays in processes (seconds, not microseconds).
     it(`${entry.file.split('/').pop()}: ${entry.note}`, async () => {
-      const replay = entry.system.inProcess ? replayEntry(entry) : await replayEntryAsync(entry);
+      const replay = await replayEntry(entry);
       expect(replay.mismatches).toEqual([]);
     }, 60_000);
   }
@@ -34,10 +34,10 @@ describe('regression corpus', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('reports an entry whose kill point no longer lands where it says', () => {
+  it('reports an entry whose kill point no longer lands where it says', async () => {
     const entry = entries.find((e) => e.file.endsWith('dana-journal-refunded-twice.json'))!;
     const shifted = { ...entry, schedule: { ...entry.schedule, kills: [entry.schedule.kills![0]! - 1] } };
-    const mismatches = replayEntry(shifted).mismatches;
+    const mismatches = (await replayEntry(shifted)).mismatches;
     expect(mismatches.join('\n')).toMatch(/killedAfter\[0\]: expected kill \d+ to be after "refund call_refund: shop commit"/);
     expect(mismatches.join('\n')).toMatch(/expected.failed: expected \[done-twice[^\]]*\], got \[\]/);
   });

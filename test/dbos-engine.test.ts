@@ -24,7 +24,7 @@ import type { Scenario } from '../src/model/scenario.js';
 import { liveChildCount } from '../src/harness/process/processes.js';
 import { inPool } from '../src/harness/process/pool.js';
 import { equivalencePlan } from '../src/harness/search/equivalence.js';
-import { runLifePlanAsync } from '../src/harness/search/life-plan.js';
+import { runLifePlan } from '../src/harness/search/life-plan.js';
 import type { Verdict } from '../src/harness/check/verdict.js';
 import type { CheckName } from '../src/harness/check/checks.js';
 
@@ -91,9 +91,9 @@ describe("Dana's refund on DBOS + Postgres, at every kill point", () => {
     // By equivalence (a child killed at every kill point, one recovery per distinct state of the
     // shop, the outbox and the workflow's rows): every kill point has the verdict of its run from scratch.
     const reduced = new Map<number, { verdict: Verdict; failed: readonly CheckName[] }>();
-    const explored = await runLifePlanAsync(equivalencePlan(dana, db, { orders: [[]] }, 1, (c) => {
+    const explored = await runLifePlan(equivalencePlan(dana, db, { orders: [[]] }, 1, (c) => {
       if (c.kills[0]! >= 0) reduced.set(c.kills[0]!, { verdict: c.verdict(), failed: c.failed });
-    }), db, dana, CONCURRENCY);
+    }), db, dana, { concurrency: CONCURRENCY });
     const comparable = (v: Verdict) => ({ doneTwice: v.doneTwice.map(String), lost: v.lostWrites.map(String), refused: v.refused, sameAnswer: v.sameAnswer, modelCallsRedone: v.modelCallsRedone, answers: v.answersDelivered });
     expect(reduced.size).toBe(ids.length);
     for (const v of verdicts) {

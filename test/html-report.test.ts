@@ -94,7 +94,7 @@ describe.skipIf(!haveChromium)(`in headless Chromium (${haveChromium ? CHROMIUM 
       const counted: Record<string, number> = {};
       for (const cell of strip.cells) {
         // Each kill point judged again, here, without the report.
-        const judged = judgeCase(scenario, system, { kills: [cell.k], interleaving: [] });
+        const judged = await judgeCase(scenario, system, { kills: [cell.k], interleaving: [] });
         for (const c of judged.failed) failing[c] = (failing[c] ?? 0) + 1;
         expect(cell.verdict).toBe(verdictClass(judged.failed));
         expect(cell.colour).toBe(rgb(VERDICT_COLOURS[cell.verdict as VerdictClass]));

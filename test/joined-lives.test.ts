@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { failedChecks } from '../src/harness/check/checks.js';
 import { noKills } from '../src/harness/check/outcome.js';
 import { judge } from '../src/harness/check/verdict.js';
-import type { LifeHead, LifeRun, LifeStart, SystemUnderTest } from '../src/harness/engine.js';
+import type { InProcessSystem, LifeHead, LifeRun, LifeStart } from '../src/harness/engine.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';
 import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import type { AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
@@ -21,7 +21,7 @@ import { equivalencePlan, type ReductionFigures } from '../src/harness/search/eq
 import { runLifePlan } from '../src/harness/search/life-plan.js';
 
 /** Every schedule of 1 to `maxKills` kills explored by equivalence, each single kill and every `stride`-th other compared with its run from scratch. */
-function differences(scenario: Scenario, name: AnyStrategyName, system: SystemUnderTest, maxKills: number, stride = 1): { differ: string[]; reduction: ReductionFigures } {
+function differences(scenario: Scenario, name: AnyStrategyName, system: InProcessSystem, maxKills: number, stride = 1): { differ: string[]; reduction: ReductionFigures } {
   const baseline = simulate(scenario, name, noKills());
   const differ: string[] = [];
   let seen = 0;
@@ -37,7 +37,7 @@ function differences(scenario: Scenario, name: AnyStrategyName, system: SystemUn
 }
 
 /** The same system without join points: every recovery runs to its end. */
-function withoutJoins(system: SystemUnderTest): SystemUnderTest {
+function withoutJoins(system: InProcessSystem): InProcessSystem {
   const { runHead: _runHead, ...lives } = system.lives!;
   return { ...system, lives };
 }
@@ -47,7 +47,7 @@ function withoutJoins(system: SystemUnderTest): SystemUnderTest {
  * holds something its stores do not (a refund's result not yet journaled): in the lives run to
  * their end and in the heads alike.
  */
-function joinsAfterEvery(system: SystemUnderTest, kind: string): SystemUnderTest {
+function joinsAfterEvery(system: InProcessSystem, kind: string): InProcessSystem {
   const lives = system.lives!;
   const claimed = (run: LifeRun): number[] => run.record.events.flatMap((e, k) => (e.kind === kind && k < run.record.events.length - 1 ? [k] : []));
   const runLife = (scenario: Scenario, start: LifeStart): LifeRun => {
@@ -65,7 +65,7 @@ function joinsAfterEvery(system: SystemUnderTest, kind: string): SystemUnderTest
 }
 
 /** Broken on purpose: every head "joins" the state it started from, after its first event. */
-function headsJoinTheirStart(system: SystemUnderTest): SystemUnderTest {
+function headsJoinTheirStart(system: InProcessSystem): InProcessSystem {
   const lives = system.lives!;
   const runHead = (scenario: Scenario, start: LifeStart): LifeRun | LifeHead => {
     const run = lives.runLife(scenario, start) as LifeRun;

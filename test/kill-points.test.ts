@@ -60,7 +60,7 @@ describe('a schedule by identity', () => {
     expect(out.text()).toMatch(/kill point "shop-commit\[call_nothing\]": life 1 has no such event \(it has \d+ events: model-request\[model 0\], /);
   });
 
-  it('a corpus entry may name its kills by identity only, and a wrong identity is a mismatch', () => {
+  it('a corpus entry may name its kills by identity only, and a wrong identity is a mismatch', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'killpoint-killat-'));
     try {
       const entry = (killAt: string[]) => ({
@@ -68,11 +68,11 @@ describe('a schedule by identity', () => {
         schedule: { killAt, interleaving: [] }, property: 'gap', expected: { failed: ['done-twice', 'shop-differs', 'different-answer'] },
       });
       writeFileSync(join(dir, 'by-identity.json'), JSON.stringify(entry(['shop-commit[call_refund]'])));
-      const replay = replayEntry(loadCorpusEntry(join(dir, 'by-identity.json')));
+      const replay = await replayEntry(loadCorpusEntry(join(dir, 'by-identity.json')));
       expect(replay.judged.schedule.kills).toEqual([57]);
       expect(replay.mismatches).toEqual([]);
       writeFileSync(join(dir, 'both.json'), JSON.stringify({ ...entry(['tool-result[call_refund]']), schedule: { kills: [57], killAt: ['tool-result[call_refund]'], interleaving: [] } }));
-      expect(replayEntry(loadCorpusEntry(join(dir, 'both.json'))).mismatches[0]).toMatch(/schedule.killAt\[0\]: expected kill 57 to be after "tool-result\[call_refund\]", it is after "shop-commit\[call_refund\]"/);
+      expect((await replayEntry(loadCorpusEntry(join(dir, 'both.json')))).mismatches[0]).toMatch(/schedule.killAt\[0\]: expected kill 57 to be after "tool-result\[call_refund\]", it is after "shop-commit\[call_refund\]"/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -16,7 +16,7 @@ import type { Scenario } from '../src/model/scenario.js';
 import { inPool } from '../src/harness/process/pool.js';
 import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
 import { equivalencePlan } from '../src/harness/search/equivalence.js';
-import { runLifePlanAsync } from '../src/harness/search/life-plan.js';
+import { runLifePlan } from '../src/harness/search/life-plan.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -81,9 +81,9 @@ describe("Dana's refund on createReactAgent v2, durability sync, at every kill p
     const reduced = new Map<string, { verdict: Verdict; failed: readonly CheckName[] }>();
     let result;
     try {
-      result = await runLifePlanAsync(equivalencePlan(dana, lg, [{ picks: [], baseline }], 1, (c) => {
+      result = await runLifePlan(equivalencePlan(dana, lg, [{ picks: [], baseline }], 1, (c) => {
         if (c.kills[0]! >= 0) reduced.set(ids[c.kills[0]!]!, { verdict: c.verdict(), failed: c.failed });
-      }), lg, dana, CONCURRENCY);
+      }), lg, dana, { concurrency: CONCURRENCY });
     } finally {
       onChildSpawned(null);
     }

@@ -14,7 +14,7 @@ import { scripted } from '../src/harness/engines/scripted/engine.js';
 const dana = loadScenarioFile('scenarios/lantern/T01-dana-torn-pad.json');
 const events = simulate(dana, 'journal+random-keys', { kills: [], interleaving: [] }).lives[0]!.events;
 const refundCommit = events.find((e) => e.kind === 'shop-commit' && e.callId === 'call_refund')!.index;
-const fails = (j: ReturnType<typeof judgeCase>): boolean => exactlyOnce(j) !== null;
+const fails = (j: Awaited<ReturnType<typeof judgeCase>>): boolean => exactlyOnce(j) !== null;
 
 describe('minimal counterexample: journal+random-keys on Dana', () => {
   it('a kill one event earlier (the refund started, not committed) passes', () => {

@@ -19,7 +19,7 @@ import { configNamed } from '../src/harness/engines/dbos/config.js';
 import { dbosSystem } from '../src/harness/engines/dbos/engine.js';
 import { dbosTier } from '../src/harness/engines/dbos/tier.js';
 import { equivalencePlan } from '../src/harness/search/equivalence.js';
-import { runLifePlanAsync } from '../src/harness/search/life-plan.js';
+import { runLifePlan } from '../src/harness/search/life-plan.js';
 
 let tempRoot = '';
 const savedTmp = process.env.TMPDIR;
@@ -73,9 +73,9 @@ describe('warm DBOS children', () => {
       const figures: WarmPoolFigures[] = [];
       const system = { ...dbosSystem('pglite/workflow')!, lives: processLives(dbosTier(config, 'pglite/workflow'), { warm, onWarmFigures: (f) => figures.push(f) }) };
       const verdicts: { kills: number[]; failed: readonly string[]; doneTwice: string[]; sameAnswer: boolean }[] = [];
-      await runLifePlanAsync(equivalencePlan(scenario, system, { orders: [[]] }, 1, (c) => {
+      await runLifePlan(equivalencePlan(scenario, system, { orders: [[]] }, 1, (c) => {
         verdicts.push({ kills: c.kills, failed: c.failed, doneTwice: c.verdict().doneTwice.map(String), sameAnswer: c.verdict().sameAnswer });
-      }), system, scenario, 2);
+      }), system, scenario, { concurrency: 2 });
       return { verdicts, figures };
     };
     try {

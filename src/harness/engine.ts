@@ -9,6 +9,7 @@ import type { LifeRecord, RunOutcome, Schedule } from './check/outcome.js';
 import type { Conversation } from '../model/conversation.js';
 import type { Scenario } from '../model/scenario.js';
 import type { RunEvent } from './check/events.js';
+import type { MaybePromise } from './maybe-promise.js';
 
 export interface SystemUnderTest {
   /** The engine it belongs to, as registered. */
@@ -26,9 +27,10 @@ export interface SystemUnderTest {
   inProcess: boolean;
   /**
    * Runs a scenario under a kill schedule, from fresh durable stores. In-memory engines answer at
-   * once; engines whose lives are processes answer with a promise.
+   * once; engines whose lives are processes answer with a promise. The search drives either the
+   * same way (src/harness/search/drive.ts).
    */
-  run(scenario: Scenario, schedule: Schedule): RunOutcome | Promise<RunOutcome>;
+  run(scenario: Scenario, schedule: Schedule): MaybePromise<RunOutcome>;
   /**
    * Optional: the system runs one life at a time from a durable state it can name. A recovery
    * depends only on what survived the kill, so the explorer (src/harness/search/equivalence.ts) runs
@@ -100,7 +102,7 @@ export interface LifeByLife {
    * system's lives read it (fresh random keys are seeded by it).
    */
   key(start: LifeStart): string;
-  runLife(scenario: Scenario, start: LifeStart): LifeRun | Promise<LifeRun>;
+  runLife(scenario: Scenario, start: LifeStart): MaybePromise<LifeRun>;
   /**
    * Optional, in-process systems with join points: moments after at least one event where a life
    * keeps nothing in memory that its durable state does not hold (a journal just saved with the
@@ -122,8 +124,31 @@ export interface LifeByLife {
    */
   cutEvery?(scenario: Scenario, start: LifeStart, run: LifeRun, concurrency: number): Promise<void>;
   /** Process tiers: removes the state folders of the scenario's explorations (the explorer calls it when done). */
-  release?(scenario: Scenario): void | Promise<void>;
+  release?(scenario: Scenario): MaybePromise<void>;
 }
+
+/**
+ * A system typed as answering at once (in memory, such as the scripted engine's): everything it
+ * answers is a plain value, so the search answers it with plain values too (Answer).
+ */
+export interface InProcessSystem extends SystemUnderTest {
+  inProcess: true;
+  run(scenario: Scenario, schedule: Schedule): RunOutcome;
+  lives?: InProcessLives;
+}
+
+/** The lives of an in-process system: each answered at once, none cut by processes, nothing to release later. */
+export interface InProcessLives extends LifeByLife {
+  runLife(scenario: Scenario, start: LifeStart): LifeRun;
+  cutEvery?: undefined;
+  release?(scenario: Scenario): void;
+}
+
+/**
+ * What the search answers for a system: a plain value for a system typed in process (nothing it
+ * does ever waits), else a value or a promise, whichever the system's answers make it (await it).
+ */
+export type Answer<S extends SystemUnderTest, T> = S extends InProcessSystem ? T : MaybePromise<T>;
 
 export interface Engine {
   name: string;
@@ -139,25 +164,12 @@ export interface Engine {
    * kill protocol): the task its systems are given, so a corpus entry of the engine names none.
    */
   ownTask?: Scenario;
-}
-
-/** A system ran in processes where only an in-process answer will do. */
-export class NotInProcess extends Error {
-  constructor(system: SystemUnderTest) {
-    super(`${system.engine} ${system.name}: its lives are processes; use the asynchronous search`);
-    this.name = 'NotInProcess';
-  }
-}
-
-/** Runs a system that answers in process; throws NotInProcess for one that answers with a promise. */
-export function runInProcess(system: SystemUnderTest, scenario: Scenario, schedule: Schedule): RunOutcome {
-  if (!system.inProcess) throw new NotInProcess(system);
-  const outcome = system.run(scenario, schedule);
-  if (outcome instanceof Promise) {
-    outcome.catch(() => undefined); // nobody waits for it
-    throw new NotInProcess(system);
-  }
-  return outcome;
+  /**
+   * The kinds of event its systems emit beyond the scenario's own (a journal saved, a checkpoint, a
+   * step recorded), each with its one-line meaning and its label: registerEngine registers them
+   * (check/event-kinds.ts). A kind another engine emits too is that one declaration, listed again.
+   */
+  eventKinds?: readonly import('./check/event-kinds.js').EngineEventKind[];
 }
 
 /** The run never killed is the yardstick: one that does not finish leaves nothing to judge against. */

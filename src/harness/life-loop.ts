@@ -13,6 +13,7 @@
 
 import type { RunEvent } from './check/events.js';
 import type { LifeErrorKind, LifeRecord } from './check/outcome.js';
+import { isPromise, type MaybePromise } from './maybe-promise.js';
 
 /** No scripted life comes anywhere near this many events; more means a runaway loop (in any tier). */
 export const MAX_EVENTS_PER_LIFE = 100_000;
@@ -26,22 +27,27 @@ export function runawayError(lifeIndex: number): Error {
   return new Error(`life ${lifeIndex}: more than ${MAX_EVENTS_PER_LIFE} events`);
 }
 
-/** Runs lives in order until one is not killed (or the schedule's last kill has been suffered). */
-export function runLives<L extends { end: LifeRecord['end'] }>(kills: readonly number[], life: (lifeIndex: number, killAfter: number | null) => L): L[] {
-  const lives: L[] = [];
-  for (let lifeIndex = 0; lifeIndex <= kills.length; lifeIndex++) {
-    const record = life(lifeIndex, killPointOf(kills, lifeIndex));
-    lives.push(record);
-    if (record.end !== 'killed') break;
-  }
-  return lives;
+/**
+ * Runs lives in order until one is not killed (or the schedule's last kill has been suffered).
+ * In-process lives answer at once and the loop stays synchronous (no promise per life); once a
+ * life answers with a promise (a process), the loop waits for each life in turn.
+ */
+export function runLives<L extends { end: LifeRecord['end'] }>(kills: readonly number[], life: (lifeIndex: number, killAfter: number | null) => Promise<L>): Promise<L[]>;
+export function runLives<L extends { end: LifeRecord['end'] }>(kills: readonly number[], life: (lifeIndex: number, killAfter: number | null) => L): L[];
+export function runLives<L extends { end: LifeRecord['end'] }>(kills: readonly number[], life: (lifeIndex: number, killAfter: number | null) => MaybePromise<L>): MaybePromise<L[]>;
+export function runLives<L extends { end: LifeRecord['end'] }>(kills: readonly number[], life: (lifeIndex: number, killAfter: number | null) => MaybePromise<L>): MaybePromise<L[]> {
+  return livesFrom(kills, life, [], 0);
 }
 
-/** The same loop for lives that are processes. */
-export async function runLivesAsync<L extends { end: LifeRecord['end'] }>(kills: readonly number[], life: (lifeIndex: number, killAfter: number | null) => Promise<L>): Promise<L[]> {
-  const lives: L[] = [];
-  for (let lifeIndex = 0; lifeIndex <= kills.length; lifeIndex++) {
-    const record = await life(lifeIndex, killPointOf(kills, lifeIndex));
+function livesFrom<L extends { end: LifeRecord['end'] }>(kills: readonly number[], life: (lifeIndex: number, killAfter: number | null) => MaybePromise<L>, lives: L[], from: number): MaybePromise<L[]> {
+  for (let lifeIndex = from; lifeIndex <= kills.length; lifeIndex++) {
+    const record = life(lifeIndex, killPointOf(kills, lifeIndex));
+    if (isPromise(record)) {
+      return record.then((r) => {
+        lives.push(r);
+        return r.end === 'killed' ? livesFrom(kills, life, lives, lifeIndex + 1) : lives;
+      });
+    }
     lives.push(record);
     if (record.end !== 'killed') break;
   }

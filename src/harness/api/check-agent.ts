@@ -11,7 +11,7 @@ import { DEFAULT_LIFE_TIMEOUT_MS } from '../process/processes.js';
 import { externalSystem, externalTask } from '../engines/external/engine.js';
 import { differences } from '../check/verdict-lines.js';
 import { formatExploration, formatFailure, replayCommand, shellWord, type CaseSource } from '../report/text.js';
-import { exploreAsync, judgeCaseAsync, mustFinish, type Exploration, type JudgedCase } from '../search/explore.js';
+import { explore, judgeCase, mustFinish, type Exploration, type JudgedCase } from '../search/explore.js';
 import { mustLandEveryKill } from '../search/schedule-bounds.js';
 import type { SystemUnderTest } from '../engine.js';
 
@@ -84,7 +84,7 @@ export async function checkAgent(options: CheckAgentOptions): Promise<AgentCheck
   const concurrency = options.concurrency ?? 2;
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new TypeError(`killpoint: concurrency: expected a whole number >= 1, got ${concurrency}`);
   const { harness, system, source } = setUp(options);
-  const exploration = await exploreAsync(externalTask(harness), system, { kills, interleavingBound: 1, seed: 1 }, { concurrency });
+  const exploration = await explore(externalTask(harness), system, { kills, interleavingBound: 1, seed: 1 }, { concurrency });
   return {
     ok: exploration.brokenPromises.length === 0,
     schedulesExplored: exploration.schedulesExplored,
@@ -107,7 +107,7 @@ export async function checkAgentSchedule(options: CheckAgentOptions, kills: read
     throw new TypeError(`killpoint: kills: expected kill points, integers >= -1, one per life, got ${JSON.stringify(kills)}`);
   }
   const { harness, system, source } = setUp(options);
-  const judged = await judgeCaseAsync(externalTask(harness), system, { kills: [...kills], interleaving: [] });
+  const judged = await judgeCase(externalTask(harness), system, { kills: [...kills], interleaving: [] });
   // Judged against a run that finished, at kill points that landed: else it proves nothing.
   mustFinish(judged.baseline, system);
   mustLandEveryKill(judged.outcome, kills, 'kills');

@@ -6,7 +6,7 @@ import { killPointIdentity } from '../check/kill-points.js';
 import type { Scenario } from '../../model/scenario.js';
 import { loadScenarioFile } from '../../model/load.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../registry.js';
-import { exploreAsync, judgeCaseAsync, mustFinish, type Exploration, type JudgedCase } from '../search/explore.js';
+import { explore, judgeCase, mustFinish, type Exploration, type JudgedCase } from '../search/explore.js';
 import { mustLandEveryKill } from '../search/schedule-bounds.js';
 import type { SystemUnderTest } from '../engine.js';
 import { minimalOf, type MinimalFailure } from './check-agent.js';
@@ -55,7 +55,7 @@ export async function checkScenario(options: CheckScenarioOptions): Promise<Scen
   const { system, scenario, source } = setUp(options);
   const kills = options.kills ?? 1;
   if (kills !== 1 && kills !== 2) throw new TypeError(`killpoint: kills: expected 1 or 2, got ${String(kills)}`);
-  const exploration = await exploreAsync(scenario, system, { kills, interleavingBound: options.interleavingBound ?? 32, seed: options.seed ?? 1 }, { concurrency: options.concurrency ?? 2 });
+  const exploration = await explore(scenario, system, { kills, interleavingBound: options.interleavingBound ?? 32, seed: options.seed ?? 1 }, { concurrency: options.concurrency ?? 2 });
   const m = exploration.minimal;
   return {
     ok: exploration.brokenPromises.length === 0,
@@ -85,7 +85,7 @@ export async function checkScenarioSchedule(options: Pick<CheckScenarioOptions, 
     throw new TypeError(`killpoint: interleaving: expected picks, integers >= 0, got ${JSON.stringify(interleaving)}`);
   }
   const { system, scenario, source } = setUp(options);
-  const judged = await judgeCaseAsync(scenario, system, { kills: [...kills], interleaving: [...interleaving] });
+  const judged = await judgeCase(scenario, system, { kills: [...kills], interleaving: [...interleaving] });
   // Judged against a run that finished, at kill points that landed: else it proves nothing.
   mustFinish(judged.baseline, system);
   mustLandEveryKill(judged.outcome, kills, 'kills');

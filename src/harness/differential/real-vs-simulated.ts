@@ -11,11 +11,10 @@ import { judge, type Verdict } from '../check/verdict.js';
 import type { SystemUnderTest } from '../engine.js';
 import { scripted, scriptedProcess } from '../engines/scripted/engine.js';
 import type { AnyStrategyName } from '../engines/scripted/strategies.js';
-import { runInProcess } from '../engine.js';
 import { scriptedTier } from '../engines/scripted/process/real-kill.js';
 import { processLives, type ProcessLivesOptions } from '../process/process-lives.js';
 import { equivalencePlan, type ReductionFigures } from '../search/equivalence.js';
-import { runLifePlanAsync } from '../search/life-plan.js';
+import { runLifePlan } from '../search/life-plan.js';
 
 export { inPool } from '../process/pool.js';
 
@@ -35,7 +34,7 @@ export interface TierComparison {
 
 /** Every single kill point of the simulated baseline: -1 (before anything) to its last event. */
 export function everyKillPoint(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[] = []): number[] {
-  const events = runInProcess(scripted(strategy), scenario, noKills(interleaving)).lives[0]!.events.length;
+  const events = scripted(strategy).run(scenario, noKills(interleaving)).lives[0]!.events.length;
   return Array.from({ length: events + 1 }, (_, i) => i - 1);
 }
 
@@ -131,15 +130,15 @@ export async function compareTiersByEquivalence(scenario: Scenario, strategy: An
   const shared = scriptedProcess(strategy);
   const real = options === undefined ? shared : { ...shared, lives: processLives(scriptedTier(strategy), options) };
   const simulated = scripted(strategy);
-  const simulatedBaseline = runInProcess(simulated, scenario, noKills(interleaving));
+  const simulatedBaseline = simulated.run(scenario, noKills(interleaving));
   const comparisons: TierComparison[] = [];
   // The real baseline is the exploration's own first life, run once.
-  const result = await runLifePlanAsync(equivalencePlan(scenario, real, { orders: [interleaving] }, 1, (c) => {
+  const result = await runLifePlan(equivalencePlan(scenario, real, { orders: [interleaving] }, 1, (c) => {
     const schedule = { kills: c.kills, interleaving };
-    const outcome = runInProcess(simulated, scenario, schedule);
+    const outcome = simulated.run(scenario, schedule);
     const left = { outcome, verdict: judge(scenario, outcome, simulatedBaseline) };
     const right = { outcome: c.outcome(), verdict: c.verdict() };
     comparisons.push({ case: { scenario, strategy, schedule }, simulated: left.verdict, real: right.verdict, mismatches: tierMismatches(left, right) });
-  }), real, scenario, concurrency);
+  }), real, scenario, { concurrency });
   return { comparisons, reduction: result.reduction };
 }

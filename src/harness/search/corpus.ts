@@ -22,14 +22,15 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { loadScenarioFile, PROJECT_ROOT } from '../../model/load.js';
 import { parseScenario, ScenarioError, type Scenario } from '../../model/scenario.js';
-import { describeEvent } from '../check/events.js';
+import { describeEvent } from '../check/event-kinds.js';
 import { judgeCasePlan, resolveKillsPlan, type JudgedCase } from './explore.js';
-import { runPlan, runPlanAsync, type Plan } from './plan.js';
+import { runPlan, type DriveOptions, type Plan } from './plan.js';
 import { killPointIdentity, parseKillPointSpec } from '../check/kill-points.js';
 import { CHECK_NAMES, type CheckName } from '../check/checks.js';
 import { PROPERTIES } from './properties.js';
 import { differences } from '../check/verdict-lines.js';
 import type { SystemUnderTest } from '../engine.js';
+import { andThen, type MaybePromise } from '../maybe-promise.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../registry.js';
 
 /** The task of an agent behind the kill protocol (its own; nothing of it is ours to load). */
@@ -198,13 +199,12 @@ function* replayPlan(entry: CorpusEntry): Plan<JudgedCase> {
   return yield* judgeCasePlan(entry.scenario, entry.system, { kills, interleaving });
 }
 
-export function replayEntry(entry: CorpusEntry): Replay {
-  return compareReplay(entry, runPlan(replayPlan(entry), entry.system, entry.scenario));
-}
-
-/** Replays an entry of an engine whose lives are processes (or any other). */
-export async function replayEntryAsync(entry: CorpusEntry): Promise<Replay> {
-  return compareReplay(entry, await runPlanAsync(replayPlan(entry), entry.system, entry.scenario));
+/**
+ * Replays an entry through the one drive: at once when its system answers at once, else a
+ * promise (an engine whose lives are processes). Await it: an entry names its system by name.
+ */
+export function replayEntry(entry: CorpusEntry, drive?: DriveOptions): MaybePromise<Replay> {
+  return andThen(runPlan(replayPlan(entry), entry.system, entry.scenario, drive), (judged) => compareReplay(entry, judged));
 }
 
 function compareReplay(entry: CorpusEntry, judged: JudgedCase): Replay {

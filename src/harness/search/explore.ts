@@ -9,18 +9,20 @@
 // The earliest failing schedule (fewest kills, then the earliest kills, then the first
 // interleaving in enumeration order) is the minimal counterexample.
 //
-// The search is a plan (plan.ts): `explore` drives it in process, `exploreAsync` drives it for
-// systems whose lives are processes.
+// The search is a plan (plan.ts, life-plan.ts) and the one drive (drive.ts) runs it, whatever the
+// system answers: `explore` answers a plain Exploration for a system that answers at once (no
+// promise made), and one to await for a system whose lives are processes.
 
 import type { Scenario } from '../../model/scenario.js';
 import { brokenPromises, CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
 import { findKillPoint, killPointIdentity, UnknownKillPoint, type KillPointSpec } from '../check/kill-points.js';
 import type { RunOutcome, Schedule } from '../check/outcome.js';
 import { judge, type Verdict } from '../check/verdict.js';
-import type { SystemUnderTest } from '../engine.js';
-import { runPlan, runPlanAsync, type AsyncPlanOptions, type Plan } from './plan.js';
+import type { Answer, SystemUnderTest } from '../engine.js';
+import { andThen, type MaybePromise } from '../maybe-promise.js';
+import { runPlan, type DriveOptions, type Plan } from './plan.js';
 import { equivalencePlan, type EquivalenceResult, type ReductionFigures } from './equivalence.js';
-import { runLifePlan, runLifePlanAsync } from './life-plan.js';
+import { runLifePlan } from './life-plan.js';
 import { compareSchedules, DEFAULT_EXPLORE_OPTIONS, interleavingsSearch, keepCheckMinima, MINIMAL_ORDERS_IN_PROCESS, type CheckMinimum, type ExploredInterleaving, type ExploreOptions, type InterleavingCoverage, type MinimalSearch } from './search-common.js';
 
 export { compareSchedules, DEFAULT_EXPLORE_OPTIONS, interleavingsSearch, keepCheckMinima, MINIMAL_ORDERS_IN_PROCESS, mustFinish, type CheckMinimum, type ExploredInterleaving, type ExploreOptions, type InterleavingCoverage, type MinimalSearch } from './search-common.js';
@@ -98,9 +100,9 @@ export function baselineInterleavingsPlan(scenario: Scenario, system: SystemUnde
   return interleavingsSearch(scenario, system, options, (picks) => runOne({ kills: [], interleaving: picks }));
 }
 
-/** The baseline interleavings of an in-process system (see baselineInterleavingsPlan). */
-export function baselineInterleavings(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions): { list: ExploredInterleaving[]; coverage: InterleavingCoverage } {
-  return runPlan(baselineInterleavingsPlan(scenario, system, options), system, scenario);
+/** The baseline interleavings of a system (see baselineInterleavingsPlan). */
+export function baselineInterleavings<S extends SystemUnderTest>(scenario: Scenario, system: S, options: ExploreOptions, drive?: DriveOptions): Answer<S, { list: ExploredInterleaving[]; coverage: InterleavingCoverage }> {
+  return runPlan(baselineInterleavingsPlan(scenario, system, options), system, scenario, drive);
 }
 
 /** Judges a run against its baseline. */
@@ -117,16 +119,26 @@ export function* judgeCasePlan(scenario: Scenario, system: SystemUnderTest, sche
   return judged(scenario, system, schedule, base, outcome);
 }
 
-export function judgeCase(scenario: Scenario, system: SystemUnderTest, schedule: Schedule, baseline?: RunOutcome): JudgedCase {
-  return runPlan(judgeCasePlan(scenario, system, schedule, baseline), system, scenario);
+/** Runs one schedule (and its baseline, unless given) and judges it. */
+export function judgeCase<S extends SystemUnderTest>(scenario: Scenario, system: S, schedule: Schedule, baseline?: RunOutcome, drive?: DriveOptions): Answer<S, JudgedCase> {
+  return runPlan(judgeCasePlan(scenario, system, schedule, baseline), system, scenario, drive);
 }
 
-export function judgeCaseAsync(scenario: Scenario, system: SystemUnderTest, schedule: Schedule, baseline?: RunOutcome, options?: AsyncPlanOptions): Promise<JudgedCase> {
-  return runPlanAsync(judgeCasePlan(scenario, system, schedule, baseline), system, scenario, options);
+/** A schedule run from scratch and its outcome, handed to explorePlan's `onRun` as it is judged. */
+export interface ExploredRun {
+  kills: number[];
+  /** The interleaving's number among those explored, its picks and its baseline. */
+  order: number;
+  picks: number[];
+  baseline: RunOutcome;
+  outcome: RunOutcome;
 }
 
-/** Every schedule of up to `options.kills` kills, over every explored interleaving. */
-export function* explorePlan(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS): Plan<Exploration> {
+/**
+ * Every schedule of up to `options.kills` kills, over every explored interleaving, each run from
+ * scratch. `onRun` sees each run as it is judged (in the order the plan asked for them).
+ */
+export function* explorePlan(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, onRun?: (run: ExploredRun) => void): Plan<Exploration> {
   const { list, coverage } = yield* baselineInterleavingsPlan(scenario, system, options);
   const promised = system.promised;
   const failures = Object.fromEntries(CHECK_NAMES.map((c) => [c, 0])) as Record<CheckName, number>;
@@ -135,6 +147,7 @@ export function* explorePlan(scenario: Scenario, system: SystemUnderTest, option
   const minimalByCheck: Partial<Record<CheckName, CheckMinimum>> = {};
 
   const visit = (kills: number[], order: number, it: ExploredInterleaving, outcome: RunOutcome): void => {
+    onRun?.({ kills, order, picks: it.picks, baseline: it.baseline, outcome });
     const verdict = judge(scenario, outcome, it.baseline);
     explored++;
     const failed = failedChecks({ scenario, outcome, verdict });
@@ -260,30 +273,23 @@ function reducedExploration(scenario: Scenario, system: SystemUnderTest, options
   };
 }
 
-/** Explores an in-process system. */
-export function explore(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS): Exploration {
-  return runPlan(minimalBeyondTheSamplePlan(scenario, system, options, exploreSample(scenario, system, options)), system, scenario);
+/**
+ * Explores a system: every schedule of up to `options.kills` kills, judged; then, when the orders
+ * were sampled, the minimum made sure of beyond the sample. A plain Exploration for a system typed
+ * in process, else one to await; `drive` sets how many runs (or lives) of processes run at once.
+ */
+export function explore<S extends SystemUnderTest>(scenario: Scenario, system: S, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, drive?: DriveOptions): Answer<S, Exploration> {
+  const sys: SystemUnderTest = system;
+  return andThen(exploreSample(scenario, sys, options, drive), (sample) => runPlan(minimalBeyondTheSamplePlan(scenario, sys, options, sample), sys, scenario, drive)) as Answer<S, Exploration>;
 }
 
-function exploreSample(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions): Exploration {
-  if (!reduces(system, options)) return runPlan(explorePlan(scenario, system, options), system, scenario);
-  const result = runLifePlan(equivalencePlan(scenario, system, { search: options }, options.kills), system, scenario);
-  const { list, coverage } = result;
-  const found = result.minimal === null ? null : list[result.minimal.order]!;
-  const minimal = found === null ? null : judgeCase(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline);
-  return reducedExploration(scenario, system, options, coverage!, result, minimal);
-}
-
-/** Explores any system, its runs (or lives) `concurrency` at a time. */
-export async function exploreAsync(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, planOptions?: AsyncPlanOptions): Promise<Exploration> {
-  return runPlanAsync(minimalBeyondTheSamplePlan(scenario, system, options, await exploreSampleAsync(scenario, system, options, planOptions)), system, scenario, planOptions);
-}
-
-async function exploreSampleAsync(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, planOptions?: AsyncPlanOptions): Promise<Exploration> {
-  if (!reduces(system, options)) return runPlanAsync(explorePlan(scenario, system, options), system, scenario, planOptions);
-  const result = await runLifePlanAsync(equivalencePlan(scenario, system, { search: options }, options.kills), system, scenario, planOptions?.concurrency ?? 1);
-  const { list, coverage } = result;
-  const found = result.minimal === null ? null : list[result.minimal.order]!;
-  const minimal = found === null ? null : await judgeCaseAsync(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline, planOptions);
-  return reducedExploration(scenario, system, options, coverage!, result, minimal);
+/** The exploration of the orders explored (the sample, above the bound), before the minimum is made sure of. */
+function exploreSample(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, drive?: DriveOptions): MaybePromise<Exploration> {
+  if (!reduces(system, options)) return runPlan(explorePlan(scenario, system, options), system, scenario, drive);
+  const reduced = runLifePlan(equivalencePlan(scenario, system, { search: options }, options.kills), system, scenario, drive);
+  return andThen(reduced, (result) => {
+    const found = result.minimal === null ? null : result.list[result.minimal.order]!;
+    const minimal = found === null ? null : judgeCase(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline, drive);
+    return andThen(minimal, (m) => reducedExploration(scenario, system, options, result.coverage!, result, m));
+  });
 }

@@ -7,9 +7,10 @@
 
 import type { Scenario } from '../../model/scenario.js';
 import type { RunOutcome, Schedule } from '../check/outcome.js';
-import type { SystemUnderTest } from '../engine.js';
+import type { Answer, SystemUnderTest } from '../engine.js';
+import { andThen } from '../maybe-promise.js';
 import { judgeCasePlan, runOne, type JudgedCase } from './explore.js';
-import { runPlan, runPlanAsync, type Plan } from './plan.js';
+import { runPlan, type DriveOptions, type Plan } from './plan.js';
 
 /** Most runs spent on the exhaustive scan before falling back to kill-by-kill descent. */
 const RUNS_MAX = 40_000;
@@ -79,15 +80,13 @@ export function* findMinimalPlan(scenario: Scenario, system: SystemUnderTest, fa
   return { judged: bestCase, proven: exhausted && kills.length <= 2 };
 }
 
-export function findMinimal(scenario: Scenario, system: SystemUnderTest, failing: Schedule, fails: (j: JudgedCase) => boolean): MinimalResult {
-  return runPlan(findMinimalPlan(scenario, system, failing, fails), system, scenario);
-}
-
-export function findMinimalAsync(scenario: Scenario, system: SystemUnderTest, failing: Schedule, fails: (j: JudgedCase) => boolean): Promise<MinimalResult> {
-  return runPlanAsync(findMinimalPlan(scenario, system, failing, fails), system, scenario);
+/** The minimal failing schedule (see above): a plain value for a system typed in process, else await it. */
+export function findMinimal<S extends SystemUnderTest>(scenario: Scenario, system: S, failing: Schedule, fails: (j: JudgedCase) => boolean, drive?: DriveOptions): Answer<S, MinimalResult> {
+  return runPlan(findMinimalPlan(scenario, system, failing, fails), system, scenario, drive);
 }
 
 /** The minimal failing case for this agent and interleaving (see findMinimal). */
-export function minimalSchedule(scenario: Scenario, system: SystemUnderTest, failing: Schedule, fails: (j: JudgedCase) => boolean): JudgedCase {
-  return findMinimal(scenario, system, failing, fails).judged;
+export function minimalSchedule<S extends SystemUnderTest>(scenario: Scenario, system: S, failing: Schedule, fails: (j: JudgedCase) => boolean, drive?: DriveOptions): Answer<S, JudgedCase> {
+  const sys: SystemUnderTest = system;
+  return andThen(findMinimal(scenario, sys, failing, fails, drive), (r) => r.judged) as Answer<S, JudgedCase>;
 }

@@ -9,6 +9,7 @@ import type { RunEvent } from '../../../src/harness/check/events.js';
 import type { CommittedWrite, RunOutcome, Schedule } from '../../../src/harness/check/outcome.js';
 import { CHECK_NAMES } from '../../../src/harness/check/checks.js';
 import type { Engine, SystemUnderTest } from '../../../src/harness/engine.js';
+import { STEP_RECORDED } from '../../../src/harness/check/event-kinds.js';
 import { driveLife, runLives } from '../../../src/harness/life-loop.js';
 import type { Scenario } from '../../../src/model/scenario.js';
 
@@ -84,4 +85,6 @@ export const counterEngine: Engine = {
   systemNames: Object.keys(SYSTEMS),
   defaultSystems: Object.keys(SYSTEMS),
   system: (name) => SYSTEMS[name as keyof typeof SYSTEMS],
+  // The task's record of its add is a workflow's step record: the shared kind, declared once.
+  eventKinds: [STEP_RECORDED],
 };

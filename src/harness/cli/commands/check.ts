@@ -13,9 +13,9 @@ import { join, relative, resolve } from 'node:path';
 import { LANTERN_DIR, loadScenarioFile, PROJECT_ROOT } from '../../../model/load.js';
 import { ScenarioError, type Scenario } from '../../../model/scenario.js';
 import { UsageError } from '../../usage-error.js';
-import { isCorpusEntry, loadCorpusEntry, replayEntry, replayEntryAsync, saveCorpusEntry } from '../../search/corpus.js';
-import { DEFAULT_EXPLORE_OPTIONS, explore, exploreAsync, judgeCase, judgeCaseAsync, resolveKillsPlan, type JudgedCase } from '../../search/explore.js';
-import { runPlan, runPlanAsync } from '../../search/plan.js';
+import { isCorpusEntry, loadCorpusEntry, replayEntry, saveCorpusEntry } from '../../search/corpus.js';
+import { DEFAULT_EXPLORE_OPTIONS, explore, judgeCase, resolveKillsPlan, type JudgedCase } from '../../search/explore.js';
+import { runPlan } from '../../search/plan.js';
 import type { KillPointSpec } from '../../check/kill-points.js';
 import { decimalInt, killDepth, killPointList, parseShard, shardOf, type Shard } from '../options.js';
 import { mustLandEveryKill, mustPickInRange } from '../../search/schedule-bounds.js';
@@ -206,7 +206,7 @@ export async function checkCommand(args: string[]): Promise<number> {
       if (unit.kind === 'corpus') {
         const file = unit.file;
         const entry = loadCorpusEntry(file);
-        const replay = entry.system.inProcess ? replayEntry(entry) : await replayEntryAsync(entry);
+        const replay = await replayEntry(entry);
         const ok = replay.mismatches.length === 0;
         if (!ok) failing++;
         json.push({ corpusEntry: file, ok, mismatches: replay.mismatches, failed: replay.judged.failed, differences: differences(replay.judged.verdict) });
@@ -219,9 +219,9 @@ export async function checkCommand(args: string[]): Promise<number> {
       const { scenario, source, system } = unit;
       if (a.schedule !== null) {
         const resolve = resolveKillsPlan(a.schedule, a.interleaving);
-        const kills = system.inProcess ? runPlan(resolve, system, scenario) : await runPlanAsync(resolve, system, scenario);
+        const kills = await runPlan(resolve, system, scenario);
         const schedule = { kills, interleaving: a.interleaving };
-        const judged = system.inProcess ? judgeCase(scenario, system, schedule) : await judgeCaseAsync(scenario, system, schedule);
+        const judged = await judgeCase(scenario, system, schedule);
         mustPickInRange([judged.baseline, judged.outcome], a.interleaving, '--interleaving');
         mustLandEveryKill(judged.outcome, kills, '--schedule');
         if (judged.broken.length > 0) failing++;
@@ -230,12 +230,13 @@ export async function checkCommand(args: string[]): Promise<number> {
         continue;
       }
       const options = { kills: a.kills, interleavingBound: a.interleavingBound, seed: a.seed };
-      // A process engine's exploration takes minutes: its runs get a progress line of their own.
+      // A process engine's exploration takes minutes: its runs get a progress line of their own
+      // (the drive starts one only for a batch that waits on processes, never for runs in memory).
       const runs = (batch: number) => startProgress(`${scenario.id} ${system.name}: runs`, batch, { enabled: !a.json });
-      const exploration = system.inProcess ? explore(scenario, system, options) : await exploreAsync(scenario, system, options, { concurrency: availableParallelism(), progress: runs });
+      const exploration = await explore(scenario, system, options, { concurrency: availableParallelism(), progress: runs });
       if (exploration.brokenPromises.length > 0) failing++;
       if (a.htmlPath !== null) {
-        const cases = system.inProcess ? runPlan(stripCasesPlan(scenario, system), system, scenario) : await runPlanAsync(stripCasesPlan(scenario, system), system, scenario, { concurrency: availableParallelism() });
+        const cases = await runPlan(stripCasesPlan(scenario, system), system, scenario, { concurrency: availableParallelism() });
         strips.push(stripOf(exploration, system, scenario, cases, source));
       }
       json.push({ engine: system.engine, ...explorationJson(exploration, source) });

@@ -11,8 +11,8 @@ import { UsageError } from '../../usage-error.js';
 import type { ExternalHarness } from '../../engines/external/external.js';
 import { DEFAULT_LIFE_TIMEOUT_MS } from '../../process/processes.js';
 import { externalSystem, externalTask } from '../../engines/external/engine.js';
-import { exploreAsync, judgeCaseAsync, resolveKillsPlan } from '../../search/explore.js';
-import { runPlanAsync } from '../../search/plan.js';
+import { explore, judgeCase, resolveKillsPlan } from '../../search/explore.js';
+import { runPlan } from '../../search/plan.js';
 import { decimalInt, decimalNumber, killDepth, killPointList } from '../options.js';
 import { mustLandEveryKill } from '../../search/schedule-bounds.js';
 import { differences } from '../../check/verdict-lines.js';
@@ -48,8 +48,8 @@ export async function harnessCommand(args: string[]): Promise<number> {
   };
 
   if (schedule !== null) {
-    const resolved = await runPlanAsync(resolveKillsPlan(schedule, []), system, task);
-    const judged = await judgeCaseAsync(task, system, { kills: resolved, interleaving: [] });
+    const resolved = await runPlan(resolveKillsPlan(schedule, []), system, task);
+    const judged = await judgeCase(task, system, { kills: resolved, interleaving: [] });
     mustLandEveryKill(judged.outcome, resolved, '--schedule');
     if (parsed.values.json) console.log(JSON.stringify({ harness: harness.name, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) }, null, 2));
     print(formatFailure({ judged, source }));
@@ -58,7 +58,7 @@ export async function harnessCommand(args: string[]): Promise<number> {
 
   // Each life is a process: a progress line for each batch of runs, at a terminal only.
   const progress = (batch: number) => startProgress('killpoint harness: runs', batch, { enabled: !parsed.values.json });
-  const exploration = await exploreAsync(task, system, { kills, interleavingBound: 1, seed: 1 }, { concurrency, progress });
+  const exploration = await explore(task, system, { kills, interleavingBound: 1, seed: 1 }, { concurrency, progress });
   if (parsed.values.json) console.log(JSON.stringify(explorationJson(exploration, source), null, 2));
   print(formatExploration(exploration, source));
   if (parsed.values.save !== undefined && exploration.minimal !== null) {

@@ -14,7 +14,7 @@ import type { Scenario } from '../../../model/scenario.js';
 import { Shop } from '../../../model/shop.js';
 import { lifeTimeoutFrom, withTempDir } from '../../process/processes.js';
 import { engineLifeRecord, picksLeft, readRunStores, runProcessLife } from '../../process/process-life.js';
-import { runLivesAsync } from '../../life-loop.js';
+import { runLives } from '../../life-loop.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
 import { systemDatabase } from './backend.js';
 import { dbosChild } from './bundle.js';
@@ -54,7 +54,7 @@ export async function runDbos(scenario: Scenario, config: DbosConfig, systemName
     const picksTaken: number[] = [];
     const pickWidths: number[] = [];
     let finalConversation: Conversation | null = null;
-    const lives = await runLivesAsync(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
+    const lives = await runLives(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
       const what = `${scenario.id} dbos ${systemName} life ${lifeIndex}`;
       const ran = await runProcessLife({
         dir, stateDir, lifeIndex, killAfter, bundle, what,

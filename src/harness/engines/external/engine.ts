@@ -5,13 +5,13 @@
 // recovery stopped on an error.
 
 import { brokenPromises, failedChecks, type CheckName } from '../../check/checks.js';
-import { describeEvent } from '../../check/events.js';
+import { describeEvent } from '../../check/event-kinds.js';
 import type { RunOutcome } from '../../check/outcome.js';
 import type { WriteIdentity } from '../../check/records.js';
 import { judge } from '../../check/verdict.js';
 import type { Scenario } from '../../../model/scenario.js';
-import { ProtocolError } from '../../process/protocol.js';
-import { inPool } from '../../process/pool.js';
+import { explorePlan } from '../../search/explore.js';
+import { runPlan } from '../../search/plan.js';
 import type { Engine, SystemUnderTest } from '../../engine.js';
 import { EXTERNAL_TASK_ID, runExternal, type ExternalHarness } from './external.js';
 
@@ -137,14 +137,17 @@ export function judgeExternal(harness: ExternalHarness, outcome: RunOutcome, bas
   };
 }
 
-/** Every single kill point of the harness, from a run never killed: -1 to its last event. */
+/**
+ * Every single kill point of the harness, from a run never killed: -1 to its last event, each run
+ * judged. The one explorer does it (src/harness/search: every single kill, runs `concurrency` at a
+ * time); each run is handed back as it is judged, as the protocol's verdict.
+ */
 export async function checkEveryKillPoint(harness: ExternalHarness, concurrency = 2): Promise<ExternalVerdict[]> {
   const system = externalSystem(harness);
   const task = externalTask(harness);
-  const baseline = await system.run(task, { kills: [], interleaving: [] });
-  if (baseline.lives[0]!.end !== 'finished') throw new ProtocolError(`${harness.name}: the run without a kill did not finish: ${baseline.lives[0]!.error}`);
-  const points = Array.from({ length: baseline.lives[0]!.events.length + 1 }, (_, i) => i - 1);
+  const verdicts: ExternalVerdict[] = [];
   // One life that breaks the protocol ends the check: no new run starts after it, and the error
-  // reported is the lowest point's, whatever the timing (inPool).
-  return inPool(points, concurrency, async (k) => judgeExternal(harness, await system.run(task, { kills: [k], interleaving: [] }), baseline));
+  // reported is the lowest point's, whatever the timing (the drive's pool).
+  await runPlan(explorePlan(task, system, { kills: 1, interleavingBound: 1, seed: 1 }, (run) => verdicts.push(judgeExternal(harness, run.outcome, run.baseline))), system, task, { concurrency });
+  return verdicts;
 }

@@ -10,7 +10,7 @@ import { DEFAULT_LIFE_TIMEOUT_MS, runChild, withTempDir, type ChildExit } from '
 import { ENV, errorLine, lifeEnd, ProtocolError, readEvents } from '../../process/protocol.js';
 import type { RunEvent } from '../../check/events.js';
 import type { CommittedWrite, LifeRecord, RunOutcome } from '../../check/outcome.js';
-import { MAX_EVENTS_PER_LIFE, runLivesAsync } from '../../life-loop.js';
+import { MAX_EVENTS_PER_LIFE, runLives } from '../../life-loop.js';
 
 export interface ExternalHarness {
   /** Shown in reports, e.g. `python3 refund_agent.py --keys`. */
@@ -31,7 +31,7 @@ export const EXTERNAL_TASK_ID = 'harness';
  */
 export function runExternal(harness: ExternalHarness, kills: number[]): Promise<RunOutcome> {
   return withTempDir('killpoint-external-', async (dir) => {
-    const lives = await runLivesAsync(kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
+    const lives = await runLives(kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
       const eventsPath = join(dir, `events-${lifeIndex}.jsonl`);
       const what = `${harness.name} life ${lifeIndex}`;
       const exit = await startLife(harness, what, {

@@ -20,7 +20,7 @@ import { engineLifeRecord, picksLeft, readRunStores, runProcessLife, lifeOfReque
 import { errorLine } from '../../process/protocol.js';
 import { renameUuidsAndTimes } from '../../process/state-digest.js';
 import { SystemInputError } from '../../engine.js';
-import { runLivesAsync } from '../../life-loop.js';
+import { runLives } from '../../life-loop.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
 import type { LangGraphConfig } from './config.js';
 import { EXIT_BAD_INPUT, LG_ENV, LIFE_TIMEOUT_VARIABLE, STATE_FILES, type LangGraphFaults, type LangGraphRunSpec } from './run-spec.js';
@@ -94,7 +94,7 @@ export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, 
     const picksTaken: number[] = [];
     const pickWidths: number[] = [];
     let finalConversation: Conversation | null = null;
-    const lives = await runLivesAsync(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
+    const lives = await runLives(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
       const life = await langGraphLife(run, { runDir: dir, stateDir, lifeIndex, killAfter, picks: picksLeft(schedule.interleaving, picksTaken.length) });
       picksTaken.push(...life.picks);
       pickWidths.push(...life.widths);

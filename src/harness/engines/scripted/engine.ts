@@ -3,11 +3,12 @@
 // second. Its process tier (process/) runs the same lives in child processes for the differential
 // check.
 
+import { JOURNAL_SAVE, JOURNAL_WRITE, STEP_RECORDED } from '../../check/event-kinds.js';
 import type { EventKind } from '../../check/events.js';
 import type { RunOutcome, Schedule } from '../../check/outcome.js';
 import type { Scenario } from '../../../model/scenario.js';
 import { ScriptedModel } from '../../../model/scripted-model.js';
-import type { Engine, SystemUnderTest } from '../../engine.js';
+import type { Engine, InProcessSystem, SystemUnderTest } from '../../engine.js';
 import { realKill, scriptedTier } from './process/real-kill.js';
 import { processLives } from '../../process/process-lives.js';
 import { scriptedLives } from './life-by-life.js';
@@ -32,7 +33,7 @@ function modelOf(scenario: Scenario): ScriptedModel {
 /** The moments the scripted runner can be killed after. */
 const SCRIPTED_EVENT_KINDS: readonly EventKind[] = ['model-request', 'model-chunk', 'model-reply', 'tool-start', 'shop-commit', 'tool-result', 'journal-write', 'journal-save', 'step-recorded', 'answer-delivered'];
 
-const systems = new Map<string, SystemUnderTest>();
+const systems = new Map<string, InProcessSystem>();
 const processSystems = new Map<string, SystemUnderTest>();
 
 /**
@@ -56,8 +57,11 @@ export function scriptedProcess(name: AnyStrategyName | string): SystemUnderTest
   return system;
 }
 
-/** The scripted engine's system for a strategy or broken variant (throws on an unknown name). */
-export function scripted(name: AnyStrategyName | string): SystemUnderTest {
+/**
+ * The scripted engine's system for a strategy or broken variant (throws on an unknown name). It
+ * answers at once, and is typed so: the search answers it with plain values (engine.ts: Answer).
+ */
+export function scripted(name: AnyStrategyName | string): InProcessSystem {
   let system = systems.get(name);
   if (system === undefined) {
     const strategy = strategyNamed(name);
@@ -83,4 +87,6 @@ export const scriptedEngine: Engine = {
   systemNames: ALL_STRATEGY_NAMES,
   defaultSystems: STRATEGY_NAMES,
   system: (name) => ((ALL_STRATEGY_NAMES as readonly string[]).includes(name) ? scripted(name) : undefined),
+  // A journal's two moments and a workflow's step record: kinds other agents emit too, declared once.
+  eventKinds: [JOURNAL_WRITE, JOURNAL_SAVE, STEP_RECORDED],
 };

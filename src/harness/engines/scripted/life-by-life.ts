@@ -8,7 +8,7 @@
 
 import type { Scenario } from '../../../model/scenario.js';
 import type { ScriptedModel } from '../../../model/scripted-model.js';
-import type { LifeByLife, LifeHead, LifeRun, LifeStart } from '../../engine.js';
+import type { InProcessLives, LifeHead, LifeRun, LifeStart } from '../../engine.js';
 import { driveLife } from '../../life-loop.js';
 import { RecordingStores, ScriptedState, StateSpace } from './durable-state.js';
 import { classifyScriptedError } from './life-errors.js';
@@ -32,7 +32,7 @@ function spaceOf(scenario: Scenario, strategy: Strategy): StateSpace {
   return space;
 }
 
-export function scriptedLives(strategy: Strategy, modelOf: (scenario: Scenario) => ScriptedModel): LifeByLife {
+export function scriptedLives(strategy: Strategy, modelOf: (scenario: Scenario) => ScriptedModel): InProcessLives {
   // Fresh random keys are seeded by the life number; no other strategy reads it.
   const readsLifeIndex = strategy.keys === 'random';
   return {

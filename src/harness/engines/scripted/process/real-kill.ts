@@ -19,7 +19,7 @@ import { withTempDir, type ChildExit } from '../../../process/processes.js';
 import type { ProcessTier, TierLife, TierLifeRequest } from '../../../process/process-lives.js';
 import { picksLeft, readRunStores, runProcessLife, lifeOfRequest } from '../../../process/process-life.js';
 import { lifeEnd } from '../../../process/protocol.js';
-import { runLivesAsync } from '../../../life-loop.js';
+import { runLives } from '../../../life-loop.js';
 import { serializeScenario } from '../../../../model/scenario-json.js';
 import { TS_ENV, type RunSpec } from './run-spec.js';
 
@@ -63,7 +63,7 @@ export async function realKill(scenario: Scenario, strategyName: AnyStrategyName
     const picksTaken: number[] = [];
     const pickWidths: number[] = [];
     let finalConversation: Conversation | null = null;
-    const lives = await runLivesAsync(schedule.kills, async (lifeIndex, killAfter) => {
+    const lives = await runLives(schedule.kills, async (lifeIndex, killAfter) => {
       const life = await scriptedLife(scenario, strategy.name as AnyStrategyName, { runDir: dir, stateDir, lifeIndex, killAfter, picks: picksLeft(schedule.interleaving, picksTaken.length) });
       picksTaken.push(...life.picks);
       pickWidths.push(...life.widths);
