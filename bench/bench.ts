@@ -12,7 +12,7 @@
 
 import { explore } from '../src/harness/search/explore.js';
 import { isDeepStrictEqual } from 'node:util';
-import { runLives, simulate } from '../src/harness/engines/scripted/simulate.js';
+import { simulateLives, simulate } from '../src/harness/engines/scripted/simulate.js';
 import { closeStores, memoryStores } from '../src/model/stores.js';
 import { ALL_STRATEGY_NAMES, STRATEGY_NAMES, strategy } from '../src/harness/engines/scripted/strategies.js';
 import { judge } from '../src/harness/check/verdict.js';
@@ -264,7 +264,7 @@ function reusedAgainstFresh(): { compared: number; differ: string[]; s: number }
             const stores = memoryStores(scenario.shop, strategy(name).journalWrite);
             let fresh;
             try {
-              fresh = runLives(scenario, name, schedule, stores, new ScriptedModel(scenario));
+              fresh = simulateLives(scenario, name, schedule, stores, new ScriptedModel(scenario));
             } finally {
               closeStores(stores);
             }

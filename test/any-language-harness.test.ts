@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/model/load.js';
 import { runExternal, type ExternalHarness } from '../src/harness/engines/external/external.js';
-import { checkEveryKillPoint } from '../src/harness/engines/external/engine.js';
+import { checkEveryKillPoint } from '../src/harness/api/every-kill-point.js';
 import { harnessCommand } from '../src/harness/cli/commands/harness.js';
 import { UsageError } from '../src/harness/usage-error.js';
 import { lifeEnd, ProtocolError } from '../src/harness/process/protocol.js';

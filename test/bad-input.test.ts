@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runLives } from '../src/harness/engines/scripted/simulate.js';
+import { simulateLives } from '../src/harness/engines/scripted/simulate.js';
 import { closeStores, memoryStores } from '../src/model/stores.js';
 import { LANTERN_DIR, lanternScenario, loadScenarioFile } from '../src/model/load.js';
 import { parseScenario, ScenarioError } from '../src/model/scenario.js';
@@ -82,7 +82,7 @@ describe('a journal that cannot be parsed', () => {
     stores.journal.write(garbage);
     stores.journal.commit();
     try {
-      const outcome = runLives(dana, 'journal', { kills: [], interleaving: [] }, stores, new ScriptedModel(dana));
+      const outcome = simulateLives(dana, 'journal', { kills: [], interleaving: [] }, stores, new ScriptedModel(dana));
       expect(outcome.lives).toHaveLength(1);
       expect(outcome.lives[0]).toMatchObject({ end: 'failed', errorKind: 'journal-corrupt', events: [] });
       expect(outcome.lives[0]!.error).toMatch(/^cannot resume from the journal at in-memory journal: /);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BaselineDidNotFinish, SystemInputError } from '../src/harness/engine.js';
-import { configNamed } from '../src/harness/engines/langgraph/config.js';
+import { langGraphConfigNamed } from '../src/harness/engines/langgraph/config.js';
 import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
 import { runLangGraph } from '../src/harness/engines/langgraph/run.js';
 import type { LangGraphFaults } from '../src/harness/engines/langgraph/run-spec.js';
@@ -21,7 +21,7 @@ import { mustFinish } from '../src/harness/search/search-common.js';
 const dana = lanternScenario('T01');
 /** Where files given to the run are made: the machine's temp folder, not the one each case watches. */
 const OUTSIDE = tmpdir();
-const run = (faults: LangGraphFaults, kills: number[] = []) => runLangGraph(dana, configNamed('react/sync')!, 'react/sync', { kills, interleaving: [] }, faults);
+const run = (faults: LangGraphFaults, kills: number[] = []) => runLangGraph(dana, langGraphConfigNamed('react/sync')!, 'react/sync', { kills, interleaving: [] }, faults);
 
 let tmp: string;
 let before: string | undefined;

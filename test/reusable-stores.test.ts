@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../src/harness/check/events.js';
 import { lanternScenarios } from '../src/model/load.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
-import { runLives, simulate } from '../src/harness/engines/scripted/simulate.js';
+import { simulateLives, simulate } from '../src/harness/engines/scripted/simulate.js';
 import { type RunOutcome } from '../src/harness/check/outcome.js';
 import { ALL_STRATEGY_NAMES, strategy } from '../src/harness/engines/scripted/strategies.js';
 import { closeStores, memoryStores } from '../src/model/stores.js';
@@ -43,7 +43,7 @@ function sampledKillPoints(events: readonly RunEvent[]): number[] {
 function fresh(scenario: Scenario, name: (typeof ALL_STRATEGY_NAMES)[number], kills: number[]): RunOutcome {
   const stores = memoryStores(scenario.shop, strategy(name).journalWrite);
   try {
-    return runLives(scenario, name, { kills, interleaving: [] }, stores, new ScriptedModel(scenario));
+    return simulateLives(scenario, name, { kills, interleaving: [] }, stores, new ScriptedModel(scenario));
   } finally {
     closeStores(stores);
   }

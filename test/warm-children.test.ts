@@ -15,7 +15,7 @@ import { childBundle } from '../src/harness/process/child-bundle.js';
 import { WarmPool, type WarmPoolFigures } from '../src/harness/process/warm-pool.js';
 import { processLives, WARM_CHILDREN_VARIABLE } from '../src/harness/process/process-lives.js';
 import { stopBackends } from '../src/harness/engines/dbos/backend.js';
-import { configNamed } from '../src/harness/engines/dbos/config.js';
+import { dbosConfigNamed } from '../src/harness/engines/dbos/config.js';
 import { dbosSystem } from '../src/harness/engines/dbos/engine.js';
 import { dbosTier } from '../src/harness/engines/dbos/tier.js';
 import { equivalencePlan } from '../src/harness/search/equivalence.js';
@@ -68,7 +68,7 @@ describe('warm children', () => {
 describe('warm DBOS children', () => {
   it('run every kill point of a one-refund task with the verdicts cold ones give (DBOS reads its life from stdin too)', async () => {
     const scenario = loadScenarioFile(join(import.meta.dirname, 'fixtures', 'one-refund.json'));
-    const config = configNamed('pglite/workflow')!;
+    const config = dbosConfigNamed('pglite/workflow')!;
     const explore = async (warm: boolean) => {
       const figures: WarmPoolFigures[] = [];
       const system = { ...dbosSystem('pglite/workflow')!, lives: processLives(dbosTier(config, 'pglite/workflow'), { warm, onWarmFigures: (f) => figures.push(f) }) };

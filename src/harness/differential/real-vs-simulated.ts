@@ -55,7 +55,7 @@ export function describeCase(c: TierCase): string {
 }
 
 /** The command that replays one case of the differential check. */
-export function replayCommand(c: TierCase): string {
+export function tierReplayCommand(c: TierCase): string {
   const interleaving = c.schedule.interleaving.length > 0 ? ` --interleaving ${c.schedule.interleaving.join(',')}` : '';
   return `npx tsx bench/real.ts --scenario ${c.scenario.id} --strategy '${c.strategy}' --kills ${c.schedule.kills.join(',')}${interleaving}`;
 }
@@ -116,7 +116,7 @@ export function tierMismatches(simulated: { outcome: RunOutcome; verdict: Verdic
 }
 
 export function formatMismatch(cmp: TierComparison): string {
-  return [`real and simulated tiers disagree: ${describeCase(cmp.case)}`, ...cmp.mismatches.map((m) => `  ${m}`), `  replay: ${replayCommand(cmp.case)}`].join('\n');
+  return [`real and simulated tiers disagree: ${describeCase(cmp.case)}`, ...cmp.mismatches.map((m) => `  ${m}`), `  replay: ${tierReplayCommand(cmp.case)}`].join('\n');
 }
 
 /**

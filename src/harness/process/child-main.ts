@@ -12,6 +12,9 @@ import type { EngineLifeResult } from './process-life.js';
 import { ENV, EventSink, EXIT_FAILED } from './protocol.js';
 
 /** The value of an environment variable the life cannot do without. */
+/** How a life in a child hands the parent an event: its kind and fields (the child numbers it). */
+export type EmitEvent = (event: { kind: string; [field: string]: unknown }) => void;
+
 export function requiredVariable(name: string): string {
   const value = process.env[name];
   if (value === undefined || value === '') throw new Error(`${name}: not set`);
@@ -19,13 +22,13 @@ export function requiredVariable(name: string): string {
 }
 
 /** The interleaving picks this life may use (those its predecessors left), from the variable that carries them. */
-export function lifePicks(variable: string): number[] {
+export function picksFromVariable(variable: string): number[] {
   return JSON.parse(process.env[variable] ?? '[]') as number[];
 }
 
 /** What the engine's life reports through: its events, and every interleaving pick as it is taken. */
 export interface LifeReporting {
-  emit: (event: { kind: string; [field: string]: unknown }) => void;
+  emit: EmitEvent;
   onPick: (pick: number, width: number) => void;
 }
 
@@ -43,7 +46,7 @@ export async function runProtocolLife<Spec>(runVariable: string, life: (spec: Sp
   let index = 0;
   let picks: number[] = [];
   let pickWidths: number[] = [];
-  const emit = (event: { kind: string; [field: string]: unknown }): void => {
+  const emit: EmitEvent = (event) => {
     const line = picks.length > 0 ? { ...event, index, picks, pickWidths } : { ...event, index };
     picks = [];
     pickWidths = [];

@@ -10,7 +10,7 @@ import { DBOS } from '@dbos-inc/dbos-sdk';
 import { ENV } from '../../process/protocol.js';
 import { deserializeScenario } from '../../../model/scenario-json.js';
 import { runDbosLife } from './life.js';
-import { lifePicks, requiredVariable, runChildMain, runProtocolLife } from '../../process/child-main.js';
+import { picksFromVariable, requiredVariable, runChildMain, runProtocolLife } from '../../process/child-main.js';
 import { receiveLifeVariables } from '../../process/warm-start.js';
 import { APP_NAME, DBOS_ENV, QUEUE_NAME, QUEUE_POLLING_MS, type DbosPrepareSpec, type DbosRunSpec } from './run-spec.js';
 
@@ -36,7 +36,7 @@ function life(): Promise<void> {
       databaseUrl: spec.databaseUrl,
       run: spec.run,
       lifeIndex: Number(requiredVariable(ENV.life)),
-      picks: lifePicks(DBOS_ENV.picks),
+      picks: picksFromVariable(DBOS_ENV.picks),
       emit,
       onPick,
     }),

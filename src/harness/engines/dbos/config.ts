@@ -35,7 +35,7 @@ export interface DbosConfig {
   broken: boolean;
 }
 
-export function systemName(c: DbosConfig): string {
+export function dbosSystemName(c: DbosConfig): string {
   return `${c.backend}/${c.mode}`;
 }
 
@@ -49,10 +49,10 @@ function configOf(backend: Backend, mode: Mode): DbosConfig {
   };
 }
 
-export function allConfigs(): DbosConfig[] {
+export function allDbosConfigs(): DbosConfig[] {
   return BACKENDS.flatMap((backend) => MODES.map((mode) => configOf(backend, mode)));
 }
 
-export function configNamed(name: string): DbosConfig | undefined {
-  return allConfigs().find((c) => systemName(c) === name);
+export function dbosConfigNamed(name: string): DbosConfig | undefined {
+  return allDbosConfigs().find((c) => dbosSystemName(c) === name);
 }

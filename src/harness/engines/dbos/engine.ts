@@ -16,7 +16,7 @@ import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
 import type { Engine, SystemUnderTest } from '../../engine.js';
 import { STEP_RECORDED } from '../../check/event-kinds.js';
 import { DBOS_EVENT_KINDS } from './event-kinds.js';
-import { allConfigs, configNamed, systemName, type DbosConfig } from './config.js';
+import { allDbosConfigs, dbosConfigNamed, dbosSystemName, type DbosConfig } from './config.js';
 import { runDbos } from './run.js';
 import { dbosTier } from './tier.js';
 import { processLives } from '../../process/process-lives.js';
@@ -46,7 +46,7 @@ const systems = new Map<string, SystemUnderTest>();
 export function dbosSystem(name: string): SystemUnderTest | undefined {
   let system = systems.get(name);
   if (system === undefined) {
-    const config = configNamed(name);
+    const config = dbosConfigNamed(name);
     if (config === undefined) return undefined;
     system = {
       engine: 'dbos',
@@ -67,8 +67,8 @@ export function dbosSystem(name: string): SystemUnderTest | undefined {
 export const dbosEngine: Engine = {
   name: 'dbos',
   summary: 'DBOS workflows on embedded PGlite or Postgres, each life a process killed with SIGKILL',
-  systemNames: allConfigs().map(systemName),
-  defaultSystems: allConfigs().filter((c) => !c.broken && c.backend === 'pglite').map(systemName),
+  systemNames: allDbosConfigs().map(dbosSystemName),
+  defaultSystems: allDbosConfigs().filter((c) => !c.broken && c.backend === 'pglite').map(dbosSystemName),
   system: dbosSystem,
   eventKinds: EVENT_KINDS,
 };

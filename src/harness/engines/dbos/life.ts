@@ -24,16 +24,15 @@ import { FileOutbox } from '../../../model/file-stores.js';
 import type { DbosConfig } from './config.js';
 import { BatchGate } from './gate.js';
 import { installCommitHooks } from './hooks.js';
-import { APP_NAME, QUEUE_NAME, STATE_FILES, type RunIdentity } from './run-spec.js';
+import { APP_NAME, QUEUE_NAME, DBOS_STATE_FILES, type RunIdentity } from './run-spec.js';
+import type { EmitEvent } from '../../process/child-main.js';
 
 /** A scripted task never needs more turns than this; more means a runaway loop. */
 const MAX_TURNS = 200;
 /** How often a life asks the database whether the workflow's output is recorded. */
 const RESULT_POLLING_MS = 10;
 
-export type Emit = (event: { kind: string; [field: string]: unknown }) => void;
-
-export interface LifeInputs {
+export interface DbosLifeInputs {
   scenario: Scenario;
   config: DbosConfig;
   stateDir: string;
@@ -42,7 +41,7 @@ export interface LifeInputs {
   lifeIndex: number;
   /** The interleaving picks this life may use (those its predecessors left). */
   picks: number[];
-  emit: Emit;
+  emit: EmitEvent;
   onPick: (pick: number, width: number) => void;
 }
 
@@ -52,12 +51,12 @@ interface WorkflowOutput {
 }
 
 /** The key a write carries: the run (workflow) and the step (tool call), never a fresh random id. */
-export function idempotencyKey(workflowId: string, toolCallId: string): string {
+export function dbosIdempotencyKey(workflowId: string, toolCallId: string): string {
   return `${workflowId}:${toolCallId}`;
 }
 
 /** DBOS settings of a life: the same executor and version in every life, unless broken on purpose. */
-export function dbosSettings(inputs: Pick<LifeInputs, 'config' | 'databaseUrl' | 'run' | 'lifeIndex'>) {
+export function dbosSettings(inputs: Pick<DbosLifeInputs, 'config' | 'databaseUrl' | 'run' | 'lifeIndex'>) {
   const { config, run } = inputs;
   return {
     name: APP_NAME,
@@ -73,9 +72,9 @@ export function dbosSettings(inputs: Pick<LifeInputs, 'config' | 'databaseUrl' |
 }
 
 /** Runs the life to its end and returns the conversation the workflow recorded. */
-export async function runDbosLife(inputs: LifeInputs): Promise<Conversation> {
+export async function runDbosLife(inputs: DbosLifeInputs): Promise<Conversation> {
   const { scenario, config, stateDir, run, emit } = inputs;
-  const shop = Shop.open(join(stateDir, STATE_FILES.shop));
+  const shop = Shop.open(join(stateDir, DBOS_STATE_FILES.shop));
   const script = new ScriptedModel(scenario);
   const gate = new BatchGate(inputs.picks, inputs.onPick);
   const randomKeys = seedrandom(`${run.runKey}|life ${inputs.lifeIndex}`);
@@ -126,7 +125,7 @@ export async function runDbosLife(inputs: LifeInputs): Promise<Conversation> {
     emit({ kind: 'tool-start', callId: call.id, tool, step });
     await gate.pass(call.id);
     const key = !isWriteTool(tool) || config.keys === 'none' ? null
-      : config.keys === 'stable' ? idempotencyKey(run.runKey, call.id)
+      : config.keys === 'stable' ? dbosIdempotencyKey(run.runKey, call.id)
       : `${run.runKey}:${Math.floor(randomKeys() * 2 ** 48).toString(16).padStart(12, '0')}`;
     const done = shop.call(tool, call.args, key);
     if (done.committed) emit({ kind: 'shop-commit', callId: call.id, tool, step, write: true });
@@ -169,7 +168,7 @@ export async function runDbosLife(inputs: LifeInputs): Promise<Conversation> {
 
   // The answer goes out once, after the workflow's output is recorded: a kill between the record
   // and the delivery leaves a finished workflow whose answer the next life delivers.
-  const outbox = new FileOutbox(join(stateDir, STATE_FILES.outbox));
+  const outbox = new FileOutbox(join(stateDir, DBOS_STATE_FILES.outbox));
   if (outbox.delivered(scenario.id).length === 0) {
     outbox.deliver(scenario.id, output.answer);
     emit({ kind: 'answer-delivered' });

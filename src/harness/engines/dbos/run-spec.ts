@@ -45,4 +45,4 @@ export interface DbosPrepareSpec {
   backend: DbosConfig['backend'];
 }
 
-export const STATE_FILES = { shop: 'shop.sqlite', outbox: 'outbox.jsonl' } as const;
+export const DBOS_STATE_FILES = { shop: 'shop.sqlite', outbox: 'outbox.jsonl' } as const;

@@ -19,10 +19,10 @@ import { serializeScenario } from '../../../model/scenario-json.js';
 import { systemDatabase } from './backend.js';
 import { dbosChild } from './bundle.js';
 import type { DbosConfig } from './config.js';
-import { DBOS_ENV, STATE_FILES, type DbosRunSpec, type RunIdentity } from './run-spec.js';
+import { DBOS_ENV, DBOS_STATE_FILES, type DbosRunSpec, type RunIdentity } from './run-spec.js';
 
 /** Seconds a life may take, when a shorter (or longer) limit is wanted. */
-export const LIFE_TIMEOUT_VARIABLE = 'KILLPOINT_DBOS_LIFE_TIMEOUT_S';
+export const DBOS_LIFE_TIMEOUT_VARIABLE = 'KILLPOINT_DBOS_LIFE_TIMEOUT_S';
 
 /** A run's own names in the shared system database (see RunIdentity). */
 export function runIdentity(scenario: Scenario): RunIdentity {
@@ -42,14 +42,14 @@ function namesOfOwn(workflowIdOf: (token: string) => string, runKey?: string): R
 
 export async function runDbos(scenario: Scenario, config: DbosConfig, systemName: string, schedule: Schedule): Promise<RunOutcome> {
   const [databaseUrl, bundle] = await Promise.all([systemDatabase(config.backend), dbosChild()]);
-  const timeoutMs = lifeTimeoutFrom(LIFE_TIMEOUT_VARIABLE);
+  const timeoutMs = lifeTimeoutFrom(DBOS_LIFE_TIMEOUT_VARIABLE);
   return withTempDir('killpoint-dbos-', async (dir) => {
     const stateDir = join(dir, 'state');
     const specPath = join(dir, 'run.json');
     const spec: DbosRunSpec = { scenario: serializeScenario(scenario), config, databaseUrl, run: runIdentity(scenario) };
     writeFileSync(specPath, JSON.stringify(spec));
     mkdirSync(stateDir);
-    Shop.create(scenario.shop, join(stateDir, STATE_FILES.shop)).close();
+    Shop.create(scenario.shop, join(stateDir, DBOS_STATE_FILES.shop)).close();
 
     const picksTaken: number[] = [];
     const pickWidths: number[] = [];
@@ -77,7 +77,7 @@ export async function runDbos(scenario: Scenario, config: DbosConfig, systemName
       lives,
       picksTaken,
       pickWidths,
-      ...readRunStores(join(stateDir, STATE_FILES.shop), join(stateDir, STATE_FILES.outbox), scenario.id),
+      ...readRunStores(join(stateDir, DBOS_STATE_FILES.shop), join(stateDir, DBOS_STATE_FILES.outbox), scenario.id),
       finalConversation,
     };
   });

@@ -24,8 +24,8 @@ import { serializeScenario } from '../../../model/scenario-json.js';
 import { systemDatabase } from './backend.js';
 import { dbosChild } from './bundle.js';
 import type { DbosConfig } from './config.js';
-import { copyIdentity, LIFE_TIMEOUT_VARIABLE, runIdentity } from './run.js';
-import { DBOS_ENV, STATE_FILES, type DbosRunSpec, type RunIdentity } from './run-spec.js';
+import { copyIdentity, DBOS_LIFE_TIMEOUT_VARIABLE, runIdentity } from './run.js';
+import { DBOS_ENV, DBOS_STATE_FILES, type DbosRunSpec, type RunIdentity } from './run-spec.js';
 
 const IDENTITY_FILE = 'identity.json';
 
@@ -225,7 +225,7 @@ async function dbosLife(scenario: Scenario, config: DbosConfig, systemName: stri
     ...lifeOfRequest(request), bundle, what,
     env: { [DBOS_ENV.run]: specPath },
     picksVariable: DBOS_ENV.picks,
-    timeoutMs: lifeTimeoutFrom(LIFE_TIMEOUT_VARIABLE),
+    timeoutMs: lifeTimeoutFrom(DBOS_LIFE_TIMEOUT_VARIABLE),
   });
   const { record, conversation } = engineLifeRecord('DBOS', ran, killAfter, what);
   return { record, conversation, picks: ran.picks, widths: ran.widths };
@@ -256,19 +256,19 @@ export function dbosTier(config: DbosConfig, systemName: string): ProcessTier {
   return {
     name: `dbos-${systemName}`,
     files: [
-      { name: STATE_FILES.shop, kind: 'sqlite' },
-      { name: STATE_FILES.outbox, kind: 'bytes' },
+      { name: DBOS_STATE_FILES.shop, kind: 'sqlite' },
+      { name: DBOS_STATE_FILES.outbox, kind: 'bytes' },
       { name: IDENTITY_FILE, kind: 'names' },
     ],
     // Fresh random keys are seeded by the life number, and the broken new-executor variant names its executor by it.
     readsLifeIndex: config.keys === 'random' || config.newExecutorEachLife,
     prepare: (scenario, stateDir) => {
       mkdirSync(stateDir, { recursive: true });
-      Shop.create(scenario.shop, join(stateDir, STATE_FILES.shop)).close();
+      Shop.create(scenario.shop, join(stateDir, DBOS_STATE_FILES.shop)).close();
       writeFileSync(join(stateDir, IDENTITY_FILE), JSON.stringify(runIdentity(scenario)));
     },
     life: (scenario, request) => dbosLife(scenario, config, systemName, request),
-    stores: (scenario, stateDir) => readRunStores(join(stateDir, STATE_FILES.shop), join(stateDir, STATE_FILES.outbox), scenario.id),
+    stores: (scenario, stateDir) => readRunStores(join(stateDir, DBOS_STATE_FILES.shop), join(stateDir, DBOS_STATE_FILES.outbox), scenario.id),
     outside,
   };
 }

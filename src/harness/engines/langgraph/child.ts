@@ -8,7 +8,7 @@ import { ENV } from '../../process/protocol.js';
 import { deserializeScenario } from '../../../model/scenario-json.js';
 import { NotACheckpointDatabase } from './checkpoint-file.js';
 import { runLangGraphLife } from './life.js';
-import { lifePicks, requiredVariable, runChildMain, runProtocolLife } from '../../process/child-main.js';
+import { picksFromVariable, requiredVariable, runChildMain, runProtocolLife } from '../../process/child-main.js';
 import { receiveLifeVariables } from '../../process/warm-start.js';
 import { EXIT_BAD_INPUT, LG_ENV, type LangGraphFaults, type LangGraphRunSpec } from './run-spec.js';
 
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
         scenario: deserializeScenario(spec.scenario),
         config: spec.config,
         stateDir: requiredVariable(ENV.stateDir),
-        picks: lifePicks(LG_ENV.picks),
+        picks: picksFromVariable(LG_ENV.picks),
         emit: (event) => {
           emit(event);
           injectFault(spec.faults, event.kind);

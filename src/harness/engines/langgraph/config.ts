@@ -30,18 +30,18 @@ export interface LangGraphConfig {
 
 const BROKEN_RESUME = '/next-only-resume';
 
-export function systemName(c: LangGraphConfig): string {
+export function langGraphSystemName(c: LangGraphConfig): string {
   return `${c.shape}/${c.durability}${c.keys ? '+keys' : ''}${c.resume === 'next-only' ? BROKEN_RESUME : ''}`;
 }
 
 /** Every system: each shape and durability, with and without keys, then the broken resume. */
-export function allConfigs(): LangGraphConfig[] {
+export function allLangGraphConfigs(): LangGraphConfig[] {
   const configs: LangGraphConfig[] = [];
   for (const shape of SHAPES) for (const durability of DURABILITIES) for (const keys of [false, true]) configs.push({ shape, durability, keys, resume: 'pending-writes' });
   for (const shape of SHAPES) configs.push({ shape, durability: 'sync', keys: true, resume: 'next-only' });
   return configs;
 }
 
-export function configNamed(name: string): LangGraphConfig | undefined {
-  return allConfigs().find((c) => systemName(c) === name);
+export function langGraphConfigNamed(name: string): LangGraphConfig | undefined {
+  return allLangGraphConfigs().find((c) => langGraphSystemName(c) === name);
 }

@@ -20,7 +20,7 @@ import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
 import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
 import type { Engine, SystemUnderTest } from '../../engine.js';
 import { LANGGRAPH_EVENT_KINDS } from './event-kinds.js';
-import { allConfigs, configNamed, systemName, type LangGraphConfig } from './config.js';
+import { allLangGraphConfigs, langGraphConfigNamed, langGraphSystemName, type LangGraphConfig } from './config.js';
 import { processLives } from '../../process/process-lives.js';
 import { langGraphTier, runLangGraph } from './run.js';
 
@@ -38,7 +38,7 @@ const systems = new Map<string, SystemUnderTest>();
 export function langGraphSystem(name: string): SystemUnderTest | undefined {
   let system = systems.get(name);
   if (system === undefined) {
-    const config = configNamed(name);
+    const config = langGraphConfigNamed(name);
     if (config === undefined) return undefined;
     system = {
       engine: 'langgraph',
@@ -59,8 +59,8 @@ export function langGraphSystem(name: string): SystemUnderTest | undefined {
 export const langGraphEngine: Engine = {
   name: 'langgraph',
   summary: 'LangGraph.js agents on the SQLite checkpointer, each life a process killed with SIGKILL',
-  systemNames: allConfigs().map(systemName),
-  defaultSystems: allConfigs().filter((c) => c.resume === 'pending-writes').map(systemName),
+  systemNames: allLangGraphConfigs().map(langGraphSystemName),
+  defaultSystems: allLangGraphConfigs().filter((c) => c.resume === 'pending-writes').map(langGraphSystemName),
   system: langGraphSystem,
   eventKinds: LANGGRAPH_EVENT_KINDS,
 };

@@ -19,30 +19,29 @@ import { EventedSqliteSaver } from './evented-saver.js';
 import { Gate } from './gate.js';
 import { buildGraph } from './graphs.js';
 import { finalAnswer, threadStatus } from './resume.js';
-import { STATE_FILES, type LangGraphFaults } from './run-spec.js';
+import { LANGGRAPH_STATE_FILES, type LangGraphFaults } from './run-spec.js';
 import { shopTools } from './shop-tools.js';
+import type { EmitEvent } from '../../process/child-main.js';
 
-export type Emit = (event: { kind: string; [field: string]: unknown }) => void;
-
-export interface LifeInputs {
+export interface LangGraphLifeInputs {
   scenario: Scenario;
   config: LangGraphConfig;
   stateDir: string;
   /** The interleaving picks this life may use (those its predecessors left). */
   picks: number[];
-  emit: Emit;
+  emit: EmitEvent;
   /** Told of every interleaving pick as it is taken. */
   onPick: (pick: number, width: number) => void;
   faults?: LangGraphFaults;
 }
 
 /** Runs the life to its end and returns the conversation the thread holds then. */
-export async function runLangGraphLife(inputs: LifeInputs): Promise<Conversation> {
+export async function runLangGraphLife(inputs: LangGraphLifeInputs): Promise<Conversation> {
   const { scenario, config, stateDir, emit } = inputs;
   const threadId = scenario.id;
-  const checkpoints = join(stateDir, STATE_FILES.checkpoints);
+  const checkpoints = join(stateDir, LANGGRAPH_STATE_FILES.checkpoints);
   assertCheckpointDatabase(checkpoints);
-  const shop = Shop.open(join(stateDir, STATE_FILES.shop));
+  const shop = Shop.open(join(stateDir, LANGGRAPH_STATE_FILES.shop));
   const saver = inputs.faults?.checkpointer === 'memory' ? new MemorySaver() : EventedSqliteSaver.openFile(checkpoints, emit);
   const gate = new Gate(inputs.picks, inputs.onPick);
   const model = new ScriptedChatModel({ scenario, onEvent: emit });
@@ -56,7 +55,7 @@ export async function runLangGraphLife(inputs: LifeInputs): Promise<Conversation
 
   // The answer goes out once, after the graph has finished: a kill between the graph's last save
   // and the delivery leaves a finished thread whose answer the next life delivers.
-  const outbox = new FileOutbox(join(stateDir, STATE_FILES.outbox));
+  const outbox = new FileOutbox(join(stateDir, LANGGRAPH_STATE_FILES.outbox));
   const answer = await finalAnswer(graph, threadId);
   if (answer !== null && outbox.delivered(threadId).length === 0) {
     outbox.deliver(threadId, answer);

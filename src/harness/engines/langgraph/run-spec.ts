@@ -8,7 +8,7 @@ import type { LangGraphConfig } from './config.js';
 export const LG_ENV = { run: 'KILLPOINT_LG_RUN', picks: 'KILLPOINT_LG_PICKS' } as const;
 
 /** Seconds a life may take before it is taken to hang, when the default (120 s) is not wanted. */
-export const LIFE_TIMEOUT_VARIABLE = 'KILLPOINT_LANGGRAPH_LIFE_TIMEOUT_S';
+export const LANGGRAPH_LIFE_TIMEOUT_VARIABLE = 'KILLPOINT_LANGGRAPH_LIFE_TIMEOUT_S';
 
 /** Exit status of a life that found its durable state unusable (bad input, not a verdict). */
 export const EXIT_BAD_INPUT = 4;
@@ -32,4 +32,4 @@ export interface LangGraphRunSpec {
   faults?: LangGraphFaults;
 }
 
-export const STATE_FILES = { shop: 'shop.sqlite', checkpoints: 'checkpoints.sqlite', outbox: 'outbox.jsonl' } as const;
+export const LANGGRAPH_STATE_FILES = { shop: 'shop.sqlite', checkpoints: 'checkpoints.sqlite', outbox: 'outbox.jsonl' } as const;

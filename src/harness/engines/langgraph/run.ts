@@ -23,7 +23,7 @@ import { SystemInputError } from '../../engine.js';
 import { runLives } from '../../life-loop.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
 import type { LangGraphConfig } from './config.js';
-import { EXIT_BAD_INPUT, LG_ENV, LIFE_TIMEOUT_VARIABLE, STATE_FILES, type LangGraphFaults, type LangGraphRunSpec } from './run-spec.js';
+import { EXIT_BAD_INPUT, LG_ENV, LANGGRAPH_LIFE_TIMEOUT_VARIABLE, LANGGRAPH_STATE_FILES, type LangGraphFaults, type LangGraphRunSpec } from './run-spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 
@@ -45,8 +45,8 @@ interface LangGraphRun {
 /** A fresh run's state: the scenario's shop (and, for a test, the file standing in for the checkpoints). */
 function prepareState(run: LangGraphRun, stateDir: string): void {
   mkdirSync(stateDir, { recursive: true });
-  Shop.create(run.scenario.shop, join(stateDir, STATE_FILES.shop)).close();
-  if (run.faults?.checkpointsFrom !== undefined) copyFileSync(run.faults.checkpointsFrom, join(stateDir, STATE_FILES.checkpoints));
+  Shop.create(run.scenario.shop, join(stateDir, LANGGRAPH_STATE_FILES.shop)).close();
+  if (run.faults?.checkpointsFrom !== undefined) copyFileSync(run.faults.checkpointsFrom, join(stateDir, LANGGRAPH_STATE_FILES.checkpoints));
 }
 
 /** One life in a child process, from the state in `stateDir`. */
@@ -64,7 +64,7 @@ async function langGraphLife(run: LangGraphRun, request: TierLifeRequest): Promi
     ...lifeOfRequest(request), bundle, what,
     env: { [LG_ENV.run]: specPath },
     picksVariable: LG_ENV.picks,
-    timeoutMs: lifeTimeoutFrom(LIFE_TIMEOUT_VARIABLE),
+    timeoutMs: lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE),
   });
   if (ran.exit.code === EXIT_BAD_INPUT) throw new SystemInputError(`${what}: the life cannot run on its durable state${errorLine(ran.exit.stderr)}`);
   const { record, conversation } = engineLifeRecord('LangGraph', ran, killAfter, what);
@@ -83,7 +83,7 @@ function mustSaveACheckpoint(run: LangGraphRun, life: LifeRecord): void {
   }
 }
 
-const storesOf = (scenario: Scenario, stateDir: string) => readRunStores(join(stateDir, STATE_FILES.shop), join(stateDir, STATE_FILES.outbox), scenario.id);
+const storesOf = (scenario: Scenario, stateDir: string) => readRunStores(join(stateDir, LANGGRAPH_STATE_FILES.shop), join(stateDir, LANGGRAPH_STATE_FILES.outbox), scenario.id);
 
 /** `faults`: for tests only (see LangGraphFaults). */
 export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, systemName: string, schedule: Schedule, faults?: LangGraphFaults): Promise<RunOutcome> {
@@ -115,9 +115,9 @@ export function langGraphTier(config: LangGraphConfig, systemName: string): Proc
   return {
     name: `langgraph-${systemName}`,
     files: [
-      { name: STATE_FILES.shop, kind: 'sqlite' },
-      { name: STATE_FILES.checkpoints, kind: 'sqlite' },
-      { name: STATE_FILES.outbox, kind: 'bytes' },
+      { name: LANGGRAPH_STATE_FILES.shop, kind: 'sqlite' },
+      { name: LANGGRAPH_STATE_FILES.checkpoints, kind: 'sqlite' },
+      { name: LANGGRAPH_STATE_FILES.outbox, kind: 'bytes' },
     ],
     canonical: renameUuidsAndTimes,
     prepare: (scenario, stateDir) => prepareState({ scenario, config, systemName }, stateDir),

@@ -38,7 +38,7 @@ export interface ShopToolsOptions {
 }
 
 /** The key a write carries: the run (thread) and the step (tool call), never a fresh random id. */
-export function idempotencyKey(threadId: string, toolCallId: string): string {
+export function langGraphIdempotencyKey(threadId: string, toolCallId: string): string {
   return `${threadId}:${toolCallId}`;
 }
 
@@ -59,7 +59,7 @@ async function runTool(o: ShopToolsOptions, name: ToolName, args: Record<string,
   await o.gate.pass(callId);
   o.onEvent({ kind: 'tool-start', callId, tool: name });
   await o.gate.pass(callId);
-  const key = o.keys && isWriteTool(name) ? idempotencyKey(threadId, callId) : null;
+  const key = o.keys && isWriteTool(name) ? langGraphIdempotencyKey(threadId, callId) : null;
   const call = o.shop.call(name, args, key);
   if (call.committed) o.onEvent({ kind: 'shop-commit', callId, tool: name, write: true });
   await o.gate.pass(callId);

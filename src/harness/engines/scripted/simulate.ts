@@ -17,14 +17,14 @@ import type { DurableStores } from '../../../model/stores.js';
 export function simulate(scenario: Scenario, strategyName: AnyStrategyName, schedule: Schedule, model = new ScriptedModel(scenario)): RunOutcome {
   const { stores, release } = reusableMemoryStores(scenario.shop, strategyNamed(strategyName).journalWrite);
   try {
-    return runLives(scenario, strategyName, schedule, stores, model);
+    return simulateLives(scenario, strategyName, schedule, stores, model);
   } finally {
     release();
   }
 }
 
 /** Runs every life of the schedule on the stores given, and reads the outcome back from them. */
-export function runLives(scenario: Scenario, strategyName: AnyStrategyName, schedule: Schedule, stores: DurableStores, model: ScriptedModel): RunOutcome {
+export function simulateLives(scenario: Scenario, strategyName: AnyStrategyName, schedule: Schedule, stores: DurableStores, model: ScriptedModel): RunOutcome {
   const strategy = strategyNamed(strategyName);
   const interleaving = new Interleaving(schedule.interleaving);
   let finalConversation: Conversation | null = null;
