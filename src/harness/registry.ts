@@ -1,5 +1,5 @@
 // The engines killpoint can check, by name: one line each. An engine is a folder under
-// src/engines with one file that exports its Engine (see engine.ts); `registerEngine` also lets a
+// src/harness/engines with one file that exports its Engine (see engine.ts); `registerEngine` also lets a
 // test or a user's own setup add one at run time, with the kinds of event it adds to the
 // scenario's (check/event-kinds.ts).
 

@@ -5,15 +5,16 @@
 // `pickWidth`, or `picks` and `pickWidths` for several since the last event).
 
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { LifeRecord, RunOutcome } from '../check/outcome.js';
 import type { Conversation } from '../../model/conversation.js';
 import { Shop } from '../../model/shop.js';
 import { readOutbox } from '../../model/file-stores.js';
 import type { RunEvent } from '../check/events.js';
-import { runChild, type ChildExit } from './processes.js';
+import { SystemInputError } from '../engine.js';
+import { lifeTimeoutFrom, runChild, type ChildExit } from './processes.js';
 import type { WarmPool } from './warm-pool.js';
-import type { TierLifeRequest } from './process-lives.js';
+import type { TierLife, TierLifeRequest } from './process-lives.js';
 import { ENV, errorLine, lifeEnd, readEvents } from './protocol.js';
 
 export interface ProcessLife {
@@ -131,4 +132,32 @@ export function engineLifeRecord(engine: string, ran: ProcessLifeEnd, killAfter:
     }
   }
   return { record, conversation };
+}
+
+/** A real engine's child as its tier starts it: the variables that name its run file and its picks, its time limit. */
+export interface EngineChild {
+  /** The engine's name in a crashed life's error ("the LangGraph life crashed"). */
+  engine: string;
+  bundle: string;
+  runFileVariable: string;
+  picksVariable: string;
+  /** The variable that may set a life's time limit in seconds. */
+  timeoutVariable: string;
+  /** The exit status of a life that found its durable state unusable: bad input, not a verdict. */
+  badInputExit?: number;
+}
+
+/** One life of a real engine's child, from a tier's request: its run file written, the child run, how it ended read back. */
+export async function runEngineLife(child: EngineChild, request: TierLifeRequest, what: string, runFile: unknown): Promise<TierLife> {
+  const runFilePath = join(request.runDir, 'run.json');
+  writeFileSync(runFilePath, JSON.stringify(runFile));
+  const ran = await runProcessLife({
+    ...lifeOfRequest(request), bundle: child.bundle, what,
+    env: { [child.runFileVariable]: runFilePath },
+    picksVariable: child.picksVariable,
+    timeoutMs: lifeTimeoutFrom(child.timeoutVariable),
+  });
+  if (child.badInputExit !== undefined && ran.exit.code === child.badInputExit) throw new SystemInputError(`${what}: the life cannot run on its durable state${errorLine(ran.exit.stderr)}`);
+  const { record, conversation } = engineLifeRecord(child.engine, ran, request.killAfter, what);
+  return { record, conversation, picks: ran.picks, widths: ran.widths };
 }

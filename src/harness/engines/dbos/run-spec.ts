@@ -46,3 +46,6 @@ export interface DbosPrepareSpec {
 }
 
 export const DBOS_STATE_FILES = { shop: 'shop.sqlite', outbox: 'outbox.jsonl' } as const;
+
+/** Seconds a life may take, when a shorter (or longer) limit is wanted. */
+export const DBOS_LIFE_TIMEOUT_VARIABLE = 'KILLPOINT_DBOS_LIFE_TIMEOUT_S';

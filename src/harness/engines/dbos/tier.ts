@@ -17,15 +17,14 @@ import { join } from 'node:path';
 import type { Scenario } from '../../../model/scenario.js';
 import { Shop } from '../../../model/shop.js';
 import { SystemInputError } from '../../engine.js';
-import { lifeTimeoutFrom } from '../../process/processes.js';
 import type { OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
-import { engineLifeRecord, readRunStores, runProcessLife, lifeOfRequest } from '../../process/process-life.js';
+import { readRunStores, runEngineLife } from '../../process/process-life.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
 import { systemDatabase } from './backend.js';
 import { dbosChild } from './bundle.js';
 import type { DbosConfig } from './config.js';
-import { copyIdentity, DBOS_LIFE_TIMEOUT_VARIABLE, runIdentity } from './run.js';
-import { DBOS_ENV, DBOS_STATE_FILES, type DbosRunSpec, type RunIdentity } from './run-spec.js';
+import { copyIdentity, runIdentity } from './identity.js';
+import { DBOS_ENV, DBOS_LIFE_TIMEOUT_VARIABLE, DBOS_STATE_FILES, type DbosRunSpec, type RunIdentity } from './run-spec.js';
 
 const IDENTITY_FILE = 'identity.json';
 
@@ -215,20 +214,10 @@ async function deleteCopies(url: string, run: RunIdentity): Promise<void> {
 /** One life in a child process, from the state in `stateDir` (its names in its identity file). */
 async function dbosLife(scenario: Scenario, config: DbosConfig, systemName: string, request: TierLifeRequest): Promise<TierLife> {
   const [databaseUrl, bundle] = await Promise.all([systemDatabase(config.backend), dbosChild()]);
-  const specPath = join(request.runDir, 'run.json');
   const run = identityOf(request.stateDir);
   const spec: DbosRunSpec = { scenario: serializeScenario(scenario), config, databaseUrl: lifeUrl(databaseUrl, run), run };
-  writeFileSync(specPath, JSON.stringify(spec));
-  const { lifeIndex, killAfter } = request;
-  const what = `${scenario.id} dbos ${systemName} life ${lifeIndex}`;
-  const ran = await runProcessLife({
-    ...lifeOfRequest(request), bundle, what,
-    env: { [DBOS_ENV.run]: specPath },
-    picksVariable: DBOS_ENV.picks,
-    timeoutMs: lifeTimeoutFrom(DBOS_LIFE_TIMEOUT_VARIABLE),
-  });
-  const { record, conversation } = engineLifeRecord('DBOS', ran, killAfter, what);
-  return { record, conversation, picks: ran.picks, widths: ran.widths };
+  const child = { engine: 'DBOS', bundle, runFileVariable: DBOS_ENV.run, picksVariable: DBOS_ENV.picks, timeoutVariable: DBOS_LIFE_TIMEOUT_VARIABLE };
+  return runEngineLife(child, request, `${scenario.id} dbos ${systemName} life ${request.lifeIndex}`, spec);
 }
 
 export function dbosTier(config: DbosConfig, systemName: string): ProcessTier {

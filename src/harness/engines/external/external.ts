@@ -3,14 +3,17 @@
 // what it left: the shop's write_log, the delivered answers and the events, as a RunOutcome.
 
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readOutbox } from '../../../model/file-stores.js';
-import { DEFAULT_LIFE_TIMEOUT_MS, runChild, withTempDir, type ChildExit } from '../../process/processes.js';
+import { DEFAULT_LIFE_TIMEOUT_MS, runChild, type ChildExit } from '../../process/processes.js';
+import type { TierLife, TierLifeRequest } from '../../process/process-lives.js';
+import { runWholeInProcesses, type WholeRunTier } from '../../process/whole-run.js';
+import type { Scenario } from '../../../model/scenario.js';
 import { ENV, errorLine, lifeEnd, ProtocolError, readEvents } from '../../process/protocol.js';
 import type { RunEvent } from '../../check/events.js';
 import type { CommittedWrite, LifeRecord, RunOutcome } from '../../check/outcome.js';
-import { MAX_EVENTS_PER_LIFE, runLives } from '../../life-loop.js';
+import { MAX_EVENTS_PER_LIFE } from '../../life-loop.js';
 
 export interface ExternalHarness {
   /** Shown in reports, e.g. `python3 refund_agent.py --keys`. */
@@ -24,57 +27,70 @@ export interface ExternalHarness {
 /** The run's id in reports and outcomes: the harness runs a task of its own, not a scenario of ours. */
 export const EXTERNAL_TASK_ID = 'harness';
 
+/** The task an external agent runs: its own, so the scenario holds nothing but a name. */
+export const EXTERNAL_TASK: Scenario = {
+  id: EXTERNAL_TASK_ID,
+  title: 'its own task',
+  customerMessage: '',
+  shop: { customers: [], orders: [], refunds: [] },
+  start: '',
+  steps: new Map(),
+  timings: { modelLatencyMs: 0, chunkMs: 0, toolWaitMs: 0, gapMs: 0 },
+};
+
 /**
  * Runs the harness under a kill schedule, one process per life, and reads the outcome back from
  * the state folder. The shop's rows and refusals are the harness's own business: the outcome holds
  * its write_log and its delivered answers, no shop rows and no conversation.
  */
-export function runExternal(harness: ExternalHarness, kills: number[]): Promise<RunOutcome> {
-  return withTempDir('killpoint-external-', async (dir) => {
-    const lives = await runLives(kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
-      const eventsPath = join(dir, `events-${lifeIndex}.jsonl`);
-      const what = `${harness.name} life ${lifeIndex}`;
-      const exit = await startLife(harness, what, {
-        ...process.env,
-        [ENV.stateDir]: dir,
-        [ENV.events]: eventsPath,
-        [ENV.life]: String(lifeIndex),
-        [ENV.result]: join(dir, `result-${lifeIndex}.json`),
-        [ENV.killAfter]: killAfter === null ? '' : String(killAfter),
-      });
-      const events = readEvents(eventsPath, what);
-      if (events.length > MAX_EVENTS_PER_LIFE) throw new ProtocolError(`${what}: more than ${MAX_EVENTS_PER_LIFE} events, a runaway loop`);
-      const end = lifeEnd(exit, events.length, killAfter, what, 'verdict');
-      // The harness's events carry what it writes: an index, a kind, and fields of its own.
-      const record: LifeRecord = { events: events as unknown as RunEvent[], end: end === 'crashed' ? 'failed' : end, killedAfter: end === 'killed' ? killAfter : null, error: null, errorKind: null };
-      if (end === 'failed') {
-        record.error = exit.stderr.trim();
-        record.errorKind = 'stopped';
-      }
-      if (end === 'crashed') {
-        record.error = `the agent crashed (exit ${exit.code ?? exit.signal})${errorLine(exit.stderr)}`;
-        record.errorKind = 'crashed';
-      }
-      return record;
-    });
-    // An agent that crashed before making its shop has written nothing; one that ran to its end must have made it.
-    const crashed = lives.at(-1)!.errorKind === 'crashed';
-    const { writes, delivered } = crashed && !existsSync(join(dir, 'shop.sqlite')) ? { writes: [], delivered: readDelivered(dir, harness.name) } : readStores(dir, harness.name);
-    if (kills.length === 0) mustGiveSomethingToJudge(harness.name, lives[0]!, delivered);
-    return {
-      scenarioId: EXTERNAL_TASK_ID,
-      strategy: harness.name,
-      schedule: { kills, interleaving: [] },
-      lives,
-      picksTaken: [],
-      pickWidths: [],
-      delivered,
-      writes,
-      refusals: [],
-      shop: {},
-      finalConversation: null,
-    };
+export async function runExternal(harness: ExternalHarness, kills: number[]): Promise<RunOutcome> {
+  const outcome = await runWholeInProcesses(externalTier(harness), EXTERNAL_TASK, harness.name, { kills, interleaving: [] });
+  if (kills.length === 0) mustGiveSomethingToJudge(harness.name, outcome.lives[0]!, outcome.delivered);
+  return outcome;
+}
+
+/** One life of the harness: its command, started with the protocol's variables. */
+async function externalLife(harness: ExternalHarness, request: TierLifeRequest): Promise<TierLife> {
+  const { lifeIndex, killAfter } = request;
+  const eventsPath = join(request.runDir, `events-${lifeIndex}.jsonl`);
+  const what = `${harness.name} life ${lifeIndex}`;
+  const exit = await startLife(harness, what, {
+    ...process.env,
+    [ENV.stateDir]: request.stateDir,
+    [ENV.events]: eventsPath,
+    [ENV.life]: String(lifeIndex),
+    [ENV.result]: join(request.runDir, `result-${lifeIndex}.json`),
+    [ENV.killAfter]: killAfter === null ? '' : String(killAfter),
   });
+  const events = readEvents(eventsPath, what);
+  if (events.length > MAX_EVENTS_PER_LIFE) throw new ProtocolError(`${what}: more than ${MAX_EVENTS_PER_LIFE} events, a runaway loop`);
+  const end = lifeEnd(exit, events.length, killAfter, what, 'verdict');
+  // The harness's events carry what it writes: an index, a kind, and fields of its own.
+  const record: LifeRecord = { events: events as unknown as RunEvent[], end: end === 'crashed' ? 'failed' : end, killedAfter: end === 'killed' ? killAfter : null, error: null, errorKind: null };
+  if (end === 'failed') {
+    record.error = exit.stderr.trim();
+    record.errorKind = 'stopped';
+  }
+  if (end === 'crashed') {
+    record.error = `the agent crashed (exit ${exit.code ?? exit.signal})${errorLine(exit.stderr)}`;
+    record.errorKind = 'crashed';
+  }
+  return { record, conversation: null, picks: [], widths: [] };
+}
+
+/** The harness as a whole run asks of an engine: an empty state folder (the agent makes its shop), its lives, what its stores hold. */
+function externalTier(harness: ExternalHarness): WholeRunTier {
+  return {
+    name: 'external',
+    prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
+    life: (_scenario, request) => externalLife(harness, request),
+    stores: (_scenario, stateDir, lives) => {
+      // An agent that crashed before making its shop has written nothing; one that ran to its end must have made it.
+      const crashed = lives.at(-1)?.errorKind === 'crashed';
+      const { writes, delivered } = crashed && !existsSync(join(stateDir, 'shop.sqlite')) ? { writes: [], delivered: readDelivered(stateDir, harness.name) } : readStores(stateDir, harness.name);
+      return { delivered, writes, refusals: [], shop: {} };
+    },
+  };
 }
 
 /**

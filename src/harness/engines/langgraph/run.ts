@@ -5,22 +5,19 @@
 // the children: the parent stays light. The same life, one at a time from a state folder, is what
 // the explorer by equivalence runs (langGraphTier, src/harness/process/process-lives.ts).
 
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '../../check/events.js';
 import type { LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
-import type { Conversation } from '../../../model/conversation.js';
 import type { Scenario } from '../../../model/scenario.js';
 import { Shop } from '../../../model/shop.js';
 import { childBundle } from '../../process/child-bundle.js';
 import { siblingModule } from '../../process/package-paths.js';
-import { lifeTimeoutFrom, withTempDir } from '../../process/processes.js';
+import { runWholeInProcesses } from '../../process/whole-run.js';
 import type { ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
-import { engineLifeRecord, picksLeft, readRunStores, runProcessLife, lifeOfRequest } from '../../process/process-life.js';
-import { errorLine } from '../../process/protocol.js';
+import { readRunStores, runEngineLife } from '../../process/process-life.js';
 import { renameUuidsAndTimes } from '../../process/state-digest.js';
 import { SystemInputError } from '../../engine.js';
-import { runLives } from '../../life-loop.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
 import type { LangGraphConfig } from './config.js';
 import { EXIT_BAD_INPUT, LG_ENV, LANGGRAPH_LIFE_TIMEOUT_VARIABLE, LANGGRAPH_STATE_FILES, type LangGraphFaults, type LangGraphRunSpec } from './run-spec.js';
@@ -52,24 +49,11 @@ function prepareState(run: LangGraphRun, stateDir: string): void {
 /** One life in a child process, from the state in `stateDir`. */
 async function langGraphLife(run: LangGraphRun, request: TierLifeRequest): Promise<TierLife> {
   const { scenario, systemName } = run;
-  const bundle = await langGraphChild();
-  const specPath = join(request.runDir, 'run.json');
-  if (!existsSync(specPath)) {
-    const spec: LangGraphRunSpec = { scenario: serializeScenario(scenario), config: run.config, ...(run.faults === undefined ? {} : { faults: run.faults }) };
-    writeFileSync(specPath, JSON.stringify(spec));
-  }
-  const { lifeIndex, killAfter } = request;
-  const what = `${scenario.id} langgraph ${systemName} life ${lifeIndex}`;
-  const ran = await runProcessLife({
-    ...lifeOfRequest(request), bundle, what,
-    env: { [LG_ENV.run]: specPath },
-    picksVariable: LG_ENV.picks,
-    timeoutMs: lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE),
-  });
-  if (ran.exit.code === EXIT_BAD_INPUT) throw new SystemInputError(`${what}: the life cannot run on its durable state${errorLine(ran.exit.stderr)}`);
-  const { record, conversation } = engineLifeRecord('LangGraph', ran, killAfter, what);
-  if (lifeIndex === 0 && killAfter === null) mustSaveACheckpoint(run, record);
-  return { record, conversation, picks: ran.picks, widths: ran.widths };
+  const spec: LangGraphRunSpec = { scenario: serializeScenario(scenario), config: run.config, ...(run.faults === undefined ? {} : { faults: run.faults }) };
+  const child = { engine: 'LangGraph', bundle: await langGraphChild(), runFileVariable: LG_ENV.run, picksVariable: LG_ENV.picks, timeoutVariable: LANGGRAPH_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_INPUT };
+  const life = await runEngineLife(child, request, `${scenario.id} langgraph ${systemName} life ${request.lifeIndex}`, spec);
+  if (request.lifeIndex === 0 && request.killAfter === null) mustSaveACheckpoint(run, life.record);
+  return life;
 }
 
 /**
@@ -86,23 +70,8 @@ function mustSaveACheckpoint(run: LangGraphRun, life: LifeRecord): void {
 const storesOf = (scenario: Scenario, stateDir: string) => readRunStores(join(stateDir, LANGGRAPH_STATE_FILES.shop), join(stateDir, LANGGRAPH_STATE_FILES.outbox), scenario.id);
 
 /** `faults`: for tests only (see LangGraphFaults). */
-export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, systemName: string, schedule: Schedule, faults?: LangGraphFaults): Promise<RunOutcome> {
-  const run: LangGraphRun = { scenario, config, systemName, faults };
-  return withTempDir('killpoint-langgraph-', async (dir) => {
-    const stateDir = join(dir, 'state');
-    prepareState(run, stateDir);
-    const picksTaken: number[] = [];
-    const pickWidths: number[] = [];
-    let finalConversation: Conversation | null = null;
-    const lives = await runLives(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
-      const life = await langGraphLife(run, { runDir: dir, stateDir, lifeIndex, killAfter, picks: picksLeft(schedule.interleaving, picksTaken.length) });
-      picksTaken.push(...life.picks);
-      pickWidths.push(...life.widths);
-      if (life.conversation !== null) finalConversation = life.conversation;
-      return life.record;
-    });
-    return { scenarioId: scenario.id, strategy: systemName, schedule, lives, picksTaken, pickWidths, ...storesOf(scenario, stateDir), finalConversation };
-  });
+export function runLangGraph(scenario: Scenario, config: LangGraphConfig, systemName: string, schedule: Schedule, faults?: LangGraphFaults): Promise<RunOutcome> {
+  return runWholeInProcesses(langGraphTier(config, systemName, faults), scenario, systemName, schedule);
 }
 
 /**
@@ -110,8 +79,10 @@ export async function runLangGraph(scenario: Scenario, config: LangGraphConfig, 
  * life reads: the shop, LangGraph's checkpoints and pending writes, the outbox. Checkpoint ids are
  * time-based UUIDs, message ids random ones, and each checkpoint has a timestamp; LangGraph only
  * compares them with each other, so the digest renames them by order (renameUuidsAndTimes).
+ * `faults`: for tests only (see LangGraphFaults).
  */
-export function langGraphTier(config: LangGraphConfig, systemName: string): ProcessTier {
+export function langGraphTier(config: LangGraphConfig, systemName: string, faults?: LangGraphFaults): ProcessTier {
+  const run = (scenario: Scenario): LangGraphRun => ({ scenario, config, systemName, ...(faults === undefined ? {} : { faults }) });
   return {
     name: `langgraph-${systemName}`,
     files: [
@@ -120,8 +91,8 @@ export function langGraphTier(config: LangGraphConfig, systemName: string): Proc
       { name: LANGGRAPH_STATE_FILES.outbox, kind: 'bytes' },
     ],
     canonical: renameUuidsAndTimes,
-    prepare: (scenario, stateDir) => prepareState({ scenario, config, systemName }, stateDir),
-    life: (scenario, request) => langGraphLife({ scenario, config, systemName }, request),
+    prepare: (scenario, stateDir) => prepareState(run(scenario), stateDir),
+    life: (scenario, request) => langGraphLife(run(scenario), request),
     stores: storesOf,
   };
 }

@@ -15,11 +15,11 @@ import { type LifeRecord, type RunOutcome, type Schedule } from '../../../check/
 import { strategy as strategyNamed, type AnyStrategyName } from '../strategies.js';
 import { childBundle } from '../../../process/child-bundle.js';
 import { siblingModule } from '../../../process/package-paths.js';
-import { withTempDir, type ChildExit } from '../../../process/processes.js';
+import type { ChildExit } from '../../../process/processes.js';
 import type { ProcessTier, TierLife, TierLifeRequest } from '../../../process/process-lives.js';
-import { picksLeft, readRunStores, runProcessLife, lifeOfRequest } from '../../../process/process-life.js';
+import { readRunStores, runProcessLife, lifeOfRequest } from '../../../process/process-life.js';
+import { runWholeInProcesses } from '../../../process/whole-run.js';
 import { lifeEnd } from '../../../process/protocol.js';
-import { runLives } from '../../../life-loop.js';
 import { serializeScenario } from '../../../../model/scenario-json.js';
 import { TS_ENV, type RunSpec } from './run-spec.js';
 
@@ -55,23 +55,8 @@ const storesOf = (scenario: Scenario, stateDir: string) => {
 };
 
 /** Runs a scenario under a strategy and a kill schedule, one child process per life. */
-export async function realKill(scenario: Scenario, strategyName: AnyStrategyName, schedule: Schedule): Promise<RunOutcome> {
-  const strategy = strategyNamed(strategyName);
-  return withTempDir('killpoint-real-', async (dir) => {
-    const stateDir = join(dir, 'state');
-    createFileStores(stateDir, scenario.shop);
-    const picksTaken: number[] = [];
-    const pickWidths: number[] = [];
-    let finalConversation: Conversation | null = null;
-    const lives = await runLives(schedule.kills, async (lifeIndex, killAfter) => {
-      const life = await scriptedLife(scenario, strategy.name as AnyStrategyName, { runDir: dir, stateDir, lifeIndex, killAfter, picks: picksLeft(schedule.interleaving, picksTaken.length) });
-      picksTaken.push(...life.picks);
-      pickWidths.push(...life.widths);
-      if (life.conversation !== null) finalConversation = life.conversation;
-      return life.record;
-    });
-    return { scenarioId: scenario.id, strategy: strategy.name, schedule, lives, picksTaken, pickWidths, ...storesOf(scenario, stateDir), finalConversation };
-  });
+export function realKill(scenario: Scenario, strategyName: AnyStrategyName, schedule: Schedule): Promise<RunOutcome> {
+  return runWholeInProcesses(scriptedTier(strategyName), scenario, strategyNamed(strategyName).name, schedule);
 }
 
 /**

@@ -1,0 +1,24 @@
+// A DBOS run's own names in the system database that every run of the process shares: its
+// workflow id, application version and executor id, and the key its idempotency keys come from. A
+// copy of a run's state (the explorer by equivalence, tier.ts) gets names of its own and keeps the
+// run's key.
+
+import { randomUUID } from 'node:crypto';
+import type { Scenario } from '../../../model/scenario.js';
+import type { RunIdentity } from './run-spec.js';
+
+/** A run's own names in the shared system database (see RunIdentity). */
+export function runIdentity(scenario: Scenario): RunIdentity {
+  return namesOfOwn((token) => `${scenario.id}-${token}`);
+}
+
+/** Names of its own for a copy of a run's state (the explorer by equivalence, tier.ts): the same run, its key kept. */
+export function copyIdentity(of: RunIdentity): RunIdentity {
+  return namesOfOwn((token) => `${of.runKey}~${token}`, of.runKey);
+}
+
+function namesOfOwn(workflowIdOf: (token: string) => string, runKey?: string): RunIdentity {
+  const token = randomUUID().slice(0, 13);
+  const workflowId = workflowIdOf(token);
+  return { workflowId, appVersion: `killpoint-${token}`, executorId: `killpoint-${token}`, runKey: runKey ?? workflowId };
+}

@@ -1,0 +1,46 @@
+// A whole run under a kill schedule, for every engine whose lives are processes, written once: a
+// fresh temp folder, the run's durable state prepared in it, then one child per life (the one life
+// loop), each given the interleaving picks its predecessors left, and at the end what the stores
+// hold. An engine supplies only how a fresh state is made, how one life runs and what its stores
+// hold: the same three things the explorer by equivalence asks of it (ProcessTier), so a life run
+// whole and a life run from a saved state are one function.
+
+import { join } from 'node:path';
+import type { LifeRecord, RunOutcome, Schedule } from '../check/outcome.js';
+import type { Conversation } from '../../model/conversation.js';
+import type { Scenario } from '../../model/scenario.js';
+import { runLives } from '../life-loop.js';
+import { picksLeft } from './process-life.js';
+import { withTempDir } from './processes.js';
+import type { TierLife, TierLifeRequest } from './process-lives.js';
+
+/** What a whole run asks of an engine (a ProcessTier gives it). */
+export interface WholeRunTier {
+  /** Names the engine and system in temp folders (no spaces). */
+  name: string;
+  /** Writes a fresh run's durable state into an empty folder. */
+  prepare(scenario: Scenario, stateDir: string): void;
+  /** Runs one life, in a process, from the state in `stateDir`. */
+  life(scenario: Scenario, request: TierLifeRequest): Promise<TierLife>;
+  /** What the stores of `stateDir` hold once the run's last life has ended (the lives, for an engine whose stores depend on how they ended). */
+  stores(scenario: Scenario, stateDir: string, lives: readonly LifeRecord[]): Pick<RunOutcome, 'delivered' | 'writes' | 'refusals' | 'shop'>;
+}
+
+/** Runs `scenario` under `schedule` on `tier`, one process per life; `systemName` is the outcome's strategy. */
+export function runWholeInProcesses(tier: WholeRunTier, scenario: Scenario, systemName: string, schedule: Schedule): Promise<RunOutcome> {
+  return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-`, async (dir) => {
+    const stateDir = join(dir, 'state');
+    tier.prepare(scenario, stateDir);
+    const picksTaken: number[] = [];
+    const pickWidths: number[] = [];
+    let finalConversation: Conversation | null = null;
+    const lives = await runLives(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
+      const life = await tier.life(scenario, { runDir: dir, stateDir, lifeIndex, killAfter, picks: picksLeft(schedule.interleaving, picksTaken.length) });
+      picksTaken.push(...life.picks);
+      pickWidths.push(...life.widths);
+      if (life.conversation !== null) finalConversation = life.conversation;
+      return life.record;
+    });
+    return { scenarioId: scenario.id, strategy: systemName, schedule, lives, picksTaken, pickWidths, ...tier.stores(scenario, stateDir, lives), finalConversation };
+  });
+}
