@@ -73,7 +73,8 @@ interface Figures {
 /**
  * Imports the tree named by its first argument and prints the two figures in bench/bench.ts's own
  * lines, measured as bench.ts measures them (runsPerSecond and enumerate are bench.ts's, kept to its
- * letter). Exit 3 when a module or an export it needs is missing.
+ * letter; a tree from before sessions runs each case with one model, as its bench did). Exit 3
+ * when a module or an export it needs is missing.
  */
 const MEASURE_SCRIPT = String.raw`// Written and removed by bench/against-commit.ts: bench/bench.ts's two headline figures, measured
 // as bench.ts measures them, with the modules of the tree whose root is the first argument.
@@ -124,17 +125,31 @@ function fmt(n, digits = 0) {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
+/**
+ * A case's runs: in one session opened once (a tree whose systems open sessions, as bench.ts runs
+ * them), else simulate with one model per case (a tree from before sessions).
+ */
+function runnerOf(scenario, name) {
+  const system = scripted(name);
+  if (typeof system.open === 'function') {
+    const session = system.open(scenario);
+    return { run: (schedule) => session.run(schedule), close: () => session.close() };
+  }
+  const model = new ScriptedModel(scenario);
+  return { run: (schedule) => simulate(scenario, name, schedule, model), close: () => {} };
+}
+
 function runsPerSecond(scenarios, forS) {
   const cases = scenarios.flatMap((scenario) => STRATEGY_NAMES.map((name) => {
-    const model = new ScriptedModel(scenario);
-    const baseline = synchronous(simulate(scenario, name, { kills: [], interleaving: [] }, model), 'simulate');
-    return { scenario, name, model, baseline, events: baseline.lives[0].events.length };
+    const runner = runnerOf(scenario, name);
+    const baseline = synchronous(runner.run({ kills: [], interleaving: [] }), 'a run');
+    return { scenario, runner, baseline, events: baseline.lives[0].events.length };
   }));
   const pass = () => {
     let passRuns = 0;
     for (const c of cases) {
       for (let k = -1; k < c.events; k++) {
-        judge(c.scenario, simulate(c.scenario, c.name, { kills: [k], interleaving: [] }, c.model), c.baseline);
+        judge(c.scenario, c.runner.run({ kills: [k], interleaving: [] }), c.baseline);
         passRuns++;
       }
     }
@@ -144,6 +159,7 @@ function runsPerSecond(scenarios, forS) {
   let runs = 0;
   let s = 0;
   while (s < forS) s += seconds(() => (runs += pass()));
+  for (const c of cases) c.runner.close();
   return { runs, s };
 }
 

@@ -20,7 +20,7 @@ import { lanternScenarios } from '../src/model/load.js';
 import { parseScenario, type Scenario } from '../src/model/scenario.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';
-import type { InProcessSystem } from '../src/harness/engine.js';
+import type { InProcessLives, InProcessSystem } from '../src/harness/engine.js';
 import type { ReductionFigures } from '../src/harness/search/equivalence.js';
 
 const TARGET_RUNS_PER_S = 10_000;
@@ -58,7 +58,6 @@ function fastest<T>(f: () => T, totalS = 0.3): { s: number; value: T } {
  * explorer's own work is the rest. Both are taken from the run whose total was the fastest.
  */
 function fastestTimed<T>(explore1: (system: InProcessSystem) => T, system: InProcessSystem): { totalS: number; livesS: number; value: T } {
-  const lives = system.lives!;
   let livesS = 0;
   const timedCall = <R>(f: () => R): R => {
     const t0 = performance.now(); // real clock: measuring speed is this script's job
@@ -68,16 +67,24 @@ function fastestTimed<T>(explore1: (system: InProcessSystem) => T, system: InPro
       livesS += (performance.now() - t0) / 1000; // real clock: measuring speed is this script's job
     }
   };
-  const timed: InProcessSystem = {
-    ...system,
-    lives: { ...lives, runLife: (scenario, start) => timedCall(() => lives.runLife(scenario, start)), runHead: (scenario, start, stopAt) => timedCall(() => lives.runHead!(scenario, start, stopAt)) },
-  };
+  const timed = withLives(system, (lives) => ({ ...lives, runLife: (start) => timedCall(() => lives.runLife(start)), runHead: (start, stopAt) => timedCall(() => lives.runHead!(start, stopAt)) }));
   const best = fastest(() => {
     livesS = 0;
     const value = explore1(timed);
     return { livesS, value };
   });
   return { totalS: best.s, livesS: best.value.livesS, value: best.value.value };
+}
+
+/** The same system, the lives of each of its sessions changed by `change`. */
+function withLives(system: InProcessSystem, change: (lives: InProcessLives) => InProcessLives): InProcessSystem {
+  return {
+    ...system,
+    open: (scenario) => {
+      const session = system.open(scenario);
+      return { ...session, lives: change(session.lives!) };
+    },
+  };
 }
 
 /** The exponent b of time ~ events^b fitted to the points (least squares on the logs): 1 is linear, 2 quadratic. */
@@ -99,18 +106,21 @@ function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
-/** Kill-and-resume runs (simulate + judge) for every single kill, repeated for about `forS` seconds. */
+/**
+ * Kill-and-resume runs (a session's run + judge) for every single kill, repeated for about `forS`
+ * seconds: one session per scenario and strategy, opened once, as an exploration holds one.
+ */
 function runsPerSecond(scenarios: Scenario[], forS: number): { runs: number; s: number } {
   const cases = scenarios.flatMap((scenario) => STRATEGY_NAMES.map((name) => {
-    const model = new ScriptedModel(scenario);
-    const baseline = simulate(scenario, name, { kills: [], interleaving: [] }, model);
-    return { scenario, name, model, baseline, events: baseline.lives[0]!.events.length };
+    const session = scripted(name).open(scenario);
+    const baseline = session.run({ kills: [], interleaving: [] });
+    return { scenario, session, baseline, events: baseline.lives[0]!.events.length };
   }));
   const pass = (): number => {
     let passRuns = 0;
     for (const c of cases) {
       for (let k = -1; k < c.events; k++) {
-        judge(c.scenario, simulate(c.scenario, c.name, { kills: [k], interleaving: [] }, c.model), c.baseline);
+        judge(c.scenario, c.session.run({ kills: [k], interleaving: [] }), c.baseline);
         passRuns++;
       }
     }
@@ -121,6 +131,7 @@ function runsPerSecond(scenarios: Scenario[], forS: number): { runs: number; s: 
   let runs = 0;
   let s = 0;
   while (s < forS) s += seconds(() => (runs += pass()));
+  for (const c of cases) c.session.close();
   return { runs, s };
 }
 
@@ -235,8 +246,7 @@ function ordersJoinedOrNot(): void {
   const options = { kills: 1 as const, interleavingBound: 1000, seed: 1 };
   for (const name of ['journal+keys', 'workflow+keys']) {
     const system = scripted(name);
-    const { runHead: _runHead, ...unjoinedLives } = system.lives!;
-    const unjoined: InProcessSystem = { ...system, lives: unjoinedLives };
+    const unjoined = withLives(system, ({ runHead: _runHead, ...unjoinedLives }) => unjoinedLives);
     let joinedR: ReductionFigures | null = null;
     let unjoinedR: ReductionFigures | null = null;
     const joinedS = seconds(() => { joinedR = explore(t03, system, options).reduction; });

@@ -3,7 +3,7 @@
 // like `killpoint check`, and compared verdict by verdict with the scripted strategy it is modelled
 // by (`pglite/workflow` with `workflow`, `pglite/workflow+keys` with `workflow+keys`) at the same
 // moment (src/harness/engines/dbos/differential.ts maps DBOS's two moments of its own). It prints:
-//   - the findings table (the README's DBOS rows), one row per system, counted from the runs;
+//   - the findings table (docs/dbos.md's rows), one row per system, counted from the runs;
 //   - the chapter's after-write row from real DBOS: killed right after each task's first commit,
 //     how many writes were sent again, done twice, refused (by reason), different, same answer;
 //   - every kill point where DBOS and the model disagree (exit 1 if there is one).
@@ -26,6 +26,7 @@ import { lanternScenarios } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
 import { inPool } from '../src/harness/process/pool.js';
 import { startProgress } from '../src/harness/cli/progress.js';
+import { runSchedule } from '../src/harness/session.js';
 
 const COLUMNS: CheckName[] = ['done-twice', 'lost-write', 'refused-repeat', 'different-write', 'different-answer', 'invalid-conversation', 'answer-twice'];
 const NONE = { kills: [], interleaving: [] };
@@ -47,22 +48,22 @@ interface KillPointResult {
 /** Every kill point of one task under one DBOS system, each judged and compared with the model. */
 async function sweepTask(scenario: Scenario, dbosName: string, modelName: string, concurrency: number): Promise<KillPointResult[]> {
   const db = dbosSystem(dbosName)!;
-  const baseline = await db.run(scenario, NONE);
+  const baseline = await runSchedule(db, scenario, NONE);
   const events = baseline.lives[0]!.events;
   const ids = eventIdentities(events);
   const model = scripted(modelName);
-  const modelBaseline = model.run(scenario, NONE) as RunOutcome;
+  const modelBaseline = runSchedule(model, scenario, NONE) as RunOutcome;
   const modelEvents = modelBaseline.lives[0]!.events;
   const points = [-1, ...ids.map((_, k) => k)];
   return inPool(points, concurrency, async (k) => {
-    const outcome = await db.run(scenario, { kills: [k], interleaving: [] });
+    const outcome = await runSchedule(db, scenario, { kills: [k], interleaving: [] });
     const verdict = judge(scenario, outcome, baseline);
     const identity = k < 0 ? 'start' : ids[k]!;
     const moment = scriptedMoment(events, k);
     const mk = moment === 'start' ? -1 : findKillPoint(modelEvents, moment);
     const differences = mk === null
       ? [`the scripted ${modelName} has no moment ${moment}`]
-      : verdictDifferences(verdict, judge(scenario, model.run(scenario, { kills: [mk], interleaving: [] }) as RunOutcome, modelBaseline)).map((d) => `scripted ${moment}: ${d}`);
+      : verdictDifferences(verdict, judge(scenario, runSchedule(model, scenario, { kills: [mk], interleaving: [] }) as RunOutcome, modelBaseline)).map((d) => `scripted ${moment}: ${d}`);
     return { k, identity, verdict, failed: failedChecks({ scenario, outcome, verdict }), differences };
   });
 }

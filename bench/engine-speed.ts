@@ -19,6 +19,7 @@ import { engineNamed } from '../src/harness/registry.js';
 import { lanternScenario, lanternScenarios } from '../src/model/load.js';
 import { inPool } from '../src/harness/process/pool.js';
 import { explore } from '../src/harness/search/explore.js';
+import { runSchedule } from '../src/harness/session.js';
 
 const { values } = parseArgs({ options: { engine: { type: 'string' }, strategy: { type: 'string' }, scenario: { type: 'string' }, runs: { type: 'string' }, 'target-each-s': { type: 'string' }, 'target-sweep-min': { type: 'string' }, 'task-by-equivalence': { type: 'boolean' } } });
 const targetEachS = values['target-each-s'] === undefined ? null : Number(values['target-each-s']);
@@ -35,12 +36,21 @@ const concurrency = Math.min(2, availableParallelism());
 
 
 const floor = emptyNodeStartMs();
-const baseline = await system.run(scenario, { kills: [], interleaving: [] }); // also builds the child once
+// The runs from scratch share one session of the scenario, as an exploration's do.
+const session = system.open(scenario);
+const hasLives = session.lives !== undefined;
+let baseline, seconds;
+try {
+  baseline = await session.run({ kills: [], interleaving: [] }); // also builds the child once
+  const events = baseline.lives[0]!.events.length;
+  const points = Array.from({ length: runs }, (_, i) => Math.floor(((i + 0.5) * events) / runs));
+  const started = performance.now();
+  await inPool(points, concurrency, async (k) => session.run({ kills: [k], interleaving: [] }));
+  seconds = (performance.now() - started) / 1000;
+} finally {
+  await session.close();
+}
 const events = baseline.lives[0]!.events.length;
-const points = Array.from({ length: runs }, (_, i) => Math.floor(((i + 0.5) * events) / runs));
-const started = performance.now();
-await inPool(points, concurrency, async (k) => system.run(scenario, { kills: [k], interleaving: [] }));
-const seconds = (performance.now() - started) / 1000;
 const perSecond = runs / seconds;
 // The floor for the same work: two empty process starts per kill-and-resume, side by side as the runs were.
 const floorPerSecond = (concurrency * 1000) / (2 * floor);
@@ -50,10 +60,10 @@ console.log(`${system.engine} ${system.name} on ${scenario.id} (${events} events
   (targetEachS === null ? '' : `; target under ${targetEachS} s each: ${verdict(eachS < targetEachS)}`));
 console.log(`  floor: an empty node process starts in ${floor.toFixed(0)} ms, ${floorPerSecond.toFixed(1)} kill-and-resume runs/s if a life cost only that: the engine runs at ${((perSecond / floorPerSecond) * 100).toFixed(1)}% of it`);
 // The work of a full single-kill sweep, counted from the 14 tasks' own runs never killed.
-const baselines = await inPool(lanternScenarios(), concurrency, async (s) => system.run(s, { kills: [], interleaving: [] }));
+const baselines = await inPool(lanternScenarios(), concurrency, async (s) => runSchedule(system, s, { kills: [], interleaving: [] }));
 const schedules = baselines.reduce((n, b) => n + b.lives[0]!.events.length + 1, 0);
 const sweepMin = schedules / perSecond / 60;
-const byEquivalence = system.lives !== undefined && targetSweepMin !== null;
+const byEquivalence = hasLives && targetSweepMin !== null;
 console.log(`  every single kill point of the 14 Lantern tasks: ${schedules} schedules, about ${sweepMin.toFixed(1)} min at this rate, each run from scratch` +
   (targetSweepMin === null || byEquivalence ? '' : `; target under ${targetSweepMin} min: ${verdict(sweepMin < targetSweepMin)}`));
 if (byEquivalence) {
@@ -73,7 +83,7 @@ if (byEquivalence) {
   console.log(`  the same sweep by equivalence, measured: ${covered} schedules judged in ${measuredMin.toFixed(1)} min (${killed} children killed, ${lives} lives run to their end, against ${2 * covered} processes from scratch); ` +
     `${(covered / (measuredMin * 60)).toFixed(2)} schedules/s, ${(covered / (measuredMin * 60) / perSecond).toFixed(2)}x the from-scratch rate; target under ${targetSweepMin} min: ${verdict(measuredMin < targetSweepMin)}`);
 }
-if (values['task-by-equivalence'] && system.lives !== undefined) {
+if (values['task-by-equivalence'] && hasLives) {
   const taskStart = performance.now();
   const e = await explore(scenario, system, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency });
   const taskS = (performance.now() - taskStart) / 1000;

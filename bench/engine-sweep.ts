@@ -1,6 +1,6 @@
 // An engine's findings over the bundled Lantern tasks: every single kill point of every task under
 // each of the engine's systems, explored and judged like `killpoint check`, summed per system into
-// one table (the README's engine table comes from here). Every figure is counted from the runs.
+// one table (the findings tables in docs/langgraph.md and docs/dbos.md come from here). Every figure is counted from the runs.
 //
 //   npx tsx bench/engine-sweep.ts --engine langgraph                    every system (slow: minutes each)
 //   npx tsx bench/engine-sweep.ts --engine langgraph --strategies react/sync,react/sync+keys --scenarios T01,T03

@@ -15,8 +15,7 @@ import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
 import { lanternScenarios } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { equivalencePlan, type InterleavingsToExplore } from '../src/harness/search/equivalence.js';
-import { runLifePlan } from '../src/harness/search/life-plan.js';
+import { exploreByEquivalence, type InterleavingsToExplore } from '../src/harness/search/equivalence.js';
 
 const { values } = parseArgs({ options: { scenarios: { type: 'string' }, strategies: { type: 'string' } } });
 const all = lanternScenarios();
@@ -38,8 +37,8 @@ const differ: string[] = [];
 function sweep(scenario: Scenario, name: AnyStrategyName, interleavings: InterleavingsToExplore, maxKills: number): void {
   const system = scripted(name);
   const baselines = new Map<string, RunOutcome>();
-  const list = Array.isArray(interleavings) ? interleavings : runLifePlan(equivalencePlan(scenario, system, interleavings, 1, () => undefined), system, scenario).list;
-  runLifePlan(equivalencePlan(scenario, system, list, maxKills, (c) => {
+  const list = Array.isArray(interleavings) ? interleavings : exploreByEquivalence(scenario, system, interleavings, 1, () => undefined).list;
+  exploreByEquivalence(scenario, system, list, maxKills, (c) => {
     const picks = list[c.order]!.picks;
     let baseline = baselines.get(picks.join(','));
     if (baseline === undefined) baselines.set(picks.join(','), (baseline = simulate(scenario, name, noKills(picks))));
@@ -50,7 +49,7 @@ function sweep(scenario: Scenario, name: AnyStrategyName, interleavings: Interle
       const interleaving = picks.length > 0 ? ` --interleaving ${picks.join(',')}` : '';
       differ.push(`${scenario.id} ${name} kills [${c.kills.join(',')}]: replay npx tsx bench/real.ts --scenario ${scenario.id} --strategy '${name}' --kills ${c.kills.join(',')}${interleaving}`);
     }
-  }), system, scenario);
+  });
 }
 
 const t0 = performance.now(); // real clock: this script reports how long the sweep took

@@ -10,8 +10,7 @@ import { judge } from '../src/harness/check/verdict.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';
 import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import { ALL_STRATEGY_NAMES } from '../src/harness/engines/scripted/strategies.js';
-import { equivalencePlan } from '../src/harness/search/equivalence.js';
-import { runLifePlan } from '../src/harness/search/life-plan.js';
+import { exploreByEquivalence } from '../src/harness/search/equivalence.js';
 import { agentShape, describeShape, interleaving, runs, scenarioOf } from './arbitraries.js';
 import { seed } from './run-property.js';
 
@@ -25,14 +24,14 @@ describe('exploring by equivalence gives each kill point the verdict of its run 
     const baseline = simulate(scenario, name, { kills: [], interleaving: picks });
     const differ: string[] = [];
     let covered = 0;
-    runLifePlan(equivalencePlan(scenario, system, [{ picks: baseline.picksTaken, baseline }], 2, (c) => {
+    exploreByEquivalence(scenario, system, [{ picks: baseline.picksTaken, baseline }], 2, (c) => {
       if (c.kills.length > 1 && ++covered % STRIDE !== 0) return;
       const fresh = simulate(scenario, name, { kills: c.kills, interleaving: baseline.picksTaken });
       const verdict = judge(scenario, fresh, baseline);
       if (JSON.stringify(c.verdict()) !== JSON.stringify(verdict) || !isDeepStrictEqual([...c.failed], failedChecks({ scenario, outcome: fresh, verdict }))) {
         differ.push(`${name} kills [${c.kills.join(',')}] interleaving [${baseline.picksTaken.join(',')}] on ${describeShape(shape)}`);
       }
-    }), system, scenario);
+    });
     expect(differ.slice(0, 5)).toEqual([]);
   });
 });

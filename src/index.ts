@@ -11,7 +11,8 @@ export { checkScenario, checkScenarioSchedule, scenarioKillPoints, type CheckSce
 export { explore, judgeCase, DEFAULT_EXPLORE_OPTIONS, type Exploration, type ExploreOptions, type JudgedCase } from './harness/search/explore.js';
 export { findMinimal, type MinimalResult } from './harness/search/minimal.js';
 export type { DriveOptions } from './harness/search/drive.js';
-export type { Answer, Engine, InProcessSystem, SystemUnderTest } from './harness/engine.js';
+export type { Answer, Engine, InProcessSession, InProcessSystem, Session, SessionLives, SystemUnderTest } from './harness/engine.js';
+export { runSchedule, withSession } from './harness/session.js';
 export { BaselineDidNotFinish, SystemInputError } from './harness/engine.js';
 export { registerEngine, engineNamed, engineNames, DEFAULT_ENGINE } from './harness/registry.js';
 

@@ -23,8 +23,8 @@ import { lanternScenario } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
 import { liveChildCount } from '../src/harness/process/processes.js';
 import { inPool } from '../src/harness/process/pool.js';
-import { equivalencePlan } from '../src/harness/search/equivalence.js';
-import { runLifePlan } from '../src/harness/search/life-plan.js';
+import { exploreByEquivalence } from '../src/harness/search/equivalence.js';
+import { runSchedule } from '../src/harness/session.js';
 import type { Verdict } from '../src/harness/check/verdict.js';
 import type { CheckName } from '../src/harness/check/checks.js';
 
@@ -36,10 +36,10 @@ const POSTGRES_HERE = postgresBinDir() !== null || Boolean(process.env[POSTGRES_
 
 const system = (name: string) => dbosSystem(name)!;
 const runAt = async (scenario: Scenario, name: string, identity: string, base?: RunOutcome) => {
-  const baseline = base ?? (await system(name).run(scenario, NONE));
+  const baseline = base ?? (await runSchedule(system(name), scenario, NONE));
   const k = findKillPoint(baseline.lives[0]!.events, identity);
   if (k === null) throw new Error(`${name}: no event ${identity} in ${eventIdentities(baseline.lives[0]!.events).join(', ')}`);
-  const outcome = await system(name).run(scenario, { kills: [k], interleaving: [] });
+  const outcome = await runSchedule(system(name), scenario, { kills: [k], interleaving: [] });
   const verdict = judge(scenario, outcome, baseline);
   return { outcome, verdict, failed: failedChecks({ scenario, outcome, verdict }) };
 };
@@ -57,7 +57,7 @@ describe("Dana's refund on DBOS + Postgres, at every kill point", () => {
   }
   it('repeats the refund exactly when killed after its commit and before its step is recorded, and agrees with the scripted workflow strategy at every kill point', async () => {
     const db = system('postgres/workflow');
-    const baseline = await db.run(dana, NONE);
+    const baseline = await runSchedule(db, dana, NONE);
     const events = baseline.lives[0]!.events;
     const ids = eventIdentities(events);
     // The commit hooks (the SDK's debug trigger points) still fire: every step that ran is
@@ -68,7 +68,7 @@ describe("Dana's refund on DBOS + Postgres, at every kill point", () => {
     expect(ids.slice(-2)).toEqual(['workflow-recorded', 'answer-delivered']);
 
     const verdicts = await inPool(ids.map((_, k) => k), CONCURRENCY, async (k) => {
-      const outcome = await db.run(dana, { kills: [k], interleaving: [] });
+      const outcome = await runSchedule(db, dana, { kills: [k], interleaving: [] });
       const verdict = judge(dana, outcome, baseline);
       return { k, identity: ids[k]!, verdict, failed: failedChecks({ scenario: dana, outcome, verdict }) };
     });
@@ -77,13 +77,13 @@ describe("Dana's refund on DBOS + Postgres, at every kill point", () => {
 
     // killpoint's model of DBOS: the same verdict at every kill point, moment for moment.
     const model = scripted('workflow');
-    const modelBaseline = model.run(dana, NONE) as RunOutcome;
+    const modelBaseline = runSchedule(model, dana, NONE) as RunOutcome;
     const modelEvents = modelBaseline.lives[0]!.events;
     const differences = verdicts.flatMap((v) => {
       const moment = scriptedMoment(events, v.k);
       const mk = findKillPoint(modelEvents, moment);
       if (mk === null) return [`${v.identity}: the scripted workflow has no moment ${moment}`];
-      const j = judge(dana, model.run(dana, { kills: [mk], interleaving: [] }) as RunOutcome, modelBaseline);
+      const j = judge(dana, runSchedule(model, dana, { kills: [mk], interleaving: [] }) as RunOutcome, modelBaseline);
       return verdictDifferences(v.verdict, j).map((d) => `${v.identity} (scripted ${moment}): ${d}`);
     });
     expect(differences).toEqual([]);
@@ -91,9 +91,9 @@ describe("Dana's refund on DBOS + Postgres, at every kill point", () => {
     // By equivalence (a child killed at every kill point, one recovery per distinct state of the
     // shop, the outbox and the workflow's rows): every kill point has the verdict of its run from scratch.
     const reduced = new Map<number, { verdict: Verdict; failed: readonly CheckName[] }>();
-    const explored = await runLifePlan(equivalencePlan(dana, db, { orders: [[]] }, 1, (c) => {
+    const explored = await exploreByEquivalence(dana, db, { orders: [[]] }, 1, (c) => {
       if (c.kills[0]! >= 0) reduced.set(c.kills[0]!, { verdict: c.verdict(), failed: c.failed });
-    }), db, dana, { concurrency: CONCURRENCY });
+    }, { concurrency: CONCURRENCY });
     const comparable = (v: Verdict) => ({ doneTwice: v.doneTwice.map(String), lost: v.lostWrites.map(String), refused: v.refused, sameAnswer: v.sameAnswer, modelCallsRedone: v.modelCallsRedone, answers: v.answersDelivered });
     expect(reduced.size).toBe(ids.length);
     for (const v of verdicts) {
@@ -119,7 +119,7 @@ describe('chosen kill points on PGlite', () => {
   }, 240_000);
 
   it('no keys: a kill right after the step is recorded repeats nothing; after the workflow is recorded the answer is delivered once, by the recovery', async () => {
-    const base = await system('pglite/workflow').run(dana, NONE);
+    const base = await runSchedule(system('pglite/workflow'), dana, NONE);
     const recorded = await runAt(dana, 'pglite/workflow', 'step-recorded[call_refund]', base);
     expect(recorded.failed).toEqual([]);
     const finished = await runAt(dana, 'pglite/workflow', 'workflow-recorded', base);
@@ -128,7 +128,7 @@ describe('chosen kill points on PGlite', () => {
   }, 240_000);
 
   it('a workflow with rows that do not carry its id (a message sent to it) is found out, so that its states are never copied without them', async () => {
-    await system('pglite/workflow').run(dana, NONE);
+    await runSchedule(system('pglite/workflow'), dana, NONE);
     const url = await systemDatabase('pglite');
     const { Pool } = createRequire(createRequire(import.meta.url).resolve('@dbos-inc/dbos-sdk'))('pg') as { Pool: new (o: { connectionString: string; max: number }) => { query(t: string, v?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> } };
     const pool = new Pool({ connectionString: url, max: 1 });
@@ -146,11 +146,11 @@ describe('chosen kill points on PGlite', () => {
 
   it("the order of Ivan's parallel cancellations is killpoint's to choose: the same picks give the same events, other picks another order", async () => {
     const db = system('pglite/workflow');
-    const [a, b] = await Promise.all([db.run(ivan, NONE), db.run(ivan, NONE)]);
+    const [a, b] = await Promise.all([runSchedule(db, ivan, NONE), runSchedule(db, ivan, NONE)]);
     expect(b.lives[0]!.events).toEqual(a.lives[0]!.events);
     expect(a.pickWidths.some((w) => w > 1)).toBe(true);
     const other = a.picksTaken.map((p, i) => (a.pickWidths[i]! > 1 ? a.pickWidths[i]! - 1 - p : p));
-    const [c, d] = await Promise.all([db.run(ivan, { kills: [], interleaving: other }), db.run(ivan, { kills: [], interleaving: other })]);
+    const [c, d] = await Promise.all([runSchedule(db, ivan, { kills: [], interleaving: other }), runSchedule(db, ivan, { kills: [], interleaving: other })]);
     expect(d.lives[0]!.events).toEqual(c.lives[0]!.events);
     expect(eventIdentities(c.lives[0]!.events)).not.toEqual(eventIdentities(a.lives[0]!.events));
     expect(judge(ivan, c, a).sameAnswer).toBe(true);

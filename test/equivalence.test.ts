@@ -16,8 +16,7 @@ import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
 import { lanternScenario, lanternScenarios } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { equivalencePlan, type EquivalenceCase } from '../src/harness/search/equivalence.js';
-import { runLifePlan } from '../src/harness/search/life-plan.js';
+import { exploreByEquivalence, type EquivalenceCase } from '../src/harness/search/equivalence.js';
 
 /** Compares the reduced verdict of every `stride`-th schedule (and every single kill) with a run from scratch. */
 function compare(scenario: Scenario, name: AnyStrategyName, maxKills: number, stride: number, interleaving: number[] = []): { covered: number; compared: number; differ: string[] } {
@@ -39,7 +38,7 @@ function compare(scenario: Scenario, name: AnyStrategyName, maxKills: number, st
     // The run the verdict stands for is the run from scratch (its lives, picks, stores, conversation).
     else if (compared % 7 === 0 && !isDeepStrictEqual(c.outcome(), fresh)) differ.push(`${where}: outcome`);
   };
-  runLifePlan(equivalencePlan(scenario, system, [{ picks: baseline.picksTaken, baseline }], maxKills, check), system, scenario);
+  exploreByEquivalence(scenario, system, [{ picks: baseline.picksTaken, baseline }], maxKills, check);
   return { covered, compared, differ };
 }
 
@@ -79,9 +78,9 @@ describe('exploring by equivalence gives every kill point the verdict of its run
       const system = scripted(name);
       const baselines = new Map<string, ReturnType<typeof simulate>>();
       let covered = 0;
-      const result = runLifePlan(equivalencePlan(t03, system, { search: { kills: 1, interleavingBound: 120, seed: 1 } }, 1, () => undefined), system, t03);
+      const result = exploreByEquivalence(t03, system, { search: { kills: 1, interleavingBound: 120, seed: 1 } }, 1, () => undefined);
       // Again, now comparing: each order's schedules against runs from scratch under that order.
-      runLifePlan(equivalencePlan(t03, system, result.list, 2, (c) => {
+      exploreByEquivalence(t03, system, result.list, 2, (c) => {
         if (++covered % (c.kills.length === 1 ? 3 : 211) !== 0) return;
         const picks = result.list[c.order]!.picks;
         let baseline = baselines.get(picks.join(','));
@@ -89,7 +88,7 @@ describe('exploring by equivalence gives every kill point the verdict of its run
         const fresh = simulate(t03, name, { kills: c.kills, interleaving: picks });
         compared++;
         if (JSON.stringify(c.verdict()) !== JSON.stringify(judge(t03, fresh, baseline))) differ.push(`${name} kills [${c.kills.join(',')}] interleaving [${picks.join(',')}]`);
-      }), system, t03);
+      });
       expect(result.list.length).toBe(120);
     }
     expect(differ.slice(0, 20)).toEqual([]);
@@ -103,7 +102,7 @@ describe('exploring by equivalence gives every kill point the verdict of its run
     const system = scripted('journal');
     const baseline = simulate(dana, 'journal', noKills());
     const cases: EquivalenceCase[] = [];
-    const result = runLifePlan(equivalencePlan(dana, system, [{ picks: [], baseline }], 1, (c) => cases.push(c)), system, dana);
+    const result = exploreByEquivalence(dana, system, [{ picks: [], baseline }], 1, (c) => cases.push(c));
     expect(result.reduction.livesRun).toBeLessThan(cases.length / 2);
     const otherCounts = cases.filter((c) => c.verdict().modelCallsRedone !== cases[0]!.verdict().modelCallsRedone);
     expect(otherCounts.length).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-// Recoveries that join a life already explored (LifeByLife.runHead): a life stopped at its first
+// Recoveries that join a life already explored (SessionLives.runHead): a life stopped at its first
 // join point goes on as the life started from the state it reached, so each recovery runs only
 // what it does before it meets a state explored before. Soundness is the point: the explorer's
 // comparisons with runs from scratch (test/equivalence.test.ts, properties/equivalence.test.ts)
@@ -10,36 +10,45 @@ import { describe, expect, it } from 'vitest';
 import { failedChecks } from '../src/harness/check/checks.js';
 import { noKills } from '../src/harness/check/outcome.js';
 import { judge } from '../src/harness/check/verdict.js';
-import type { InProcessSystem, LifeHead, LifeRun, LifeStart } from '../src/harness/engine.js';
+import type { InProcessLives, InProcessSystem, LifeHead, LifeRun, LifeStart } from '../src/harness/engine.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';
 import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import type { AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
 import { join } from 'node:path';
 import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { equivalencePlan, type ReductionFigures } from '../src/harness/search/equivalence.js';
-import { runLifePlan } from '../src/harness/search/life-plan.js';
+import { exploreByEquivalence, type ReductionFigures } from '../src/harness/search/equivalence.js';
 
 /** Every schedule of 1 to `maxKills` kills explored by equivalence, each single kill and every `stride`-th other compared with its run from scratch. */
 function differences(scenario: Scenario, name: AnyStrategyName, system: InProcessSystem, maxKills: number, stride = 1): { differ: string[]; reduction: ReductionFigures } {
   const baseline = simulate(scenario, name, noKills());
   const differ: string[] = [];
   let seen = 0;
-  const result = runLifePlan(equivalencePlan(scenario, system, [{ picks: baseline.picksTaken, baseline }], maxKills, (c) => {
+  const result = exploreByEquivalence(scenario, system, [{ picks: baseline.picksTaken, baseline }], maxKills, (c) => {
     if (c.kills.length > 1 && ++seen % stride !== 0) return;
     const fresh = simulate(scenario, name, { kills: c.kills, interleaving: baseline.picksTaken });
     const verdict = judge(scenario, fresh, baseline);
     const where = `${name} kills [${c.kills.join(',')}]`;
     if (JSON.stringify(c.verdict()) !== JSON.stringify(verdict)) differ.push(`${where}: verdict`);
     else if (!isDeepStrictEqual([...c.failed], failedChecks({ scenario, outcome: fresh, verdict }))) differ.push(`${where}: failed checks`);
-  }), system, scenario);
+  });
   return { differ, reduction: result.reduction };
+}
+
+/** The same system, the lives of each of its sessions changed by `change`. */
+function withLives(system: InProcessSystem, change: (lives: InProcessLives) => InProcessLives): InProcessSystem {
+  return {
+    ...system,
+    open: (scenario) => {
+      const session = system.open(scenario);
+      return { ...session, lives: change(session.lives!) };
+    },
+  };
 }
 
 /** The same system without join points: every recovery runs to its end. */
 function withoutJoins(system: InProcessSystem): InProcessSystem {
-  const { runHead: _runHead, ...lives } = system.lives!;
-  return { ...system, lives };
+  return withLives(system, ({ runHead: _runHead, ...lives }) => lives);
 }
 
 /**
@@ -48,31 +57,33 @@ function withoutJoins(system: InProcessSystem): InProcessSystem {
  * their end and in the heads alike.
  */
 function joinsAfterEvery(system: InProcessSystem, kind: string): InProcessSystem {
-  const lives = system.lives!;
-  const claimed = (run: LifeRun): number[] => run.record.events.flatMap((e, k) => (e.kind === kind && k < run.record.events.length - 1 ? [k] : []));
-  const runLife = (scenario: Scenario, start: LifeStart): LifeRun => {
-    const run = lives.runLife(scenario, start) as LifeRun;
-    return { ...run, joinPoints: claimed(run) };
-  };
-  const runHead = (scenario: Scenario, start: LifeStart): LifeRun | LifeHead => {
-    const run = runLife(scenario, start);
-    const k = run.joinPoints![0];
-    if (k === undefined) return run;
-    const taken = run.after(k).picksTaken;
-    return { events: run.record.events.slice(0, k + 1), picks: run.picks.slice(0, taken), widths: run.widths.slice(0, taken), after: (j) => run.after(j), joins: run.after(k).state };
-  };
-  return { ...system, lives: { ...lives, runLife, runHead } };
+  return withLives(system, (lives) => {
+    const claimed = (run: LifeRun): number[] => run.record.events.flatMap((e, k) => (e.kind === kind && k < run.record.events.length - 1 ? [k] : []));
+    const runLife = (start: LifeStart): LifeRun => {
+      const run = lives.runLife(start) as LifeRun;
+      return { ...run, joinPoints: claimed(run) };
+    };
+    const runHead = (start: LifeStart): LifeRun | LifeHead => {
+      const run = runLife(start);
+      const k = run.joinPoints![0];
+      if (k === undefined) return run;
+      const taken = run.after(k).picksTaken;
+      return { events: run.record.events.slice(0, k + 1), picks: run.picks.slice(0, taken), widths: run.widths.slice(0, taken), after: (j) => run.after(j), joins: run.after(k).state };
+    };
+    return { ...lives, runLife, runHead };
+  });
 }
 
 /** Broken on purpose: every head "joins" the state it started from, after its first event. */
 function headsJoinTheirStart(system: InProcessSystem): InProcessSystem {
-  const lives = system.lives!;
-  const runHead = (scenario: Scenario, start: LifeStart): LifeRun | LifeHead => {
-    const run = lives.runLife(scenario, start) as LifeRun;
-    if (run.record.events.length < 2) return run;
-    return { events: run.record.events.slice(0, 1), picks: [], widths: [], after: (j) => run.after(j), joins: start.state };
-  };
-  return { ...system, lives: { ...lives, runHead } };
+  return withLives(system, (lives) => {
+    const runHead = (start: LifeStart): LifeRun | LifeHead => {
+      const run = lives.runLife(start) as LifeRun;
+      if (run.record.events.length < 2) return run;
+      return { events: run.record.events.slice(0, 1), picks: [], widths: [], after: (j) => run.after(j), joins: start.state };
+    };
+    return { ...lives, runHead };
+  });
 }
 
 describe('recoveries joined to lives already explored', () => {

@@ -15,8 +15,8 @@ import { lanternScenario } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
 import { inPool } from '../src/harness/process/pool.js';
 import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
-import { equivalencePlan } from '../src/harness/search/equivalence.js';
-import { runLifePlan } from '../src/harness/search/life-plan.js';
+import { exploreByEquivalence } from '../src/harness/search/equivalence.js';
+import { runSchedule } from '../src/harness/session.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -25,10 +25,10 @@ const NONE = { kills: [], interleaving: [] };
 
 const system = (name: string) => langGraphSystem(name)!;
 const runAt = async (scenario: Scenario, name: string, identity: string, base?: RunOutcome) => {
-  const baseline = base ?? (await system(name).run(scenario, NONE));
+  const baseline = base ?? (await runSchedule(system(name), scenario, NONE));
   const k = findKillPoint(baseline.lives[0]!.events, identity);
   if (k === null) throw new Error(`${name}: no event ${identity} in ${eventIdentities(baseline.lives[0]!.events).join(', ')}`);
-  const outcome = await system(name).run(scenario, { kills: [k], interleaving: [] });
+  const outcome = await runSchedule(system(name), scenario, { kills: [k], interleaving: [] });
   const verdict = judge(scenario, outcome, baseline);
   return { outcome, verdict, failed: failedChecks({ scenario, outcome, verdict }) };
 };
@@ -38,10 +38,10 @@ let danaFromScratch: Promise<{ baseline: RunOutcome; ids: string[]; verdicts: { 
 function danaAtEveryKillPoint() {
   danaFromScratch ??= (async () => {
     const lg = system('react/sync');
-    const baseline = await lg.run(dana, NONE);
+    const baseline = await runSchedule(lg, dana, NONE);
     const ids = eventIdentities(baseline.lives[0]!.events);
     const verdicts = await inPool(ids.map((_, k) => k), CONCURRENCY, async (k) => {
-      const outcome = await lg.run(dana, { kills: [k], interleaving: [] });
+      const outcome = await runSchedule(lg, dana, { kills: [k], interleaving: [] });
       const verdict = judge(dana, outcome, baseline);
       return { identity: ids[k]!, verdict, failed: failedChecks({ scenario: dana, outcome, verdict }) };
     });
@@ -60,12 +60,12 @@ describe("Dana's refund on createReactAgent v2, durability sync, at every kill p
     // killpoint's journal saves after every step as LangGraph saves after every task: at every
     // moment both runs have (the model's, the tools', the answer's), the same verdict.
     const journal = scripted('journal');
-    const journalBaseline = journal.run(dana, NONE) as RunOutcome;
+    const journalBaseline = runSchedule(journal, dana, NONE) as RunOutcome;
     const journalIds = eventIdentities(journalBaseline.lives[0]!.events);
     const shared = verdicts.filter((v) => journalIds.includes(v.identity));
     expect(shared.length).toBeGreaterThan(40);
     for (const v of shared) {
-      const outcome = journal.run(dana, { kills: [journalIds.indexOf(v.identity)], interleaving: [] }) as RunOutcome;
+      const outcome = runSchedule(journal, dana, { kills: [journalIds.indexOf(v.identity)], interleaving: [] }) as RunOutcome;
       const j = judge(dana, outcome, journalBaseline);
       const comparable = (x: typeof j) => ({ doneTwice: x.doneTwice.map(String), lost: x.lostWrites.map(String), refused: x.refused, sameAnswer: x.sameAnswer, modelCallsRedone: x.modelCallsRedone, answers: x.answersDelivered });
       expect({ at: v.identity, ...comparable(v.verdict) }).toEqual({ at: v.identity, ...comparable(j) });
@@ -81,9 +81,9 @@ describe("Dana's refund on createReactAgent v2, durability sync, at every kill p
     const reduced = new Map<string, { verdict: Verdict; failed: readonly CheckName[] }>();
     let result;
     try {
-      result = await runLifePlan(equivalencePlan(dana, lg, [{ picks: [], baseline }], 1, (c) => {
+      result = await exploreByEquivalence(dana, lg, [{ picks: [], baseline }], 1, (c) => {
         if (c.kills[0]! >= 0) reduced.set(ids[c.kills[0]!]!, { verdict: c.verdict(), failed: c.failed });
-      }), lg, dana, { concurrency: CONCURRENCY });
+      }, { concurrency: CONCURRENCY });
     } finally {
       onChildSpawned(null);
     }
@@ -125,11 +125,11 @@ describe("Ivan's two cancellations, called in parallel", () => {
 
   it('the order of the parallel calls is killpoint\'s to choose: the same picks give the same events, other picks another order', async () => {
     const lg = system('toolnode/sync');
-    const [a, b] = await Promise.all([lg.run(ivan, NONE), lg.run(ivan, NONE)]);
+    const [a, b] = await Promise.all([runSchedule(lg, ivan, NONE), runSchedule(lg, ivan, NONE)]);
     expect(b.lives[0]!.events).toEqual(a.lives[0]!.events);
     expect(a.pickWidths.some((w) => w > 1)).toBe(true);
     const other = a.picksTaken.map((p, i) => (a.pickWidths[i]! > 1 ? a.pickWidths[i]! - 1 - p : p));
-    const [c, d] = await Promise.all([lg.run(ivan, { kills: [], interleaving: other }), lg.run(ivan, { kills: [], interleaving: other })]);
+    const [c, d] = await Promise.all([runSchedule(lg, ivan, { kills: [], interleaving: other }), runSchedule(lg, ivan, { kills: [], interleaving: other })]);
     expect(d.lives[0]!.events).toEqual(c.lives[0]!.events);
     expect(eventIdentities(c.lives[0]!.events)).not.toEqual(eventIdentities(a.lives[0]!.events));
     expect(judge(ivan, c, a).sameAnswer).toBe(true);

@@ -14,13 +14,14 @@ import { findKillPoint } from '../src/harness/check/kill-points.js';
 import { formatFailure } from '../src/harness/report/text.js';
 import type { RunOutcome } from '../src/harness/check/outcome.js';
 import { judge } from '../src/harness/check/verdict.js';
+import { runSchedule } from '../src/harness/session.js';
 
 const task = loadScenarioFile('test/fixtures/refund-then-email.json');
 const NONE = { kills: [], interleaving: [] };
 
 function atTheRefundsCommit(strategy: string) {
   const system = scripted(strategy);
-  const k = findKillPoint((system.run(task, NONE) as RunOutcome).lives[0]!.events, 'shop-commit[call_refund]')!;
+  const k = findKillPoint((runSchedule(system, task, NONE) as RunOutcome).lives[0]!.events, 'shop-commit[call_refund]')!;
   return judgeCase(task, system, { kills: [k], interleaving: [] });
 }
 
@@ -58,9 +59,9 @@ describe('a write every branch leads to', () => {
 
   it('is not excused by a refused repeat: its loss is its own', () => {
     const system = scripted('journal');
-    const baseline = system.run(rejoin, NONE) as RunOutcome;
+    const baseline = runSchedule(system, rejoin, NONE) as RunOutcome;
     const k = findKillPoint(baseline.lives[0]!.events, 'shop-commit[call_refund]')!;
-    const killed = system.run(rejoin, { kills: [k], interleaving: [] }) as RunOutcome;
+    const killed = runSchedule(system, rejoin, { kills: [k], interleaving: [] }) as RunOutcome;
     expect(failedChecks({ scenario: rejoin, outcome: killed, verdict: judge(rejoin, killed, baseline) })).not.toContain('lost-write');
     // The run as it would be had the resume also lost the survey: no commit, no result, no write.
     const survey = (id: string | undefined) => id === 'call_survey';

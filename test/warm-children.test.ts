@@ -13,13 +13,14 @@ import { compareTiersByEquivalence, formatMismatch } from '../src/harness/differ
 import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
 import { childBundle } from '../src/harness/process/child-bundle.js';
 import { WarmPool, type WarmPoolFigures } from '../src/harness/process/warm-pool.js';
-import { processLives, WARM_CHILDREN_VARIABLE } from '../src/harness/process/process-lives.js';
+import { processLives, processSession, WARM_CHILDREN_VARIABLE } from '../src/harness/process/process-lives.js';
 import { stopBackends } from '../src/harness/engines/dbos/backend.js';
 import { dbosConfigNamed } from '../src/harness/engines/dbos/config.js';
 import { dbosSystem } from '../src/harness/engines/dbos/engine.js';
 import { dbosTier } from '../src/harness/engines/dbos/tier.js';
-import { equivalencePlan } from '../src/harness/search/equivalence.js';
-import { runLifePlan } from '../src/harness/search/life-plan.js';
+import { runDbos } from '../src/harness/engines/dbos/run.js';
+import { exploreByEquivalence } from '../src/harness/search/equivalence.js';
+import type { SystemUnderTest } from '../src/harness/engine.js';
 
 let tempRoot = '';
 const savedTmp = process.env.TMPDIR;
@@ -71,11 +72,12 @@ describe('warm DBOS children', () => {
     const config = dbosConfigNamed('pglite/workflow')!;
     const explore = async (warm: boolean) => {
       const figures: WarmPoolFigures[] = [];
-      const system = { ...dbosSystem('pglite/workflow')!, lives: processLives(dbosTier(config, 'pglite/workflow'), { warm, onWarmFigures: (f) => figures.push(f) }) };
+      const livesOf = processLives(dbosTier(config, 'pglite/workflow'), { warm, onWarmFigures: (f) => figures.push(f) });
+      const system: SystemUnderTest = { ...dbosSystem('pglite/workflow')!, open: (s) => processSession(s, (schedule) => runDbos(s, config, 'pglite/workflow', schedule), livesOf) };
       const verdicts: { kills: number[]; failed: readonly string[]; doneTwice: string[]; sameAnswer: boolean }[] = [];
-      await runLifePlan(equivalencePlan(scenario, system, { orders: [[]] }, 1, (c) => {
+      await exploreByEquivalence(scenario, system, { orders: [[]] }, 1, (c) => {
         verdicts.push({ kills: c.kills, failed: c.failed, doneTwice: c.verdict().doneTwice.map(String), sameAnswer: c.verdict().sameAnswer });
-      }), system, scenario, { concurrency: 2 });
+      }, { concurrency: 2 });
       return { verdicts, figures };
     };
     try {

@@ -1,6 +1,7 @@
 // The one seam for a system under test. An engine (killpoint's own scripted runner, an agent in
-// any language behind the kill protocol, a real durable engine) offers systems; a system runs a
-// scenario under a kill schedule and leaves a RunOutcome. The life loop (life-loop.ts), the checks
+// any language behind the kill protocol, a real durable engine) offers systems; a system opens a
+// session on a scenario, which runs it under kill schedules, each leaving a RunOutcome, and keeps
+// what those runs share until it is closed. The life loop (life-loop.ts), the checks
 // (src/check), the search (src/search), the reports and the command line are written once against
 // this interface: adding an engine is one folder and one line in registry.ts.
 
@@ -23,21 +24,39 @@ export interface SystemUnderTest {
   killPoints: readonly string[];
   /** The command-line words that select it again (after the file), for replay commands. */
   selector: readonly string[];
-  /** True when run() answers at once (in process); false when it answers with a promise (processes). */
+  /** True when its sessions answer at once (in process); false when they answer with promises (processes). */
   inProcess: boolean;
   /**
-   * Runs a scenario under a kill schedule, from fresh durable stores. In-memory engines answer at
+   * Opens a session on a scenario: what the system keeps for that scenario's runs (a model, the
+   * durable states named so far, their folders, warm children) belongs to the session, and its
+   * close() lets it go. Opening costs little: a session makes what it keeps when first asked.
+   * The search opens one per exploration (src/harness/session.ts: withSession).
+   */
+  open(scenario: Scenario): Session;
+}
+
+/** A system at work on one scenario: its runs and lives, and what they keep, until closed. */
+export interface Session {
+  readonly scenario: Scenario;
+  /**
+   * Runs the scenario under a kill schedule, from fresh durable stores. In-memory engines answer at
    * once; engines whose lives are processes answer with a promise. The search drives either the
    * same way (src/harness/search/drive.ts).
    */
-  run(scenario: Scenario, schedule: Schedule): MaybePromise<RunOutcome>;
+  run(schedule: Schedule): MaybePromise<RunOutcome>;
   /**
-   * Optional: the system runs one life at a time from a durable state it can name. A recovery
+   * Set when the system runs one life at a time from a durable state it can name. A recovery
    * depends only on what survived the kill, so the explorer (src/harness/search/equivalence.ts) runs
    * one recovery per distinct durable state and still judges every kill point. Without it, every
    * schedule is run from scratch.
    */
-  lives?: LifeByLife;
+  lives?: SessionLives;
+  /**
+   * Lets go of what the session keeps (state folders, rows outside them, warm children): the
+   * session is not used after it. Closing twice is closing once. Sessions of process engines
+   * are closed by an interrupted parent too (src/harness/process/processes.ts).
+   */
+  close(): MaybePromise<void>;
 }
 
 /**
@@ -70,14 +89,14 @@ export interface LifeRun {
   /** What the stores hold once the life ended. */
   stores: Pick<RunOutcome, 'delivered' | 'writes' | 'refusals' | 'shop'>;
   /**
-   * Systems with join points (LifeByLife.runHead): the events right after which this life was at
+   * Systems with join points (SessionLives.runHead): the events right after which this life was at
    * one, in order. From each it went on exactly as a life started from the state after that event
    * would, so the explorer takes the rest of this life for that one.
    */
   joinPoints?: number[];
 }
 
-/** A life stopped at a join point (LifeByLife.runHead): what it did up to there, and where it goes on. */
+/** A life stopped at a join point (SessionLives.runHead): what it did up to there, and where it goes on. */
 export interface LifeHead {
   /** The events up to the join point (at least one). */
   events: RunEvent[];
@@ -92,17 +111,17 @@ export interface LifeHead {
   joins: DurableState;
 }
 
-/** The capability: run a life from a durable state. In-process systems answer at once, process tiers with a promise. */
-export interface LifeByLife {
+/** The capability: run a life from a durable state of the session's scenario. In-process systems answer at once, process tiers with a promise. */
+export interface SessionLives {
   /** The durable state of a fresh run (the scenario's starting rows, nothing else). */
-  initial(scenario: Scenario): DurableState;
+  initial(): DurableState;
   /**
    * Everything a life started here reads, except the interleaving picks (the explorer matches
    * those by the picks the life consumed): the state's digest, and the life number when the
    * system's lives read it (fresh random keys are seeded by it).
    */
   key(start: LifeStart): string;
-  runLife(scenario: Scenario, start: LifeStart): MaybePromise<LifeRun>;
+  runLife(start: LifeStart): MaybePromise<LifeRun>;
   /**
    * Optional, in-process systems with join points: moments after at least one event where a life
    * keeps nothing in memory that its durable state does not hold (a journal just saved with the
@@ -115,40 +134,43 @@ export interface LifeByLife {
    * passed (joinPoints). Where a life's whole events are needed (a verdict to judge, a report),
    * the explorer runs it again with runLife.
    */
-  runHead?(scenario: Scenario, start: LifeStart, stopAt: (state: DurableState, picksTaken: number) => boolean): LifeRun | LifeHead;
+  runHead?(start: LifeStart, stopAt: (state: DurableState, picksTaken: number) => boolean): LifeRun | LifeHead;
   /**
    * Process tiers only: a life run to its end cannot say what a kill would have left, so `after(k)`
    * of its LifeRun is known once a child started from the same state has been killed right after
    * each event k, its real files digested (src/harness/process/process-lives.ts). The explorer asks for it
    * only for lives it cuts. In-process systems know `after` from the life itself.
    */
-  cutEvery?(scenario: Scenario, start: LifeStart, run: LifeRun, concurrency: number): Promise<void>;
-  /** Process tiers: removes the state folders of the scenario's explorations (the explorer calls it when done). */
-  release?(scenario: Scenario): MaybePromise<void>;
+  cutEvery?(start: LifeStart, run: LifeRun, concurrency: number): Promise<void>;
 }
 
 /**
- * A system typed as answering at once (in memory, such as the scripted engine's): everything it
- * answers is a plain value, so the search answers it with plain values too (Answer).
+ * A system typed as answering at once (in memory, such as the scripted engine's): everything its
+ * sessions answer is a plain value, so the search answers it with plain values too (Answer).
  */
 export interface InProcessSystem extends SystemUnderTest {
   inProcess: true;
-  run(scenario: Scenario, schedule: Schedule): RunOutcome;
-  lives?: InProcessLives;
+  open(scenario: Scenario): InProcessSession;
 }
 
-/** The lives of an in-process system: each answered at once, none cut by processes, nothing to release later. */
-export interface InProcessLives extends LifeByLife {
-  runLife(scenario: Scenario, start: LifeStart): LifeRun;
+/** A session of an in-process system: its runs and lives answered at once, nothing to wait for when closed. */
+export interface InProcessSession extends Session {
+  run(schedule: Schedule): RunOutcome;
+  lives?: InProcessLives;
+  close(): void;
+}
+
+/** The lives of an in-process session: each answered at once, none cut by processes. */
+export interface InProcessLives extends SessionLives {
+  runLife(start: LifeStart): LifeRun;
   cutEvery?: undefined;
-  release?(scenario: Scenario): void;
 }
 
 /**
- * What the search answers for a system: a plain value for a system typed in process (nothing it
- * does ever waits), else a value or a promise, whichever the system's answers make it (await it).
+ * What the search answers for a system or a session: a plain value for one typed in process
+ * (nothing it does ever waits), else a value or a promise, whichever its answers make it (await it).
  */
-export type Answer<S extends SystemUnderTest, T> = S extends InProcessSystem ? T : MaybePromise<T>;
+export type Answer<S extends SystemUnderTest | Session, T> = S extends InProcessSystem | InProcessSession ? T : MaybePromise<T>;
 
 export interface Engine {
   name: string;

@@ -14,6 +14,7 @@ import { formatExploration, formatFailure, replayCommand, shellWord, type CaseSo
 import { explore, judgeCase, mustFinish, type Exploration, type JudgedCase } from '../search/explore.js';
 import { mustLandEveryKill } from '../search/schedule-bounds.js';
 import type { SystemUnderTest } from '../engine.js';
+import { runSchedule } from '../session.js';
 
 /** The command that starts one life of the agent: its words, or a command and its arguments. */
 export type AgentCommand = readonly string[] | { command: string; args?: readonly string[] };
@@ -117,7 +118,7 @@ export async function checkAgentSchedule(options: CheckAgentOptions, kills: read
 /** The kill points of the agent's run never killed: -1 (before anything) and each event, with its identity. */
 export async function agentKillPoints(options: Pick<CheckAgentOptions, 'agent' | 'lifeTimeoutMs'>): Promise<{ index: number; identity: string }[]> {
   const { harness, system } = setUp(options);
-  const baseline = await system.run(externalTask(harness), { kills: [], interleaving: [] });
+  const baseline = await runSchedule(system, externalTask(harness), { kills: [], interleaving: [] });
   mustFinish(baseline, system);
   const events = baseline.lives[0]!.events;
   return [-1, ...events.map((_, i) => i)].map((index) => ({ index, identity: killPointIdentity(events, index) }));

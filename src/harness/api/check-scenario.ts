@@ -9,6 +9,7 @@ import { DEFAULT_ENGINE, engineNamed, engineNames } from '../registry.js';
 import { explore, judgeCase, mustFinish, type Exploration, type JudgedCase } from '../search/explore.js';
 import { mustLandEveryKill } from '../search/schedule-bounds.js';
 import type { SystemUnderTest } from '../engine.js';
+import { runSchedule } from '../session.js';
 import { minimalOf, type MinimalFailure } from './check-agent.js';
 
 export interface CheckScenarioOptions {
@@ -95,7 +96,7 @@ export async function checkScenarioSchedule(options: Pick<CheckScenarioOptions, 
 /** The kill points of a scenario's run never killed under the system (default order): -1 (before anything) and each event, with its identity. */
 export async function scenarioKillPoints(options: Pick<CheckScenarioOptions, 'scenario' | 'engine' | 'strategy'>): Promise<{ index: number; identity: string }[]> {
   const { system, scenario } = setUp(options);
-  const baseline = await system.run(scenario, { kills: [], interleaving: [] });
+  const baseline = await runSchedule(system, scenario, { kills: [], interleaving: [] });
   mustFinish(baseline, system);
   const events = baseline.lives[0]!.events;
   return [-1, ...events.map((_, i) => i)].map((index) => ({ index, identity: killPointIdentity(events, index) }));

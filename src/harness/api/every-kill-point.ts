@@ -10,6 +10,7 @@ import type { WriteIdentity } from '../check/records.js';
 import { judge } from '../check/verdict.js';
 import { explorePlan } from '../search/explore.js';
 import { runPlan } from '../search/plan.js';
+import { withSession } from '../session.js';
 import { EXTERNAL_PROMISES, externalSystem, externalTask } from '../engines/external/engine.js';
 import type { ExternalHarness } from '../engines/external/external.js';
 
@@ -68,6 +69,7 @@ export async function checkEveryKillPoint(harness: ExternalHarness, concurrency 
   const verdicts: ExternalVerdict[] = [];
   // One life that breaks the protocol ends the check: no new run starts after it, and the error
   // reported is the lowest point's, whatever the timing (the drive's pool).
-  await runPlan(explorePlan(task, system, { kills: 1, interleavingBound: 1, seed: 1 }, (run) => verdicts.push(judgeExternal(harness, run.outcome, run.baseline))), system, task, { concurrency });
+  const plan = explorePlan(task, system, { kills: 1, interleavingBound: 1, seed: 1 }, (run) => verdicts.push(judgeExternal(harness, run.outcome, run.baseline)));
+  await withSession(system, task, (session) => runPlan(plan, session, { concurrency }));
   return verdicts;
 }

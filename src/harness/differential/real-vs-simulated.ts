@@ -11,10 +11,9 @@ import { judge, type Verdict } from '../check/verdict.js';
 import type { SystemUnderTest } from '../engine.js';
 import { scripted, scriptedProcess } from '../engines/scripted/engine.js';
 import type { AnyStrategyName } from '../engines/scripted/strategies.js';
-import { scriptedTier } from '../engines/scripted/process/real-kill.js';
-import { processLives, type ProcessLivesOptions } from '../process/process-lives.js';
-import { equivalencePlan, type ReductionFigures } from '../search/equivalence.js';
-import { runLifePlan } from '../search/life-plan.js';
+import type { ProcessLivesOptions } from '../process/process-lives.js';
+import { exploreByEquivalence, type ReductionFigures } from '../search/equivalence.js';
+import { runSchedule, withSession } from '../session.js';
 
 export { inPool } from '../process/pool.js';
 
@@ -34,7 +33,7 @@ export interface TierComparison {
 
 /** Every single kill point of the simulated baseline: -1 (before anything) to its last event. */
 export function everyKillPoint(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[] = []): number[] {
-  const events = scripted(strategy).run(scenario, noKills(interleaving)).lives[0]!.events.length;
+  const events = runSchedule(scripted(strategy), scenario, noKills(interleaving)).lives[0]!.events.length;
   return Array.from({ length: events + 1 }, (_, i) => i - 1);
 }
 
@@ -68,7 +67,7 @@ export class Baselines {
     const key = `${system.engine}|${system.name}|${system.inProcess}|${scenario.id}|${interleaving.join(',')}`;
     let run = this.runs.get(key);
     if (!run) {
-      run = Promise.resolve(system.run(scenario, noKills(interleaving)));
+      run = Promise.resolve(runSchedule(system, scenario, noKills(interleaving)));
       this.runs.set(key, run);
     }
     return run;
@@ -83,11 +82,11 @@ export interface SystemComparison {
 }
 
 /**
- * Runs one schedule on two systems that should behave alike, judges each against its own
- * baseline, and compares the verdicts field by field and the lives event by event.
+ * Runs one schedule on two systems that should behave alike (each in a session of its own), judges
+ * each against its own baseline, and compares the verdicts field by field and the lives event by event.
  */
 export async function compareSystems(scenario: Scenario, a: SystemUnderTest, b: SystemUnderTest, schedule: Schedule, baselines: Baselines): Promise<SystemComparison> {
-  const [aOutcome, bOutcome] = await Promise.all([a.run(scenario, schedule), b.run(scenario, schedule)]);
+  const [aOutcome, bOutcome] = await Promise.all([runSchedule(a, scenario, schedule), runSchedule(b, scenario, schedule)]);
   const aVerdict = judge(scenario, aOutcome, await baselines.of(scenario, a, schedule.interleaving));
   const bVerdict = judge(scenario, bOutcome, await baselines.of(scenario, b, schedule.interleaving));
   const left = { outcome: aOutcome, verdict: aVerdict };
@@ -127,18 +126,19 @@ export function formatMismatch(cmp: TierComparison): string {
  * KILLPOINT_WARM_CHILDREN=1; the bench compares warm with cold).
  */
 export async function compareTiersByEquivalence(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[], concurrency: number, options?: ProcessLivesOptions): Promise<{ comparisons: TierComparison[]; reduction: ReductionFigures }> {
-  const shared = scriptedProcess(strategy);
-  const real = options === undefined ? shared : { ...shared, lives: processLives(scriptedTier(strategy), options) };
-  const simulated = scripted(strategy);
-  const simulatedBaseline = simulated.run(scenario, noKills(interleaving));
-  const comparisons: TierComparison[] = [];
-  // The real baseline is the exploration's own first life, run once.
-  const result = await runLifePlan(equivalencePlan(scenario, real, { orders: [interleaving] }, 1, (c) => {
-    const schedule = { kills: c.kills, interleaving };
-    const outcome = simulated.run(scenario, schedule);
-    const left = { outcome, verdict: judge(scenario, outcome, simulatedBaseline) };
-    const right = { outcome: c.outcome(), verdict: c.verdict() };
-    comparisons.push({ case: { scenario, strategy, schedule }, simulated: left.verdict, real: right.verdict, mismatches: tierMismatches(left, right) });
-  }), real, scenario, { concurrency });
-  return { comparisons, reduction: result.reduction };
+  const real = scriptedProcess(strategy, options);
+  // The simulation's runs share one session, as an exploration's do.
+  return withSession(scripted(strategy), scenario, async (simulated) => {
+    const simulatedBaseline = simulated.run(noKills(interleaving));
+    const comparisons: TierComparison[] = [];
+    // The real baseline is the exploration's own first life, run once.
+    const result = await exploreByEquivalence(scenario, real, { orders: [interleaving] }, 1, (c) => {
+      const schedule = { kills: c.kills, interleaving };
+      const outcome = simulated.run(schedule);
+      const left = { outcome, verdict: judge(scenario, outcome, simulatedBaseline) };
+      const right = { outcome: c.outcome(), verdict: c.verdict() };
+      comparisons.push({ case: { scenario, strategy, schedule }, simulated: left.verdict, real: right.verdict, mismatches: tierMismatches(left, right) });
+    }, { concurrency });
+    return { comparisons, reduction: result.reduction };
+  });
 }

@@ -1,4 +1,4 @@
-// The seam's LifeByLife for engines whose lives are processes, written once for all of them: the
+// The seam's SessionLives for engines whose lives are processes, written once for all of them: the
 // explorer by equivalence (src/harness/search/equivalence.ts) then runs one recovery per distinct durable
 // state instead of one per kill point, and a life's kill points are cut from one life run to its
 // end instead of each being run from scratch.
@@ -12,15 +12,19 @@
 //
 // A kill before the first event (-1) leaves the state the life started from: no child is needed
 // to know that.
+//
+// The states belong to a session (engine.ts: Session): each session of a process engine keeps its
+// scenario's states in folders of its own, made when its explorer first asks for the initial state,
+// and removes them (and what they keep outside, and its warm children) when it is closed.
 
 import { cpSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LifeRecord, RunOutcome } from '../check/outcome.js';
+import type { LifeRecord, RunOutcome, Schedule } from '../check/outcome.js';
 import type { Conversation } from '../../model/conversation.js';
 import type { Scenario } from '../../model/scenario.js';
-import type { DurableState, LifeByLife, LifeRun, LifeStart } from '../engine.js';
+import type { DurableState, LifeRun, LifeStart, Session, SessionLives } from '../engine.js';
 import { inPool } from './pool.js';
-import { heldTempDir, withTempDir } from './processes.js';
+import { heldSession, heldTempDir, withTempDir } from './processes.js';
 import { digestStateFolder, type Canonical, type StateFile } from './state-digest.js';
 import { WarmPool, type WarmPoolFigures } from './warm-pool.js';
 
@@ -74,7 +78,7 @@ export interface OutsideState {
   digest(stateDir: string): Promise<string>;
   /** Makes `toDir`, a copy of `fromDir`'s files, a state of its own: names of its own, and a copy of what is outside. */
   copy(fromDir: string, toDir: string): Promise<void>;
-  /** Removes what the copies of the exploration that started at `initialDir` left outside (the exploration is over). */
+  /** Removes what the copies of the session whose initial state is `initialDir` left outside (the session is closed). */
   release(initialDir: string): Promise<void>;
 }
 
@@ -94,7 +98,7 @@ class FolderState implements DurableState {
   ) {}
 }
 
-/** The states of one scenario's exploration, each kept once in a folder of its own. */
+/** The states of one session's scenario, each kept once in a folder of its own. */
 class StateSpace {
   private readonly held: { dir: string; release(): void };
   private readonly byDigest = new Map<string, FolderState>();
@@ -164,24 +168,35 @@ export interface ProcessLivesOptions {
   onWarmFigures?: (figures: WarmPoolFigures) => void;
 }
 
-export function processLives(tier: ProcessTier, options: ProcessLivesOptions = {}): LifeByLife {
-  const spaces = new Map<Scenario, StateSpace>();
-  const spaceOf = (scenario: Scenario): StateSpace => {
-    let space = spaces.get(scenario);
-    if (space === undefined) {
-      space = new StateSpace(tier, scenario, options.warm ?? process.env[WARM_CHILDREN_VARIABLE] === '1');
-      spaces.set(scenario, space);
-    }
+/** The lives of one session of a process engine: closing removes its state folders and what they keep outside. */
+export interface ProcessSessionLives extends SessionLives {
+  close(): Promise<void>;
+}
+
+/** The lives of a process engine's sessions: one set per session, on the session's scenario. */
+export type ProcessLivesOf = (scenario: Scenario) => ProcessSessionLives;
+
+export function processLives(tier: ProcessTier, options: ProcessLivesOptions = {}): ProcessLivesOf {
+  return (scenario) => sessionLives(tier, scenario, options);
+}
+
+function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLivesOptions): ProcessSessionLives {
+  // Made when first asked for: a session that only runs whole schedules keeps no state.
+  let space: StateSpace | null = null;
+  let closed = false;
+  const spaceOf = (): StateSpace => {
+    if (closed) throw new Error(`${tier.name} ${scenario.id}: the session is closed`);
+    space ??= new StateSpace(tier, scenario, options.warm ?? process.env[WARM_CHILDREN_VARIABLE] === '1');
     return space;
   };
-  const stateOf = (scenario: Scenario, start: LifeStart): FolderState => {
+  const stateOf = (start: LifeStart): FolderState => {
     const state = start.state;
-    if (!(state instanceof FolderState) || state.space !== spaces.get(scenario)) throw new Error(`${tier.name} ${scenario.id}: a life can only start from a state of this scenario's exploration`);
+    if (!(state instanceof FolderState) || state.space !== space || closed) throw new Error(`${tier.name} ${scenario.id}: a life can only start from a state of this session`);
     return state;
   };
   /** Runs a life in a copy of the state, in a temp folder of its own (beside the space's, so a kept state is moved, not copied). */
-  const lifeFrom = <T>(scenario: Scenario, start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string) => T | Promise<T>): Promise<T> => {
-    const from = stateOf(scenario, start);
+  const lifeFrom = <T>(start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string) => T | Promise<T>): Promise<T> => {
+    const from = stateOf(start);
     return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-life-`, async (runDir) => {
       const stateDir = join(runDir, 'state');
       cpSync(from.dir, stateDir, { recursive: true });
@@ -192,10 +207,10 @@ export function processLives(tier: ProcessTier, options: ProcessLivesOptions = {
   };
 
   return {
-    initial: (scenario) => spaceOf(scenario).initial,
+    initial: () => spaceOf().initial,
     key: (start) => (tier.readsLifeIndex ? `${start.state.digest}|life ${start.lifeIndex}` : start.state.digest),
-    runLife: (scenario, start) =>
-      lifeFrom(scenario, start, null, (life, stateDir): LifeRun => {
+    runLife: (start) =>
+      lifeFrom(start, null, (life, stateDir): LifeRun => {
         const cuts = new Map<number, { state: FolderState; picksTaken: number }>();
         const run: LifeRun = {
           record: life.record,
@@ -213,28 +228,47 @@ export function processLives(tier: ProcessTier, options: ProcessLivesOptions = {
         cutsOf.set(run, cuts);
         return run;
       }),
-    cutEvery: async (scenario, start, run, concurrency) => {
+    cutEvery: async (start, run, concurrency) => {
       const cuts = cutsOf.get(run);
       if (cuts === undefined) throw new Error(`${tier.name} ${scenario.id}: cutEvery of a life this tier did not run`);
       const events = run.record.events;
-      const space = stateOf(scenario, start).space;
-      space.warm?.atLeast(concurrency);
+      const from = stateOf(start).space;
+      from.warm?.atLeast(concurrency);
       await inPool(events.map((_, k) => k), concurrency, async (k) => {
         if (cuts.has(k)) return;
-        const cut = await lifeFrom(scenario, start, k, async (life, stateDir) => {
+        const cut = await lifeFrom(start, k, async (life, stateDir) => {
           mustRepeat(tier, scenario, start, run, k, life);
-          return { state: await space.keep(stateDir), picksTaken: life.picks.length };
+          return { state: await from.keep(stateDir), picksTaken: life.picks.length };
         });
         cuts.set(k, cut);
       });
     },
-    release: async (scenario) => {
-      const space = spaces.get(scenario);
-      spaces.delete(scenario);
-      if (space === undefined) return;
-      await space.release();
-      if (space.warm !== undefined) options.onWarmFigures?.(space.warm.figures);
+    close: async () => {
+      closed = true;
+      const kept = space;
+      space = null;
+      if (kept === null) return;
+      await kept.release();
+      if (kept.warm !== undefined) options.onWarmFigures?.(kept.warm.figures);
     },
+  };
+}
+
+/**
+ * A session of a process engine: whole runs by `run` (the engine's run of a schedule, on this
+ * scenario), lives by `livesOf` when the engine runs them one at a time. It is held open in
+ * processes.ts until closed, so an interrupted parent closes it too; closing twice is closing once.
+ */
+export function processSession(scenario: Scenario, run: (schedule: Schedule) => Promise<RunOutcome>, livesOf?: ProcessLivesOf): Session {
+  const lives = livesOf?.(scenario);
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => (closing ??= (lives?.close() ?? Promise.resolve()).finally(() => held.release()));
+  const held = heldSession(close);
+  return {
+    scenario,
+    run,
+    ...(lives === undefined ? {} : { lives: { initial: lives.initial, key: lives.key, runLife: lives.runLife, cutEvery: lives.cutEvery } }),
+    close,
   };
 }
 

@@ -1,8 +1,10 @@
-// Bookkeeping of the real tier's children and temp folders, so that none outlives the parent:
-// every child is awaited (reaped) by whoever spawned it, and while any run is in flight, SIGINT
-// and SIGTERM to the parent first kill the live children, wait until they are reaped, remove the
-// temp folders, then let the signal do what it would have done. A plain exit removes leftover
-// folders too (an exit cannot wait for children; it only happens once none is running).
+// Bookkeeping of the real tier's children, temp folders and open sessions, so that none outlives
+// the parent: every child is awaited (reaped) by whoever spawned it, and while any run is in
+// flight or a session of a process engine is open, SIGINT and SIGTERM to the parent first kill the
+// live children, close the open sessions, wait until the children are reaped and the sessions
+// closed, remove the temp folders, then let the signal do what it would have done. A plain exit
+// closes the sessions left open and removes leftover folders too (an exit cannot wait: what a
+// session's close does at once is done, and its folders are among the held ones).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +14,8 @@ import { join } from 'node:path';
 /** Live children, each with the promise that settles once it is reaped. */
 const liveChildren = new Map<ChildProcess, Promise<unknown>>();
 const liveDirs = new Set<string>();
+/** The open sessions of process engines, each by its close. */
+const openSessions = new Set<() => unknown>();
 let inFlight = 0;
 let spawnListener: ((pid: number) => void) | null = null;
 /** Set by SIGINT/SIGTERM: from then on no child is started, so none can outlive the parent. */
@@ -23,6 +27,29 @@ const REAP_WAIT_MS = 5_000;
 function removeDirs(): void {
   for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
   liveDirs.clear();
+}
+
+/**
+ * Closes every open session, best effort: what a close does at once is done now; the closes that
+ * go on are handed back, their errors dropped (an interrupted parent reports no verdict anyway).
+ */
+function closeSessions(): Promise<unknown>[] {
+  const closing: Promise<unknown>[] = [];
+  for (const close of [...openSessions]) {
+    try {
+      const done = close();
+      if (done instanceof Promise) closing.push(done.catch(() => undefined));
+    } catch {
+      // Best effort: its folders are held, and removed with the others.
+    }
+  }
+  openSessions.clear();
+  return closing;
+}
+
+function onExit(): void {
+  closeSessions();
+  removeDirs();
 }
 
 /**
@@ -45,9 +72,10 @@ function onSignal(signal: NodeJS.Signals): void {
     killGroup(child);
     return closed;
   });
+  const closing = closeSessions();
   process.stderr.write(`\nkillpoint: interrupted (${signal}): ${children === 1 ? 'the running child was' : `${children} running children were`} killed and the run's temp folders removed; no verdict was reached\n`);
   const timeout = new Promise((resolveTimeout) => setTimeout(resolveTimeout, REAP_WAIT_MS).unref());
-  void Promise.race([Promise.allSettled(reaped), timeout]).then(() => {
+  void Promise.race([Promise.allSettled([...reaped, ...closing]), timeout]).then(() => {
     removeDirs();
     process.kill(process.pid, signal);
   });
@@ -68,13 +96,13 @@ function killGroup(child: ChildProcess): void {
 function installHandlers(): void {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  process.on('exit', removeDirs);
+  process.on('exit', onExit);
 }
 
 function removeHandlers(): void {
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
-  process.off('exit', removeDirs);
+  process.off('exit', onExit);
 }
 
 /**
@@ -93,6 +121,26 @@ export function heldTempDir(prefix: string): { dir: string; release(): void } {
       released = true;
       rmSync(dir, { recursive: true, force: true });
       liveDirs.delete(dir);
+      if (--inFlight === 0) removeHandlers();
+    },
+  };
+}
+
+/**
+ * Holds an open session of a process engine until `release()`: an interrupted or exiting parent
+ * calls `close` (src/harness/process/process-lives.ts: processSession). A close that must wait (a
+ * warm pool drained, rows deleted outside the folders) is awaited by an interrupted parent as long
+ * as it waits for its children; the session's folders are held temp folders, removed either way.
+ */
+export function heldSession(close: () => unknown): { release(): void } {
+  if (inFlight++ === 0) installHandlers();
+  openSessions.add(close);
+  let released = false;
+  return {
+    release: () => {
+      if (released) return;
+      released = true;
+      openSessions.delete(close);
       if (--inFlight === 0) removeHandlers();
     },
   };

@@ -31,6 +31,7 @@ import { PROPERTIES } from './properties.js';
 import { differences } from '../check/verdict-lines.js';
 import type { SystemUnderTest } from '../engine.js';
 import { andThen, type MaybePromise } from '../maybe-promise.js';
+import { withSession } from '../session.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../registry.js';
 
 /** The task of an agent behind the kill protocol (its own; nothing of it is ours to load). */
@@ -200,11 +201,13 @@ function* replayPlan(entry: CorpusEntry): Plan<JudgedCase> {
 }
 
 /**
- * Replays an entry through the one drive: at once when its system answers at once, else a
- * promise (an engine whose lives are processes). Await it: an entry names its system by name.
+ * Replays an entry through the one drive, in a session of its own: at once when its system
+ * answers at once, else a promise (an engine whose lives are processes). Await it: an entry names
+ * its system by name.
  */
 export function replayEntry(entry: CorpusEntry, drive?: DriveOptions): MaybePromise<Replay> {
-  return andThen(runPlan(replayPlan(entry), entry.system, entry.scenario, drive), (judged) => compareReplay(entry, judged));
+  const judged = withSession(entry.system, entry.scenario, (session) => runPlan(replayPlan(entry), session, drive));
+  return andThen(judged, (j) => compareReplay(entry, j));
 }
 
 function compareReplay(entry: CorpusEntry, judged: JudgedCase): Replay {

@@ -1,12 +1,12 @@
 // The explorer by equivalence, for systems that run one life at a time from a named durable state
-// (SystemUnderTest.lives). A recovery depends only on what it reads: the durable state the kill
+// (Session.lives). A recovery depends only on what it reads: the durable state the kill
 // left, the interleaving picks it consumes and, for some systems, its life number. So:
 // - the run up to kill point k is the baseline's own life cut after event k (its prefix is never
 //   run again);
 // - kill points that leave the same durable state share one recovery, run once: a life is kept by
 //   the system's key (the state's digest, the life number where it is read) and the picks it
 //   consumed, and a later start with the same key and the same picks up to that many reuses it;
-// - of a system with join points (LifeByLife.runHead), a recovery from a state some life was in
+// - of a system with join points (SessionLives.runHead), a recovery from a state some life was in
 //   at a join point is the rest of that life, and runs nothing; any other runs only up to the
 //   first join point whose state was explored before, and goes on as that life (life-cache.ts):
 //   lives that reach one state share the rest, which is what makes single kills linear in a
@@ -28,8 +28,10 @@ import { interleavingsSearch, keepCheckMinima, type CheckMinimum, type ExploreOp
 import { CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
 import type { LifeRecord, RunOutcome } from '../check/outcome.js';
 import { judge, modelCallsStarted, type Verdict } from '../check/verdict.js';
-import type { LifeStart, SystemUnderTest } from '../engine.js';
-import type { LifePlan } from './life-plan.js';
+import type { Answer, LifeStart, Session, SystemUnderTest } from '../engine.js';
+import { withSession } from '../session.js';
+import type { DriveOptions } from './drive.js';
+import { runLifePlan, type LifePlan } from './life-plan.js';
 import { afterEach, lifeAfter, lifeEvents, lifePicks, lifeRecord, LifeCache, pieces, type Life } from './life-cache.js';
 import { Tallies, type Tally } from './prefix-tally.js';
 
@@ -50,7 +52,7 @@ export interface ReductionFigures {
   /** Distinct durable states a kill left (by the system's key). */
   distinctStates: number;
   /**
-   * Systems with join points (LifeByLife.runHead): recoveries that joined a life run before, either
+   * Systems with join points (SessionLives.runHead): recoveries that joined a life run before, either
    * begun at one of its join points (they ran nothing) or run only up to their first (a head).
    */
   livesJoined?: number;
@@ -58,7 +60,7 @@ export interface ReductionFigures {
   verdictsJudged: number;
   /** Interleavings of the parallel calls whose schedules were covered (each baseline is its own first life, run once). */
   interleavings: number;
-  /** Process tiers: children killed at a kill point (LifeByLife.cutEvery), beside the lives run to their end. */
+  /** Process tiers: children killed at a kill point (SessionLives.cutEvery), beside the lives run to their end. */
   childrenKilled?: number;
 }
 
@@ -135,15 +137,17 @@ export interface EquivalenceResult {
  */
 export type InterleavingsToExplore = readonly InterleavingToExplore[] | { orders: readonly (readonly number[])[] } | { search: ExploreOptions };
 
+export type EquivalenceExploration = EquivalenceResult & { list: InterleavingToExplore[]; coverage: InterleavingCoverage | null };
+
 /**
- * Every schedule of 1 to `maxKills` kills over the interleavings, judged; `onCase` sees each
- * schedule (tests compare it with a run from scratch).
+ * Every schedule of 1 to `maxKills` kills over the interleavings, judged, in a session of the
+ * system (its lives); `onCase` sees each schedule (tests compare it with a run from scratch).
  */
-export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, interleavings: InterleavingsToExplore, maxKills: number, onCase?: (c: EquivalenceCase) => void): LifePlan<EquivalenceResult & { list: InterleavingToExplore[]; coverage: InterleavingCoverage | null }> {
-  const lives = system.lives;
+export function* equivalencePlan(session: Session, system: SystemUnderTest, interleavings: InterleavingsToExplore, maxKills: number, onCase?: (c: EquivalenceCase) => void): LifePlan<EquivalenceExploration> {
+  const { scenario, lives } = session;
   if (lives === undefined) throw new Error(`${system.engine} ${system.name}: it cannot run a life from a durable state`);
   // A system with join points runs each recovery only up to the first state explored before.
-  const cache = new LifeCache(lives, scenario, lives.runHead !== undefined && lives.cutEvery === undefined);
+  const cache = new LifeCache(lives, lives.runHead !== undefined && lives.cutEvery === undefined);
   const known = new Set<string>();
   for (const step of scenario.steps.values()) if (step.kind === 'calls') for (const c of step.calls) known.add(c.id);
   const tallies = new Tallies(known);
@@ -303,7 +307,7 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
   const rootOf = function* (picks: readonly number[]): LifePlan<Life> {
     // It says where its join points are, and most recoveries begin at one; it stops at a state
     // another order's baseline reached before it, and goes on as that one.
-    const [root] = yield* cache.livesFor([{ state: lives.initial(scenario), lifeIndex: 0, picks }]);
+    const [root] = yield* cache.livesFor([{ state: lives.initial(), lifeIndex: 0, picks }]);
     return root!;
   };
   let list: InterleavingToExplore[];
@@ -336,6 +340,15 @@ export function* equivalencePlan(scenario: Scenario, system: SystemUnderTest, in
     list,
     coverage,
   };
+}
+
+/**
+ * The explorer by equivalence in a session of its own: opened on the scenario, closed when done
+ * (what its lives left goes with it), on error too. A plain value for a system typed in process.
+ */
+export function exploreByEquivalence<S extends SystemUnderTest>(scenario: Scenario, system: S, interleavings: InterleavingsToExplore, maxKills: number, onCase?: (c: EquivalenceCase) => void, drive?: DriveOptions): Answer<S, EquivalenceExploration> {
+  const sys: SystemUnderTest = system;
+  return withSession(sys, scenario, (session) => runLifePlan(equivalencePlan(session, sys, interleavings, maxKills, onCase), session, drive)) as Answer<S, EquivalenceExploration>;
 }
 
 /** Which schedule comes first: fewer kills, then earlier kills, then the earlier interleaving (as explore.ts). */

@@ -11,15 +11,19 @@
 //
 // The search is a plan (plan.ts, life-plan.ts) and the one drive (drive.ts) runs it, whatever the
 // system answers: `explore` answers a plain Exploration for a system that answers at once (no
-// promise made), and one to await for a system whose lives are processes.
+// promise made), and one to await for a system whose lives are processes. An exploration runs in
+// one session of the system (engine.ts: Session), opened by whoever is at the top (explore,
+// judgeCase, baselineInterleavings; a command that runs several plans on one scenario opens one
+// with withSession and runs them in it) and closed when it ends, on error too.
 
 import type { Scenario } from '../../model/scenario.js';
 import { brokenPromises, CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
 import { findKillPoint, killPointIdentity, UnknownKillPoint, type KillPointSpec } from '../check/kill-points.js';
 import type { RunOutcome, Schedule } from '../check/outcome.js';
 import { judge, type Verdict } from '../check/verdict.js';
-import type { Answer, SystemUnderTest } from '../engine.js';
+import type { Answer, Session, SystemUnderTest } from '../engine.js';
 import { andThen, type MaybePromise } from '../maybe-promise.js';
+import { withSession } from '../session.js';
 import { runPlan, type DriveOptions, type Plan } from './plan.js';
 import { equivalencePlan, type EquivalenceResult, type ReductionFigures } from './equivalence.js';
 import { runLifePlan } from './life-plan.js';
@@ -100,9 +104,10 @@ export function baselineInterleavingsPlan(scenario: Scenario, system: SystemUnde
   return interleavingsSearch(scenario, system, options, (picks) => runOne({ kills: [], interleaving: picks }));
 }
 
-/** The baseline interleavings of a system (see baselineInterleavingsPlan). */
+/** The baseline interleavings of a system (see baselineInterleavingsPlan), in a session of their own. */
 export function baselineInterleavings<S extends SystemUnderTest>(scenario: Scenario, system: S, options: ExploreOptions, drive?: DriveOptions): Answer<S, { list: ExploredInterleaving[]; coverage: InterleavingCoverage }> {
-  return runPlan(baselineInterleavingsPlan(scenario, system, options), system, scenario, drive);
+  const sys: SystemUnderTest = system;
+  return withSession(sys, scenario, (session) => runPlan(baselineInterleavingsPlan(scenario, sys, options), session, drive)) as Answer<S, { list: ExploredInterleaving[]; coverage: InterleavingCoverage }>;
 }
 
 /** Judges a run against its baseline. */
@@ -119,9 +124,10 @@ export function* judgeCasePlan(scenario: Scenario, system: SystemUnderTest, sche
   return judged(scenario, system, schedule, base, outcome);
 }
 
-/** Runs one schedule (and its baseline, unless given) and judges it. */
+/** Runs one schedule (and its baseline, unless given) in a session of their own, and judges it. */
 export function judgeCase<S extends SystemUnderTest>(scenario: Scenario, system: S, schedule: Schedule, baseline?: RunOutcome, drive?: DriveOptions): Answer<S, JudgedCase> {
-  return runPlan(judgeCasePlan(scenario, system, schedule, baseline), system, scenario, drive);
+  const sys: SystemUnderTest = system;
+  return withSession(sys, scenario, (session) => runPlan(judgeCasePlan(scenario, sys, schedule, baseline), session, drive)) as Answer<S, JudgedCase>;
 }
 
 /** A schedule run from scratch and its outcome, handed to explorePlan's `onRun` as it is judged. */
@@ -249,9 +255,9 @@ function* minimalBeyondTheSamplePlan(scenario: Scenario, system: SystemUnderTest
   return { ...e, minimal, minimalByCheck, minimalSearch: { orders: r.orders, everyOrder: r.everyOrder, foundEarlier: true } };
 }
 
-/** Explores by equivalence where the system allows it (see equivalence.ts), else every schedule from scratch. */
-function reduces(system: SystemUnderTest, options: ExploreOptions): boolean {
-  return system.lives !== undefined && options.reduce !== false;
+/** Explores by equivalence where the session runs lives (see equivalence.ts), else every schedule from scratch. */
+function reduces(session: Session, options: ExploreOptions): boolean {
+  return session.lives !== undefined && options.reduce !== false;
 }
 
 /** The exploration's result once the reduced search has judged every schedule. */
@@ -275,21 +281,28 @@ function reducedExploration(scenario: Scenario, system: SystemUnderTest, options
 
 /**
  * Explores a system: every schedule of up to `options.kills` kills, judged; then, when the orders
- * were sampled, the minimum made sure of beyond the sample. A plain Exploration for a system typed
- * in process, else one to await; `drive` sets how many runs (or lives) of processes run at once.
+ * were sampled, the minimum made sure of beyond the sample. One session of the system for it all,
+ * closed at the end. A plain Exploration for a system typed in process, else one to await;
+ * `drive` sets how many runs (or lives) of processes run at once.
  */
 export function explore<S extends SystemUnderTest>(scenario: Scenario, system: S, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, drive?: DriveOptions): Answer<S, Exploration> {
   const sys: SystemUnderTest = system;
-  return andThen(exploreSample(scenario, sys, options, drive), (sample) => runPlan(minimalBeyondTheSamplePlan(scenario, sys, options, sample), sys, scenario, drive)) as Answer<S, Exploration>;
+  return withSession(sys, scenario, (session) => exploreIn(session, sys, options, drive)) as Answer<S, Exploration>;
+}
+
+/** Explores a system in a session of it the caller holds (see explore): for callers that run more in the same session. */
+export function exploreIn<X extends Session>(session: X, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, drive?: DriveOptions): Answer<X, Exploration> {
+  return andThen(exploreSample(session, system, options, drive), (sample) => runPlan(minimalBeyondTheSamplePlan(session.scenario, system, options, sample), session, drive)) as Answer<X, Exploration>;
 }
 
 /** The exploration of the orders explored (the sample, above the bound), before the minimum is made sure of. */
-function exploreSample(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, drive?: DriveOptions): MaybePromise<Exploration> {
-  if (!reduces(system, options)) return runPlan(explorePlan(scenario, system, options), system, scenario, drive);
-  const reduced = runLifePlan(equivalencePlan(scenario, system, { search: options }, options.kills), system, scenario, drive);
+function exploreSample(session: Session, system: SystemUnderTest, options: ExploreOptions, drive?: DriveOptions): MaybePromise<Exploration> {
+  const { scenario } = session;
+  if (!reduces(session, options)) return runPlan(explorePlan(scenario, system, options), session, drive);
+  const reduced = runLifePlan(equivalencePlan(session, system, { search: options }, options.kills), session, drive);
   return andThen(reduced, (result) => {
     const found = result.minimal === null ? null : result.list[result.minimal.order]!;
-    const minimal = found === null ? null : judgeCase(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline, drive);
+    const minimal = found === null ? null : runPlan(judgeCasePlan(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline), session, drive);
     return andThen(minimal, (m) => reducedExploration(scenario, system, options, result.coverage!, result, m));
   });
 }

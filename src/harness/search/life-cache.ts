@@ -3,7 +3,7 @@
 // number where it is read) and the interleaving picks it consumed; a later start with the same key
 // and the same picks up to that many reuses it.
 //
-// Systems with join points (LifeByLife.runHead) share more. A join point is a moment where a life
+// Systems with join points (SessionLives.runHead) share more. A join point is a moment where a life
 // keeps nothing in memory that its stores do not, so from there it goes on exactly as a life
 // started from its state there would:
 // - a life run to its end says where its join points were (LifeRun.joinPoints); each is kept as
@@ -15,9 +15,8 @@
 // a life run to its end, from its start or from one of its join points).
 
 import type { RunEvent } from '../check/events.js';
-import type { Scenario } from '../../model/scenario.js';
 import type { LifeRecord } from '../check/outcome.js';
-import type { DurableState, LifeByLife, LifeHead, LifeRun, LifeStart } from '../engine.js';
+import type { DurableState, LifeHead, LifeRun, LifeStart, SessionLives } from '../engine.js';
 import { MAX_EVENTS_PER_LIFE, runawayError } from '../life-loop.js';
 import type { LifePlan } from './life-plan.js';
 import type { Tally } from './prefix-tally.js';
@@ -29,7 +28,7 @@ export interface Node {
   /** Exactly one of the two: the life run to its end, or its head. */
   run: LifeRun | null;
   head: LifeHead | null;
-  /** A process tier's life whose kill points have been suffered (LifeByLife.cutEvery). */
+  /** A process tier's life whose kill points have been suffered (SessionLives.cutEvery). */
   cut: boolean;
   /** Of a life run to its end: where a life may begin in it, 0 and right after each join point, in order. */
   entries: number[];
@@ -179,8 +178,7 @@ export class LifeCache {
   private livesMade = 0;
 
   constructor(
-    private readonly lives: LifeByLife,
-    private readonly scenario: Scenario,
+    private readonly lives: SessionLives,
     /** The system's lives have join points (runHead, in process): lives begin at them, heads stop at them. */
     readonly joins: boolean,
   ) {}
@@ -191,7 +189,7 @@ export class LifeCache {
    */
   runWhole(life: Life): LifeRun {
     if (life.whole !== null) return life.whole;
-    const run = this.lives.runLife(this.scenario, life.start);
+    const run = this.lives.runLife(life.start);
     if (run instanceof Promise) throw new Error('a life with join points must run in process');
     // Run, so counted: the figures say what the exploration cost.
     this.livesRun++;

@@ -4,18 +4,17 @@
 // one drive (drive.ts) that runs plans of schedules too: in process at once, as processes side by
 // side.
 
-import type { Scenario } from '../../model/scenario.js';
-import type { Answer, DurableState, LifeHead, LifeRun, LifeStart, SystemUnderTest } from '../engine.js';
-import { andFinally, type MaybePromise } from '../maybe-promise.js';
+import type { Answer, DurableState, LifeHead, LifeRun, LifeStart, Session } from '../engine.js';
+import type { MaybePromise } from '../maybe-promise.js';
 import { drive, type DriveOptions } from './drive.js';
 
 /**
  * A plan that asks for lives (from durable states) rather than whole runs; of a process tier it
- * also asks that a life already run be cut (LifeByLife.cutEvery), answered with the same life.
+ * also asks that a life already run be cut (SessionLives.cutEvery), answered with the same life.
  */
 export type LifePlan<T> = Generator<LifeAsk[], T, (LifeRun | LifeHead)[]>;
 export type LifeAsk = LifeStart | CutAsk | HeadAsk;
-/** Of an in-process system with join points: run the life, stopping at a join point `stopAt` names (LifeByLife.runHead). */
+/** Of an in-process system with join points: run the life, stopping at a join point `stopAt` names (SessionLives.runHead). */
 export interface HeadAsk {
   head: LifeStart;
   stopAt: (state: DurableState, picksTaken: number) => boolean;
@@ -26,15 +25,17 @@ export interface CutAsk {
 }
 
 /**
- * Runs a life plan on a system with lives, the lives of one batch `concurrency` at a time once
- * they are processes; releases what the lives left (LifeByLife.release) when done, however it ends.
+ * Runs a life plan in a session with lives, the lives of one batch `concurrency` at a time once
+ * they are processes. What the lives left (state folders, rows) goes when the session is closed,
+ * by whoever opened it.
  */
-export function runLifePlan<S extends SystemUnderTest, T>(plan: LifePlan<T>, system: S, scenario: Scenario, options: DriveOptions = {}): Answer<S, T> {
-  const lives = system.lives!;
+export function runLifePlan<X extends Session, T>(plan: LifePlan<T>, session: X, options: DriveOptions = {}): Answer<X, T> {
+  const lives = session.lives;
+  if (lives === undefined) throw new Error(`${session.scenario.id}: the session cannot run a life from a durable state`);
   const answer = (ask: LifeAsk): MaybePromise<LifeRun | LifeHead> => {
-    if ('head' in ask) return lives.runHead!(scenario, ask.head, ask.stopAt);
-    if (!('cut' in ask)) return lives.runLife(scenario, ask);
-    return lives.cutEvery!(scenario, ask.start, ask.cut, options.concurrency ?? 1).then(() => ask.cut);
+    if ('head' in ask) return lives.runHead!(ask.head, ask.stopAt);
+    if (!('cut' in ask)) return lives.runLife(ask);
+    return lives.cutEvery!(ask.start, ask.cut, options.concurrency ?? 1).then(() => ask.cut);
   };
-  return andFinally(() => drive(plan, answer, options), () => lives.release?.(scenario)) as Answer<S, T>;
+  return drive(plan, answer, options) as Answer<X, T>;
 }

@@ -9,6 +9,7 @@ import type { Scenario } from '../../model/scenario.js';
 import type { RunOutcome, Schedule } from '../check/outcome.js';
 import type { Answer, SystemUnderTest } from '../engine.js';
 import { andThen } from '../maybe-promise.js';
+import { withSession } from '../session.js';
 import { judgeCasePlan, runOne, type JudgedCase } from './explore.js';
 import { runPlan, type DriveOptions, type Plan } from './plan.js';
 
@@ -80,9 +81,13 @@ export function* findMinimalPlan(scenario: Scenario, system: SystemUnderTest, fa
   return { judged: bestCase, proven: exhausted && kills.length <= 2 };
 }
 
-/** The minimal failing schedule (see above): a plain value for a system typed in process, else await it. */
+/**
+ * The minimal failing schedule (see above), every run in one session of the system: a plain value
+ * for a system typed in process, else await it.
+ */
 export function findMinimal<S extends SystemUnderTest>(scenario: Scenario, system: S, failing: Schedule, fails: (j: JudgedCase) => boolean, drive?: DriveOptions): Answer<S, MinimalResult> {
-  return runPlan(findMinimalPlan(scenario, system, failing, fails), system, scenario, drive);
+  const sys: SystemUnderTest = system;
+  return withSession(sys, scenario, (session) => runPlan(findMinimalPlan(scenario, sys, failing, fails), session, drive)) as Answer<S, MinimalResult>;
 }
 
 /** The minimal failing case for this agent and interleaving (see findMinimal). */

@@ -7,6 +7,7 @@
 import type { JudgedCase } from './explore.js';
 import type { RunEvent } from '../check/events.js';
 import { CHECK_LABELS, failedChecks, unsentWrites, type CheckName } from '../check/checks.js';
+import { runSchedule } from '../session.js';
 
 export type Property = (j: JudgedCase) => string | null;
 
@@ -85,7 +86,7 @@ export function repeatIffGap(j: JudgedCase): string | null {
 
 /** The same inputs give the same events, shop, logs and answers. */
 export function deterministic(j: JudgedCase): string | null {
-  const again = j.system.run(j.scenario, j.schedule);
+  const again = runSchedule(j.system, j.scenario, j.schedule);
   if (again instanceof Promise) {
     again.catch(() => undefined);
     return null; // a process tier is compared by the differential check, not here

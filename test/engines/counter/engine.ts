@@ -73,7 +73,7 @@ function system(name: 'no-key' | 'with-key'): SystemUnderTest {
     killPoints: ['tool-start', 'shop-commit', 'step-recorded', 'answer-delivered'],
     selector: ['--engine', 'counter', '--strategy', name],
     inProcess: true,
-    run: (scenario, schedule) => run(scenario, name, name === 'with-key', schedule),
+    open: (scenario) => ({ scenario, run: (schedule) => run(scenario, name, name === 'with-key', schedule), close: () => {} }),
   };
 }
 

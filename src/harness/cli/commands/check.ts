@@ -14,8 +14,9 @@ import { LANTERN_DIR, loadScenarioFile, PROJECT_ROOT } from '../../../model/load
 import { ScenarioError, type Scenario } from '../../../model/scenario.js';
 import { UsageError } from '../../usage-error.js';
 import { isCorpusEntry, loadCorpusEntry, replayEntry, saveCorpusEntry } from '../../search/corpus.js';
-import { DEFAULT_EXPLORE_OPTIONS, explore, judgeCase, resolveKillsPlan, type JudgedCase } from '../../search/explore.js';
+import { DEFAULT_EXPLORE_OPTIONS, exploreIn, judgeCasePlan, resolveKillsPlan, type JudgedCase } from '../../search/explore.js';
 import { runPlan } from '../../search/plan.js';
+import { withSession } from '../../session.js';
 import type { KillPointSpec } from '../../check/kill-points.js';
 import { decimalInt, killDepth, killPointList, parseShard, shardOf, type Shard } from '../options.js';
 import { mustLandEveryKill, mustPickInRange } from '../../search/schedule-bounds.js';
@@ -218,10 +219,12 @@ export async function checkCommand(args: string[]): Promise<number> {
       }
       const { scenario, source, system } = unit;
       if (a.schedule !== null) {
-        const resolve = resolveKillsPlan(a.schedule, a.interleaving);
-        const kills = await runPlan(resolve, system, scenario);
-        const schedule = { kills, interleaving: a.interleaving };
-        const judged = await judgeCase(scenario, system, schedule);
+        const specs = a.schedule;
+        // One session for both: the kills found by identity, then the case judged.
+        const { kills, judged } = await withSession(system, scenario, async (session) => {
+          const found = await runPlan(resolveKillsPlan(specs, a.interleaving), session);
+          return { kills: found, judged: await runPlan(judgeCasePlan(scenario, system, { kills: found, interleaving: a.interleaving }), session) };
+        });
         mustPickInRange([judged.baseline, judged.outcome], a.interleaving, '--interleaving');
         mustLandEveryKill(judged.outcome, kills, '--schedule');
         if (judged.broken.length > 0) failing++;
@@ -233,12 +236,13 @@ export async function checkCommand(args: string[]): Promise<number> {
       // A process engine's exploration takes minutes: its runs get a progress line of their own
       // (the drive starts one only for a batch that waits on processes, never for runs in memory).
       const runs = (batch: number) => startProgress(`${scenario.id} ${system.name}: runs`, batch, { enabled: !a.json });
-      const exploration = await explore(scenario, system, options, { concurrency: availableParallelism(), progress: runs });
+      // One session for the exploration and the report's strip of single kills.
+      const { exploration, cases } = await withSession(system, scenario, async (session) => {
+        const explored = await exploreIn(session, system, options, { concurrency: availableParallelism(), progress: runs });
+        return { exploration: explored, cases: a.htmlPath === null ? null : await runPlan(stripCasesPlan(scenario, system), session, { concurrency: availableParallelism() }) };
+      });
       if (exploration.brokenPromises.length > 0) failing++;
-      if (a.htmlPath !== null) {
-        const cases = await runPlan(stripCasesPlan(scenario, system), system, scenario, { concurrency: availableParallelism() });
-        strips.push(stripOf(exploration, system, scenario, cases, source));
-      }
+      if (cases !== null) strips.push(stripOf(exploration, system, scenario, cases, source));
       json.push({ engine: system.engine, ...explorationJson(exploration, source) });
       print(formatExploration(exploration, source));
       if (a.saveDir !== null && exploration.minimal !== null) {

@@ -11,8 +11,9 @@ import { UsageError } from '../../usage-error.js';
 import type { ExternalHarness } from '../../engines/external/external.js';
 import { DEFAULT_LIFE_TIMEOUT_MS } from '../../process/processes.js';
 import { externalSystem, externalTask } from '../../engines/external/engine.js';
-import { explore, judgeCase, resolveKillsPlan } from '../../search/explore.js';
+import { explore, judgeCasePlan, resolveKillsPlan } from '../../search/explore.js';
 import { runPlan } from '../../search/plan.js';
+import { withSession } from '../../session.js';
 import { decimalInt, decimalNumber, killDepth, killPointList } from '../options.js';
 import { mustLandEveryKill } from '../../search/schedule-bounds.js';
 import { differences } from '../../check/verdict-lines.js';
@@ -48,8 +49,11 @@ export async function harnessCommand(args: string[]): Promise<number> {
   };
 
   if (schedule !== null) {
-    const resolved = await runPlan(resolveKillsPlan(schedule, []), system, task);
-    const judged = await judgeCase(task, system, { kills: resolved, interleaving: [] });
+    // One session for both: the kills found by identity, then the case judged.
+    const { resolved, judged } = await withSession(system, task, async (session) => {
+      const kills = await runPlan(resolveKillsPlan(schedule, []), session);
+      return { resolved: kills, judged: await runPlan(judgeCasePlan(task, system, { kills, interleaving: [] }), session) };
+    });
     mustLandEveryKill(judged.outcome, resolved, '--schedule');
     if (parsed.values.json) console.log(JSON.stringify({ harness: harness.name, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) }, null, 2));
     print(formatFailure({ judged, source }));

@@ -19,7 +19,7 @@ import { DBOS_EVENT_KINDS } from './event-kinds.js';
 import { allDbosConfigs, dbosConfigNamed, dbosSystemName, type DbosConfig } from './config.js';
 import { runDbos } from './run.js';
 import { dbosTier } from './tier.js';
-import { processLives } from '../../process/process-lives.js';
+import { processLives, processSession } from '../../process/process-lives.js';
 
 function promises(c: DbosConfig): readonly CheckName[] {
   return c.keys === 'none' ? ['lost-write', 'invalid-conversation', 'half-answer', 'answer-twice'] : CHECK_NAMES;
@@ -48,6 +48,7 @@ export function dbosSystem(name: string): SystemUnderTest | undefined {
   if (system === undefined) {
     const config = dbosConfigNamed(name);
     if (config === undefined) return undefined;
+    const livesOf = processLives(dbosTier(config, name));
     system = {
       engine: 'dbos',
       name,
@@ -56,8 +57,7 @@ export function dbosSystem(name: string): SystemUnderTest | undefined {
       killPoints: KILL_POINTS,
       selector: ['--engine', 'dbos', '--strategy', name],
       inProcess: false,
-      run: (scenario, schedule) => runDbos(scenario, config, name, schedule),
-      lives: processLives(dbosTier(config, name)),
+      open: (scenario) => processSession(scenario, (schedule) => runDbos(scenario, config, name, schedule), livesOf),
     };
     systems.set(name, system);
   }

@@ -7,22 +7,15 @@
 import type { Scenario } from '../../../model/scenario.js';
 import type { CheckName } from '../../check/checks.js';
 import type { Engine, SystemUnderTest } from '../../engine.js';
-import { EXTERNAL_TASK_ID, runExternal, type ExternalHarness } from './external.js';
+import { EXTERNAL_TASK, runExternal, type ExternalHarness } from './external.js';
+import { processSession } from '../../process/process-lives.js';
 
 /** What the protocol lets killpoint check, and so what an agent behind it is held to. */
 export const EXTERNAL_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer', 'invalid-conversation', 'answer-twice'];
 
 /** The task an external agent runs: its own, so the scenario holds nothing but a name. */
-export function externalTask(harness: ExternalHarness): Scenario {
-  return {
-    id: EXTERNAL_TASK_ID,
-    title: 'its own task',
-    customerMessage: '',
-    shop: { customers: [], orders: [], refunds: [] },
-    start: '',
-    steps: new Map(),
-    timings: { modelLatencyMs: 0, chunkMs: 0, toolWaitMs: 0, gapMs: 0 },
-  };
+export function externalTask(_harness: ExternalHarness): Scenario {
+  return EXTERNAL_TASK;
 }
 
 export function externalSystem(harness: ExternalHarness): SystemUnderTest {
@@ -34,7 +27,8 @@ export function externalSystem(harness: ExternalHarness): SystemUnderTest {
     killPoints: ['(the events the agent writes)'],
     selector: ['--', harness.name],
     inProcess: false,
-    run: (_scenario, schedule) => runExternal(harness, schedule.kills),
+    // Each run starts the agent afresh, in folders of its own: a session keeps nothing between runs.
+    open: (scenario) => processSession(scenario, (schedule) => runExternal(harness, schedule.kills)),
   };
 }
 

@@ -21,7 +21,7 @@ import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
 import type { Engine, SystemUnderTest } from '../../engine.js';
 import { LANGGRAPH_EVENT_KINDS } from './event-kinds.js';
 import { allLangGraphConfigs, langGraphConfigNamed, langGraphSystemName, type LangGraphConfig } from './config.js';
-import { processLives } from '../../process/process-lives.js';
+import { processLives, processSession } from '../../process/process-lives.js';
 import { langGraphTier, runLangGraph } from './run.js';
 
 function promises(c: LangGraphConfig): readonly CheckName[] {
@@ -40,6 +40,7 @@ export function langGraphSystem(name: string): SystemUnderTest | undefined {
   if (system === undefined) {
     const config = langGraphConfigNamed(name);
     if (config === undefined) return undefined;
+    const livesOf = processLives(langGraphTier(config, name));
     system = {
       engine: 'langgraph',
       name,
@@ -48,8 +49,7 @@ export function langGraphSystem(name: string): SystemUnderTest | undefined {
       killPoints: KILL_POINTS,
       selector: ['--engine', 'langgraph', '--strategy', name],
       inProcess: false,
-      run: (scenario, schedule) => runLangGraph(scenario, config, name, schedule),
-      lives: processLives(langGraphTier(config, name)),
+      open: (scenario) => processSession(scenario, (schedule) => runLangGraph(scenario, config, name, schedule), livesOf),
     };
     systems.set(name, system);
   }

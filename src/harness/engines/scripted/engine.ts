@@ -5,30 +5,12 @@
 
 import { JOURNAL_SAVE, JOURNAL_WRITE, STEP_RECORDED } from '../../check/event-kinds.js';
 import type { EventKind } from '../../check/events.js';
-import type { RunOutcome, Schedule } from '../../check/outcome.js';
-import type { Scenario } from '../../../model/scenario.js';
-import { ScriptedModel } from '../../../model/scripted-model.js';
 import type { Engine, InProcessSystem, SystemUnderTest } from '../../engine.js';
 import { realKill, scriptedTier } from './process/real-kill.js';
-import { processLives } from '../../process/process-lives.js';
-import { scriptedLives } from './life-by-life.js';
+import { processLives, processSession, type ProcessLivesOptions } from '../../process/process-lives.js';
+import { scriptedSession } from './life-by-life.js';
 import { promisedChecks } from './promises.js';
-import { simulate } from './simulate.js';
 import { ALL_STRATEGY_NAMES, STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from './strategies.js';
-
-/**
- * One scripted model per scenario, shared by every run of it: the model keeps what it has read of
- * the conversation it last answered, which is exact for any conversation and saves reading it again.
- */
-const models = new WeakMap<Scenario, ScriptedModel>();
-function modelOf(scenario: Scenario): ScriptedModel {
-  let model = models.get(scenario);
-  if (model === undefined) {
-    model = new ScriptedModel(scenario);
-    models.set(scenario, model);
-  }
-  return model;
-}
 
 /** The moments the scripted runner can be killed after. */
 const SCRIPTED_EVENT_KINDS: readonly EventKind[] = ['model-request', 'model-chunk', 'model-reply', 'tool-start', 'shop-commit', 'tool-result', 'journal-write', 'journal-save', 'step-recorded', 'answer-delivered'];
@@ -39,20 +21,21 @@ const processSystems = new Map<string, SystemUnderTest>();
 /**
  * The same strategy with each life a child process that sends itself SIGKILL, its stores in real
  * files: the ground truth the in-process system is checked against (src/harness/differential/real-vs-simulated.ts).
+ * `options` chooses how its lives' processes start (a system of its own, not the one kept by name).
  */
-export function scriptedProcess(name: AnyStrategyName | string): SystemUnderTest {
-  let system = processSystems.get(name);
+export function scriptedProcess(name: AnyStrategyName | string, options?: ProcessLivesOptions): SystemUnderTest {
+  let system = options === undefined ? processSystems.get(name) : undefined;
   if (system === undefined) {
     const inProcess = scripted(name);
-    const { lives: _inProcessLives, ...rest } = inProcess;
+    const strategyName = inProcess.name as AnyStrategyName;
+    const livesOf = processLives(scriptedTier(strategyName), options);
     system = {
-      ...rest,
+      ...inProcess,
       summary: `${inProcess.summary} (each life a process killed with SIGKILL)`,
       inProcess: false,
-      run: (scenario, schedule) => realKill(scenario, inProcess.name as AnyStrategyName, schedule),
-      lives: processLives(scriptedTier(inProcess.name as AnyStrategyName)),
+      open: (scenario) => processSession(scenario, (schedule) => realKill(scenario, strategyName, schedule), livesOf),
     };
-    processSystems.set(name, system);
+    if (options === undefined) processSystems.set(name, system);
   }
   return system;
 }
@@ -73,8 +56,7 @@ export function scripted(name: AnyStrategyName | string): InProcessSystem {
       killPoints: SCRIPTED_EVENT_KINDS,
       selector: ['--strategy', strategy.name],
       inProcess: true,
-      run: (scenario: Scenario, schedule: Schedule): RunOutcome => simulate(scenario, strategy.name, schedule, modelOf(scenario)),
-      lives: scriptedLives(strategy, modelOf),
+      open: (scenario) => scriptedSession(scenario, strategy),
     };
     systems.set(name, system);
   }

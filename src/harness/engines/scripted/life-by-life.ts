@@ -1,54 +1,70 @@
-// The scripted engine's lives one at a time, from a named durable state (the seam's LifeByLife):
-// the explorer runs one recovery per distinct state and reuses the baseline's own life as the
-// prefix of every kill point, instead of running each kill-and-resume from scratch. A life reads
-// the stores (durable-state.ts), the interleaving picks it consumes and, under fresh random keys
-// only, its life number (the keys' seed); nothing else. Lives of the journal and workflow
-// strategies also have join points (runner.ts: atJoinPoint), so a recovery can be run only up to
-// the first (runHead).
+// The scripted engine's sessions, and their lives one at a time from a named durable state (the
+// seam's SessionLives): the explorer runs one recovery per distinct state and reuses the baseline's
+// own life as the prefix of every kill point, instead of running each kill-and-resume from scratch.
+// A life reads the stores (durable-state.ts), the interleaving picks it consumes and, under fresh
+// random keys only, its life number (the keys' seed); nothing else. Lives of the journal and
+// workflow strategies also have join points (runner.ts: atJoinPoint), so a recovery can be run only
+// up to the first (runHead).
 
 import type { Scenario } from '../../../model/scenario.js';
-import type { ScriptedModel } from '../../../model/scripted-model.js';
-import type { InProcessLives, LifeHead, LifeRun, LifeStart } from '../../engine.js';
+import { ScriptedModel } from '../../../model/scripted-model.js';
+import type { Schedule } from '../../check/outcome.js';
+import type { InProcessSession, LifeHead, LifeRun, LifeStart } from '../../engine.js';
 import { driveLife } from '../../life-loop.js';
 import { RecordingStores, ScriptedState, StateSpace } from './durable-state.js';
 import { classifyScriptedError } from './life-errors.js';
 import { reusableMemoryStores } from './reusable-stores.js';
 import { agentLife, Interleaving } from './runner.js';
+import { simulate } from './simulate.js';
 import type { Strategy } from './strategies.js';
 
-/** One state space per scenario and strategy: digests are compared only within one. */
-const spaces = new WeakMap<Scenario, Map<string, StateSpace>>();
-function spaceOf(scenario: Scenario, strategy: Strategy): StateSpace {
-  let byStrategy = spaces.get(scenario);
-  if (byStrategy === undefined) {
-    byStrategy = new Map();
-    spaces.set(scenario, byStrategy);
-  }
-  let space = byStrategy.get(strategy.name);
-  if (space === undefined) {
-    space = new StateSpace();
-    byStrategy.set(strategy.name, space);
-  }
-  return space;
-}
-
-export function scriptedLives(strategy: Strategy, modelOf: (scenario: Scenario) => ScriptedModel): InProcessLives {
+/**
+ * A session of a strategy on a scenario. It keeps one scripted model, shared by every run and life
+ * of the session (the model keeps what it has read of the conversation it last answered, which is
+ * exact for any conversation and saves reading it again), and one state space: digests are
+ * compared only within one. Both are made when first needed; closing lets them go.
+ */
+export function scriptedSession(scenario: Scenario, strategy: Strategy): InProcessSession {
+  let model: ScriptedModel | null = null;
+  let space: StateSpace | null = null;
+  let closed = false;
+  const modelOf = (): ScriptedModel => {
+    if (closed) throw new Error(`${scenario.id} ${strategy.name}: the session is closed`);
+    return (model ??= new ScriptedModel(scenario));
+  };
+  const spaceOf = (): StateSpace => {
+    if (closed) throw new Error(`${scenario.id} ${strategy.name}: the session is closed`);
+    return (space ??= new StateSpace());
+  };
+  const lifeFrom = (start: LifeStart, stopAt: (state: ScriptedState, picksTaken: number) => boolean): LifeRun | LifeHead => {
+    const from = start.state;
+    if (!(from instanceof ScriptedState) || space === null || from.stateSpace !== space) {
+      throw new Error(`${scenario.id} ${strategy.name}: a life can only start from a state of this session`);
+    }
+    return runLife(scenario, strategy, modelOf(), start, stopAt);
+  };
   // Fresh random keys are seeded by the life number; no other strategy reads it.
   const readsLifeIndex = strategy.keys === 'random';
   return {
-    initial: (scenario) => spaceOf(scenario, strategy).initial,
-    key: (start) => (readsLifeIndex ? `${start.state.digest}|life ${start.lifeIndex}` : start.state.digest),
-    runLife: (scenario, start) => runLife(scenario, strategy, modelOf(scenario), start, () => false) as LifeRun,
-    runHead: (scenario, start, stopAt) => runLife(scenario, strategy, modelOf(scenario), start, stopAt),
+    scenario,
+    run: (schedule: Schedule) => simulate(scenario, strategy.name, schedule, modelOf()),
+    lives: {
+      initial: () => spaceOf().initial,
+      key: (start) => (readsLifeIndex ? `${start.state.digest}|life ${start.lifeIndex}` : start.state.digest),
+      runLife: (start) => lifeFrom(start, () => false) as LifeRun,
+      runHead: (start, stopAt) => lifeFrom(start, stopAt),
+    },
+    close: () => {
+      closed = true;
+      model = null;
+      space = null;
+    },
   };
 }
 
 /** A life from `start`: to its end, or to the first join point `stopAt` says to stop at (runner.ts: atJoinPoint). */
 function runLife(scenario: Scenario, strategy: Strategy, model: ScriptedModel, start: LifeStart, stopAt: (state: ScriptedState, picksTaken: number) => boolean): LifeRun | LifeHead {
-  const from = start.state;
-  if (!(from instanceof ScriptedState) || from.stateSpace !== spaceOf(scenario, strategy)) {
-    throw new Error(`${scenario.id} ${strategy.name}: a life can only start from a state of this scenario and strategy`);
-  }
+  const from = start.state as ScriptedState;
   const { stores, release } = reusableMemoryStores(scenario.shop, strategy.journalWrite);
   try {
     from.restoreInto(stores);

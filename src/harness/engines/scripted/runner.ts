@@ -37,7 +37,7 @@ export interface LifeContext {
   /**
    * Asked at each join point: a moment after at least one event of this life where the life keeps
    * nothing in memory that its durable stores do not hold, so that it goes on exactly as a life
-   * started from them would (LifeByLife.runHead). True stops the life there; it then returns null.
+   * started from them would (SessionLives.runHead). True stops the life there; it then returns null.
    */
   atJoinPoint?: () => boolean;
 }
