@@ -13,13 +13,12 @@
 
 import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
 import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
-import type { Engine, SystemUnderTest } from '../../engine.js';
+import type { Engine } from '../../engine.js';
 import { STEP_RECORDED } from '../../check/event-kinds.js';
 import { DBOS_EVENT_KINDS } from './event-kinds.js';
 import { allDbosConfigs, dbosConfigNamed, dbosSystemName, type DbosConfig } from './config.js';
-import { runDbos } from './run.js';
 import { dbosTier } from './tier.js';
-import { processLives, processSession } from '../../process/process-lives.js';
+import { processSystem, systemsByName } from '../../process/process-system.js';
 
 function promises(c: DbosConfig): readonly CheckName[] {
   return c.keys === 'none' ? ['lost-write', 'invalid-conversation', 'half-answer', 'answer-twice'] : CHECK_NAMES;
@@ -40,29 +39,11 @@ function summaryOf(c: DbosConfig): string {
   return `DBOS workflow on ${backend}: ${mode}`;
 }
 
-const systems = new Map<string, SystemUnderTest>();
-
 /** The DBOS system of this name (see config.ts), or undefined. */
-export function dbosSystem(name: string): SystemUnderTest | undefined {
-  let system = systems.get(name);
-  if (system === undefined) {
-    const config = dbosConfigNamed(name);
-    if (config === undefined) return undefined;
-    const livesOf = processLives(dbosTier(config, name));
-    system = {
-      engine: 'dbos',
-      name,
-      summary: summaryOf(config),
-      promised: promises(config),
-      killPoints: KILL_POINTS,
-      selector: ['--engine', 'dbos', '--strategy', name],
-      inProcess: false,
-      open: (scenario) => processSession(scenario, (schedule) => runDbos(scenario, config, name, schedule), livesOf),
-    };
-    systems.set(name, system);
-  }
-  return system;
-}
+export const dbosSystem = systemsByName((name) => {
+  const config = dbosConfigNamed(name);
+  return config && processSystem({ engine: 'dbos', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: dbosTier(config, name) });
+});
 
 export const dbosEngine: Engine = {
   name: 'dbos',

@@ -18,11 +18,11 @@
 
 import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
 import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
-import type { Engine, SystemUnderTest } from '../../engine.js';
+import type { Engine } from '../../engine.js';
 import { LANGGRAPH_EVENT_KINDS } from './event-kinds.js';
 import { allLangGraphConfigs, langGraphConfigNamed, langGraphSystemName, type LangGraphConfig } from './config.js';
-import { processLives, processSession } from '../../process/process-lives.js';
-import { langGraphTier, runLangGraph } from './run.js';
+import { processSystem, systemsByName } from '../../process/process-system.js';
+import { langGraphTier } from './run.js';
 
 function promises(c: LangGraphConfig): readonly CheckName[] {
   if (c.durability === 'exit') return ['invalid-conversation', 'half-answer', 'answer-twice'];
@@ -32,29 +32,15 @@ function promises(c: LangGraphConfig): readonly CheckName[] {
 /** The kinds of event a life can be killed right after: the scenario's, and the checkpointer's saves. */
 const KILL_POINTS = [...SCENARIO_EVENT_KINDS, ...LANGGRAPH_EVENT_KINDS.map((k) => k.kind)];
 
-const systems = new Map<string, SystemUnderTest>();
+function summaryOf(c: LangGraphConfig): string {
+  return `LangGraph.js ${c.shape === 'toolnode' ? 'StateGraph + ToolNode' : 'createReactAgent v2'}, durability "${c.durability}"${c.keys ? ', keys thread id + tool call id' : ''}${c.resume === 'next-only' ? ' (BROKEN: a recovery that reads an empty next as finished)' : ''}`;
+}
 
 /** The LangGraph system of this name (see config.ts), or undefined. */
-export function langGraphSystem(name: string): SystemUnderTest | undefined {
-  let system = systems.get(name);
-  if (system === undefined) {
-    const config = langGraphConfigNamed(name);
-    if (config === undefined) return undefined;
-    const livesOf = processLives(langGraphTier(config, name));
-    system = {
-      engine: 'langgraph',
-      name,
-      summary: `LangGraph.js ${config.shape === 'toolnode' ? 'StateGraph + ToolNode' : 'createReactAgent v2'}, durability "${config.durability}"${config.keys ? ', keys thread id + tool call id' : ''}${config.resume === 'next-only' ? ' (BROKEN: a recovery that reads an empty next as finished)' : ''}`,
-      promised: promises(config),
-      killPoints: KILL_POINTS,
-      selector: ['--engine', 'langgraph', '--strategy', name],
-      inProcess: false,
-      open: (scenario) => processSession(scenario, (schedule) => runLangGraph(scenario, config, name, schedule), livesOf),
-    };
-    systems.set(name, system);
-  }
-  return system;
-}
+export const langGraphSystem = systemsByName((name) => {
+  const config = langGraphConfigNamed(name);
+  return config && processSystem({ engine: 'langgraph', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: langGraphTier(config, name) });
+});
 
 export const langGraphEngine: Engine = {
   name: 'langgraph',
