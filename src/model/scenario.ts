@@ -288,6 +288,7 @@ function parseShop(r: Reader, value: Json): ShopRows {
       }),
     };
   });
+  const orderById = new Map(orders.map((o) => [o.id, o]));
   const refunded = new Map<string, number>();
   const refunds = (shop.refunds === undefined ? [] : r.array(shop.refunds, 'shop.refunds')).map((v, i) => {
     const f = `shop.refunds[${i}]`;
@@ -299,7 +300,7 @@ function parseShop(r: Reader, value: Json): ShopRows {
       amountCents: r.integer(o.amountCents, `${f}.amountCents`, 1),
     };
     // An earlier refund is of a line the shop sells, and never more than the line cost in all.
-    const order = orderAt.has(row.orderId) ? orders[orderAt.get(row.orderId)!]! : r.fail(`${f}.orderId`, 'the id of an order in shop.orders');
+    const order = orderById.get(row.orderId) ?? r.fail(`${f}.orderId`, 'the id of an order in shop.orders');
     const line = order.lines.find((l) => l.lineId === row.lineId) ?? r.fail(`${f}.lineId`, `the id of a line of order ${order.id}`);
     const key = `${order.id}/${line.lineId}`;
     const total = (refunded.get(key) ?? 0) + row.amountCents;
@@ -345,7 +346,8 @@ function parseStep(r: Reader, name: string, value: Json): ModelStep {
     // tool's list of arguments; it is refused before anything reads or walks its value.
     const inherited = Object.keys(args).filter(inheritedName);
     const own = Object.fromEntries(Object.entries(args).filter(([k]) => !inheritedName(k)));
-    const problem = argsProblem(tool, own) ?? (inherited.length > 0 ? { arg: inherited[0]!, expected: argsProblem(tool, { ...own, [UNKNOWN_ARG]: true })!.expected } : null);
+    const [firstInherited] = inherited;
+    const problem = argsProblem(tool, own) ?? (firstInherited === undefined ? null : { arg: firstInherited, expected: unknownArgExpected(tool, own) });
     if (problem !== null) r.fail(`${cf}.args.${problem.arg}`, problem.expected);
     const defaultId = rawCalls.length === 1 ? `call_${name}` : `call_${name}_${i + 1}`;
     return {
@@ -364,6 +366,13 @@ function parseStep(r: Reader, name: string, value: Json): ModelStep {
 /** A name no tool takes, to ask argsProblem for the list of those it does. */
 const UNKNOWN_ARG = '\u0000';
 
+/** What argsProblem expects instead of an argument the tool does not take (its valid own arguments kept). */
+function unknownArgExpected(tool: ToolName, own: Record<string, unknown>): string {
+  const problem = argsProblem(tool, { ...own, [UNKNOWN_ARG]: true });
+  if (problem === null) throw new Error(`scenario: argsProblem accepted an argument ${tool} does not take`);
+  return problem.expected;
+}
+
 function parseNext(r: Reader, value: Json, field: string, callCount: number): Branch[] {
   if (typeof value === 'string') return [{ goto: r.string(value, field) }];
   const list = r.array(value, field);
@@ -375,12 +384,13 @@ function parseNext(r: Reader, value: Json, field: string, callCount: number): Br
     if (o.when === undefined) return { goto };
     // `when` is one condition, or a list of conditions that must all hold.
     const rawConditions = Array.isArray(o.when) ? o.when : [o.when];
-    if (rawConditions.length === 0) r.fail(`${bf}.when`, 'a condition, or a non-empty list of conditions');
     const [when, ...whenAlso] = rawConditions.map((c, j) =>
       parseCondition(r, c, Array.isArray(o.when) ? `${bf}.when[${j}]` : `${bf}.when`, callCount));
-    return whenAlso.length === 0 ? { when: when!, goto } : { when: when!, whenAlso, goto };
+    if (when === undefined) r.fail(`${bf}.when`, 'a condition, or a non-empty list of conditions');
+    return whenAlso.length === 0 ? { when, goto } : { when, whenAlso, goto };
   });
-  if (branches.length === 0 || branches[branches.length - 1]!.when !== undefined) {
+  const last = branches.at(-1);
+  if (last === undefined || last.when !== undefined) {
     r.fail(field, 'a step name, or a list of branches whose last one has no "when" (the default)');
   }
   return branches;
@@ -418,6 +428,13 @@ function stepEvents(step: ModelStep): number {
   return step.kind === 'calls' ? step.chunks + 4 + 6 * step.calls.length : step.chunks + 5;
 }
 
+/** A lookup of a name checked before (every goto names a step): absent only through a bug here. */
+function checkedGet<V>(map: Map<string, V>, name: string, what: string): V {
+  const value = map.get(name);
+  if (value === undefined) throw new Error(`scenario: no ${what} ${name}, though every step name was checked`);
+  return value;
+}
+
 /** The longest path through the (acyclic) step graph must make a run a life can hold. */
 function rejectLongRuns(r: Reader, steps: Map<string, ModelStep>, start: string): void {
   const longest = new Map<string, { events: number; path: string[] }>();
@@ -425,8 +442,7 @@ function rejectLongRuns(r: Reader, steps: Map<string, ModelStep>, start: string)
   const order: string[] = [];
   const seen = new Set<string>();
   const stack: { name: string; expanded: boolean }[] = [{ name: start, expanded: false }];
-  while (stack.length > 0) {
-    const top = stack.pop()!;
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
     if (top.expanded) {
       order.push(top.name);
       continue;
@@ -434,16 +450,21 @@ function rejectLongRuns(r: Reader, steps: Map<string, ModelStep>, start: string)
     if (seen.has(top.name)) continue;
     seen.add(top.name);
     stack.push({ name: top.name, expanded: true });
-    const step = steps.get(top.name)!;
+    const step = checkedGet(steps, top.name, 'step');
     if (step.kind === 'calls') for (const b of step.next) if (!seen.has(b.goto)) stack.push({ name: b.goto, expanded: false });
   }
   for (const name of order) {
-    const step = steps.get(name)!;
+    const step = checkedGet(steps, name, 'step');
     let best: { events: number; path: string[] } = { events: 0, path: [] };
-    if (step.kind === 'calls') for (const b of step.next) if (longest.get(b.goto)!.events > best.events) best = longest.get(b.goto)!;
+    if (step.kind === 'calls') {
+      for (const b of step.next) {
+        const after = checkedGet(longest, b.goto, 'longest run from step');
+        if (after.events > best.events) best = after;
+      }
+    }
     longest.set(name, { events: stepEvents(step) + best.events, path: [name, ...best.path] });
   }
-  const run = longest.get(start)!;
+  const run = checkedGet(longest, start, 'longest run from step');
   if (run.events > MAX_RUN_EVENTS) {
     const path = run.path.length > 4 ? [run.path[0], run.path[1], '...', run.path.at(-1)] : run.path;
     r.fail('model.steps', `a run of at most ${MAX_RUN_EVENTS} events (the longest path through the steps, ${path.join(' -> ')}, makes about ${run.events})`);
@@ -457,7 +478,7 @@ function rejectCycles(r: Reader, steps: Map<string, ModelStep>): void {
     if (state.get(name) === 'done') return;
     if (state.get(name) === 'open') r.fail('model.steps', `no cycle (found ${[...path, name].join(' -> ')})`);
     state.set(name, 'open');
-    const step = steps.get(name)!;
+    const step = checkedGet(steps, name, 'step');
     if (step.kind === 'calls') for (const b of step.next) visit(b.goto, [...path, name]);
     state.set(name, 'done');
   };

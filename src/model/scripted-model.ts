@@ -32,15 +32,12 @@ export class ScriptError extends Error {
 }
 
 /** What the check and the walk read of a message, as it was when they read it. */
-interface ReadMessage {
-  message: Message;
-  role: Message['role'];
-  /** A tool message's call id and content. */
-  toolCallId?: string;
-  content?: string;
+type ReadMessage =
+  | { message: Message; role: 'user' }
   /** An assistant message's call ids. */
-  callIds?: string[];
-}
+  | { message: Message; role: 'assistant'; callIds: string[] }
+  /** A tool message's call id and content. */
+  | { message: Message; role: 'tool'; toolCallId: string; content: string };
 
 /**
  * The check and the walk of the conversation the model last answered. A life asks again with the
@@ -74,11 +71,10 @@ export class ScriptedModel {
   reply(conversation: Conversation): ModelReply {
     let progress = this.progress;
     if (progress === null || !readBefore(progress.read, conversation)) {
-      progress = { read: [], check: new ConversationCheck(), walked: 0, step: this.scenario.steps.get(this.scenario.start)! };
+      progress = { read: [], check: new ConversationCheck(), walked: 0, step: this.stepNamed(this.scenario.start) };
     }
     this.progress = progress;
-    for (let i = progress.read.length; i < conversation.length; i++) {
-      const message = conversation[i]!;
+    for (const message of conversation.slice(progress.read.length)) {
       progress.check.add(message);
       progress.read.push(readOf(message));
     }
@@ -91,16 +87,24 @@ export class ScriptedModel {
     } else {
       this.progress = null;
     }
-    return this.replies.get(walk.step.name)!;
+    const reply = this.replies.get(walk.step.name);
+    if (reply === undefined) throw new Error(`scripted model: no reply built for step ${walk.step.name} of ${this.scenario.id}`);
+    return reply;
+  }
+
+  /** A step the scenario checked exists (its start, or a branch's goto): absent only through a bug. */
+  private stepNamed(name: string): ModelStep {
+    const step = this.scenario.steps.get(name);
+    if (step === undefined) throw new Error(`scripted model: ${this.scenario.id} has no step ${name}`);
+    return step;
   }
 
   /** Walks the step graph along the conversation's assistant messages, from message `from` at `step`. */
   private walk(conversation: Conversation, from: number, step: ModelStep): { step: ModelStep; exact: boolean } {
-    const steps = this.scenario.steps;
     let exact = true;
     const results = new FirstResults(conversation);
-    for (let i = from; i < conversation.length; i++) {
-      const message = conversation[i]!;
+    for (const [k, message] of conversation.slice(from).entries()) {
+      const i = from + k;
       if (message.role !== 'assistant') continue;
       if (step.kind !== 'calls') throw new ScriptError(this.scenario.id, `message ${i}: the conversation goes on after the final answer`);
       if (!sameIds(step.calls, message.toolCalls)) {
@@ -110,7 +114,9 @@ export class ScriptedModel {
         exact = false; // equal only once joined: the results looked up may not be this message's
       }
       const found = results.of(step);
-      step = steps.get(step.next.find((b) => b.when === undefined || (matches(b.when, found) && (b.whenAlso ?? []).every((w) => matches(w, found))))!.goto)!;
+      const branch = step.next.find((b) => b.when === undefined || (matches(b.when, found) && (b.whenAlso ?? []).every((w) => matches(w, found))));
+      if (branch === undefined) throw new Error(`scripted model: step ${step.name} of ${this.scenario.id} has no default branch`);
+      step = this.stepNamed(branch.goto);
     }
     return { step, exact };
   }
@@ -118,8 +124,8 @@ export class ScriptedModel {
 
 function sameIds(a: readonly { id: string }[], b: readonly { id: string }[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i]!.id !== b[i]!.id) return false;
-  return true;
+  const bIds = b.map((c) => c.id);
+  return a.every((c, i) => c.id === bIds[i]);
 }
 
 function readOf(message: Message): ReadMessage {
@@ -131,15 +137,15 @@ function readOf(message: Message): ReadMessage {
 /** The conversation starts with the messages read, each unchanged in what was read of it. */
 function readBefore(read: ReadMessage[], conversation: Conversation): boolean {
   if (conversation.length < read.length) return false;
-  for (let i = 0; i < read.length; i++) {
-    const r = read[i]!;
+  for (const [i, r] of read.entries()) {
     const m = conversation[i]!;
     if (r.message !== m || r.role !== m.role) return false;
-    if (m.role === 'tool' && (r.toolCallId !== m.toolCallId || r.content !== m.content)) return false;
-    if (m.role === 'assistant') {
-      const ids = r.callIds!;
+    // The roles are the same: each check below reads r and m as the same kind of message.
+    if (r.role === 'tool' && m.role === 'tool' && (r.toolCallId !== m.toolCallId || r.content !== m.content)) return false;
+    if (r.role === 'assistant' && m.role === 'assistant') {
+      const ids = r.callIds;
       if (ids.length !== m.toolCalls.length) return false;
-      for (let j = 0; j < ids.length; j++) if (ids[j] !== m.toolCalls[j]!.id) return false;
+      for (const [j, call] of m.toolCalls.entries()) if (ids[j] !== call.id) return false;
     }
   }
   return true;

@@ -79,20 +79,34 @@ function checkOverride(gap: GapOverride): void {
   }
 }
 
-/** The stretches [first, last] of consecutive events whose interval is the gap. */
-export function gapStretches(events: readonly RunEvent[]): Array<[number, number]> {
-  const stretches: Array<[number, number]> = [];
-  for (let i = 0; i < events.length; i++) {
-    if (events[i]!.interval !== 'gap') continue;
-    const first = i;
-    while (i + 1 < events.length && events[i + 1]!.interval === 'gap') i++;
-    stretches.push([first, i]);
+/** A stretch of consecutive gap events: its first and last event, and the time it spans. */
+interface GapStretch {
+  first: number;
+  last: number;
+  fromMs: number;
+  toMs: number;
+}
+
+/** The maximal stretches of consecutive events whose interval is the gap, in run order. */
+function gapStretchSpans(events: readonly RunEvent[]): GapStretch[] {
+  const stretches: GapStretch[] = [];
+  let open: GapStretch | null = null;
+  let fromMs = 0;
+  for (const [i, event] of events.entries()) {
+    if (event.interval !== 'gap') open = null;
+    else if (open === null) stretches.push((open = { first: i, last: i, fromMs, toMs: event.atMs }));
+    else {
+      open.last = i;
+      open.toMs = event.atMs;
+    }
+    fromMs = event.atMs;
   }
   return stretches;
 }
 
-function intervalMs(events: readonly RunEvent[], i: number): number {
-  return events[i]!.atMs - (i === 0 ? 0 : events[i - 1]!.atMs);
+/** The stretches [first, last] of consecutive events whose interval is the gap. */
+export function gapStretches(events: readonly RunEvent[]): Array<[number, number]> {
+  return gapStretchSpans(events).map(({ first, last }): [number, number] => [first, last]);
 }
 
 /**
@@ -107,29 +121,37 @@ function intervalMs(events: readonly RunEvent[], i: number): number {
  */
 export function retimeGaps(events: readonly RunEvent[], gap: GapOverride): RunEvent[] {
   checkOverride(gap);
-  const widths = events.map((_, i) => intervalMs(events, i));
+  // Each event with the width of its interval (from the previous event's atMs, or from 0).
+  let previousMs = 0;
+  const timed = events.map((event) => {
+    const widthMs = event.atMs - previousMs;
+    previousMs = event.atMs;
+    return { event, widthMs };
+  });
   for (const [first, last] of gapStretches(events)) {
+    const stretch = timed.slice(first, last + 1);
     let ownMs = 0;
-    for (let i = first; i <= last; i++) ownMs += widths[i]!;
+    for (const t of stretch) ownMs += t.widthMs;
     const newMs = (gap.gapMs ?? ownMs) + (gap.roundTripMs ?? 0);
-    for (let i = first; i <= last; i++) {
-      widths[i] = ownMs > 0 ? (widths[i]! * newMs) / ownMs : i === last ? newMs : 0;
+    for (const [k, t] of stretch.entries()) {
+      t.widthMs = ownMs > 0 ? (t.widthMs * newMs) / ownMs : first + k === last ? newMs : 0;
     }
   }
   let atMs = 0;
-  return events.map((e, i) => {
-    atMs += widths[i]!;
-    return { ...e, atMs };
+  return timed.map(({ event, widthMs }) => {
+    atMs += widthMs;
+    return { ...event, atMs };
   });
 }
 
-function noGapOverride(gap: GapOverride | undefined): boolean {
-  return gap === undefined || (gap.gapMs === undefined && (gap.roundTripMs ?? 0) === 0);
+/** A gap override that leaves every gap as it is. */
+function keepsGaps(gap: GapOverride): boolean {
+  return gap.gapMs === undefined && (gap.roundTripMs ?? 0) === 0;
 }
 
 /** The events an estimate is taken over: the run's own, or with its gaps re-timed. */
 export function estimatedEvents(events: readonly RunEvent[], gap?: GapOverride): readonly RunEvent[] {
-  return noGapOverride(gap) ? events : retimeGaps(events, gap!);
+  return gap === undefined || keepsGaps(gap) ? events : retimeGaps(events, gap);
 }
 
 /** The kill window in ms for a run of these events. */
@@ -159,11 +181,12 @@ export function estimateRun(runEvents: readonly RunEvent[], options: EstimateOpt
   const spanMs = endMs - startMs;
   if (!(spanMs > 0)) throw new RangeError('estimator: the run has no duration, so no kill time can be drawn from it');
   const inWindow = zeroShares();
-  for (let i = 0; i < events.length; i++) {
-    const fromMs = i === 0 ? 0 : events[i - 1]!.atMs;
-    const toMs = events[i]!.atMs;
+  let fromMs = 0;
+  for (const event of events) {
+    const toMs = event.atMs;
     const overlapMs = Math.min(toMs, endMs) - Math.max(fromMs, startMs);
-    if (overlapMs > 0) inWindow[events[i]!.interval] += overlapMs;
+    if (overlapMs > 0) inWindow[event.interval] += overlapMs;
+    fromMs = toMs;
   }
   const probability = zeroShares();
   for (const kind of INTERVAL_KINDS) probability[kind] = inWindow[kind] / spanMs;
@@ -177,7 +200,7 @@ export function estimateRun(runEvents: readonly RunEvent[], options: EstimateOpt
     gapHitProbability: p,
     gaps: gapStretches(events).length,
     writes: events.filter((e) => e.kind === 'shop-commit').length,
-    gapWidthsMs: gapStretches(events).map(([first, last]) => events[last]!.atMs - (first === 0 ? 0 : events[first - 1]!.atMs)),
+    gapWidthsMs: gapStretchSpans(events).map(({ fromMs, toMs }) => toMs - fromMs),
     expectedKillsPerHit: p > 0 ? 1 / p : Infinity,
     killsFor95: killsForChance(p, 0.95),
     killsFor99: killsForChance(p, 0.99),

@@ -21,8 +21,9 @@ const COLUMNS: { title: string; width: number; cell: (row: Row) => string }[] = 
   { title: 'same answer', width: 11, cell: (r) => `${r.sameAnswer}/${r.killed}` },
 ];
 
-function line(cells: string[]): string {
-  return cells.map((c, i) => (i < 2 ? c.padEnd(COLUMNS[i]!.width) : c.padStart(COLUMNS[i]!.width))).join('  ').trimEnd();
+/** One line of the table: each column's cell, the first two padded on the right, the rest on the left. */
+function line(cellOf: (column: (typeof COLUMNS)[number]) => string): string {
+  return COLUMNS.map((column, i) => (i < 2 ? cellOf(column).padEnd(column.width) : cellOf(column).padStart(column.width))).join('  ').trimEnd();
 }
 
 function counted(counts: Record<string, number>): string {
@@ -30,8 +31,8 @@ function counted(counts: Record<string, number>): string {
 }
 
 export function formatTable(result: ExperimentResult): string {
-  const out = [line(COLUMNS.map((c) => c.title)), line(COLUMNS.map((c) => '-'.repeat(c.width)))];
-  for (const row of result.rows) out.push(line(COLUMNS.map((c) => c.cell(row))));
+  const out = [line((c) => c.title), line((c) => '-'.repeat(c.width))];
+  for (const row of result.rows) out.push(line((c) => c.cell(row)));
   const withoutWrite = runsOf(result, 'after-write', 'journal').filter((r) => r.killPoint === null).map((r) => r.scenarioId);
   out.push('');
   out.push('same answer: killed runs whose answer equals the baseline\'s, byte for byte.');
@@ -67,6 +68,13 @@ export function formatLandings(result: ExperimentResult): string {
   ].join('\n');
 }
 
+/** A word the glossary defines (a missing one is a bug in the glossary). */
+function wordMeaning(word: string): string {
+  const entry = WORDS.find((w) => w.word === word);
+  if (entry === undefined) throw new Error(`the glossary has no word "${word}"`);
+  return entry.meaning;
+}
+
 /** One task's baseline as a strip of events (a space before each model call), chosen kill points marked under it. */
 export function formatStrip(result: ExperimentResult, scenarioId: string, strategy: StrategyName = 'journal'): string {
   const baseline = result.baselines.get(scenarioId)?.get(strategy);
@@ -86,9 +94,10 @@ export function formatStrip(result: ExperimentResult, scenarioId: string, strate
     strip += glyphOf(e.kind) ?? '•';
     under += marks.find((m) => m.event.index === e.index)?.label ?? ' ';
   }
-  const last = events[events.length - 1]!;
+  const last = events.at(-1);
+  if (last === undefined) throw new Error(`the baseline of ${scenarioId} under ${strategy} has no events`);
   const out = [
-    `${scenarioId}${scenarioId === 'T01' ? ` (Dana's task: ${WORDS.find((w) => w.word === "Dana's task")!.meaning.replace(/^T01, the running example: /, '')})` : ''} under ${strategy}: ${events.length} events, ${last.atMs.toFixed(2)} ms of virtual time; a kill lands right after the marked event`,
+    `${scenarioId}${scenarioId === 'T01' ? ` (Dana's task: ${wordMeaning("Dana's task").replace(/^T01, the running example: /, '')})` : ''} under ${strategy}: ${events.length} events, ${last.atMs.toFixed(2)} ms of virtual time; a kill lands right after the marked event`,
     `  ${strip}`,
     `  ${under.trimEnd()}`,
   ];

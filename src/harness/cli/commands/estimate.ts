@@ -49,35 +49,35 @@ function numberOption(name: string, value: string | undefined, whole: boolean): 
 
 export function parseEstimateArgs(args: readonly string[]): EstimateArgs {
   const parsed: EstimateArgs = { files: [], gap: {}, killsPerTask: CHAPTER_KILLS_PER_TASK, monteCarloDraws: null, seed: 'killpoint', json: false, htmlPath: null };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
+  const rest = [...args];
+  for (let arg = rest.shift(); arg !== undefined; arg = rest.shift()) {
     switch (arg) {
       case '--json':
         parsed.json = true;
         break;
       case '--gap-ms':
-        parsed.gap.gapMs = numberOption(arg, args[++i], false);
+        parsed.gap.gapMs = numberOption(arg, rest.shift(), false);
         break;
       case '--round-trip-ms':
-        parsed.gap.roundTripMs = numberOption(arg, args[++i], false);
+        parsed.gap.roundTripMs = numberOption(arg, rest.shift(), false);
         break;
       case '--kills-per-task':
-        parsed.killsPerTask = numberOption(arg, args[++i], true);
+        parsed.killsPerTask = numberOption(arg, rest.shift(), true);
         break;
       case '--monte-carlo': {
-        const draws = numberOption(arg, args[++i], true);
+        const draws = numberOption(arg, rest.shift(), true);
         if (draws < 1 || draws > 10_000_000) throw new UsageError(`--monte-carlo: expected 1..10000000 draws, got ${draws}`);
         parsed.monteCarloDraws = draws;
         break;
       }
       case '--html': {
-        const path = args[++i];
+        const path = rest.shift();
         if (path === undefined || path.trim() === '' || path.startsWith('-')) throw new UsageError(`--html: expected the file to write the report to, got ${path === undefined ? 'nothing' : `"${path}"`}`);
         parsed.htmlPath = path;
         break;
       }
       case '--seed': {
-        const seed = args[++i];
+        const seed = rest.shift();
         if (seed === undefined || seed.startsWith('--')) throw new UsageError('--seed needs a value');
         parsed.seed = seed;
         break;
@@ -162,10 +162,12 @@ export function formatEstimate(set: SetEstimate, args: EstimateArgs, failures: M
   if (failures !== null) {
     lines.push('');
     for (const { id } of set.runs) {
-      const f = failures.get(id)!;
+      const f = failures.get(id);
+      if (f === undefined) throw new Error(`estimate: no monte carlo result for scenario ${id}`);
       lines.push(f.length === 0 ? `monte carlo ${id}: exact odds inside every Wilson interval` : `monte carlo ${id}: FAILED\n  ${f.map(describeExactCheckFailure).join('\n  ')}`);
     }
-    const draws = args.monteCarloDraws!;
+    const draws = args.monteCarloDraws;
+    if (draws === null) throw new Error('estimate: monte carlo results without a number of draws');
     const replay = ['killpoint estimate', ...args.files, ...(args.gap.gapMs === undefined ? [] : ['--gap-ms', String(args.gap.gapMs)]),
       ...(args.gap.roundTripMs === undefined ? [] : ['--round-trip-ms', String(args.gap.roundTripMs)]), '--monte-carlo', String(draws), '--seed', args.seed];
     lines.push(`(${draws} draws per scenario, seed ${args.seed}, Wilson score intervals at 99% for all kinds of all scenarios together; replay: ${replay.join(' ')})`);
@@ -178,7 +180,7 @@ export function estimateCommand(argv: string[]): number {
   const scenarios: Array<{ scenario: Scenario; source: string }> = args.files.length > 0
     ? args.files.map((file) => ({ scenario: loadScenarioFile(file), source: file }))
     : lanternScenarios().map((scenario) => ({ scenario, source: `lantern/${scenario.id}` }));
-  const runs = scenarios.map(({ scenario }) => ({ id: scenario.id, events: baselineEvents(scenario) }));
+  const runs = scenarios.map(({ scenario }) => ({ id: scenario.id, title: scenario.title, events: baselineEvents(scenario) }));
   let set: SetEstimate;
   try {
     set = estimateSet(runs, { gap: args.gap, killsPerTask: args.killsPerTask });
@@ -198,7 +200,7 @@ export function estimateCommand(argv: string[]): number {
   }
   const failed = failures !== null && [...failures.values()].some((f) => f.length > 0);
   if (args.htmlPath !== null) {
-    const drawn = scenarios.map(({ scenario }, i) => ({ id: scenario.id, title: scenario.title, events: estimatedEvents(runs[i]!.events, args.gap) }));
+    const drawn = runs.map(({ id, title, events }) => ({ id, title, events: estimatedEvents(events, args.gap) }));
     writeReportFile(args.htmlPath, estimateReportHtml(set, drawn, gapLabel(args.gap)));
   }
   if (args.json) {

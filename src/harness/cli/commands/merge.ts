@@ -20,14 +20,26 @@ interface ResultItem {
   minimal?: { replay?: unknown } | null;
 }
 
-interface ShardReport {
+/** A plain `check --json` report: a list of results, from no split. */
+interface PlainReport {
   file: string;
-  shard: { index: number; count: number } | null;
-  units: number | null;
-  /** What the split is of (the units in order, kills, bound, seed), as check wrote it. */
-  split: string | null;
+  shard: null;
+  units: null;
+  split: null;
   results: ResultItem[];
 }
+
+/** One shard of a split, from `check --shard i/n --json`. */
+interface SplitShard {
+  file: string;
+  shard: { index: number; count: number };
+  units: number;
+  /** What the split is of (the units in order, kills, bound, seed), as check wrote it. */
+  split: string;
+  results: ResultItem[];
+}
+
+type ShardReport = PlainReport | SplitShard;
 
 function bad(file: string, field: string, expected: string): never {
   throw new UsageError(`${file}: ${field}: expected ${expected}`);
@@ -73,24 +85,26 @@ export function mergeCommand(args: string[]): number {
   }
   if (files.length === 0) throw new UsageError('expected the JSON reports to join (killpoint check --shard i/n --json > shard-i.json on each machine)');
   const reports = files.map(readReport);
-  const sharded = reports.filter((r) => r.shard !== null);
-  if (sharded.length > 0) {
-    if (sharded.length !== reports.length) bad(reports.find((r) => r.shard === null)!.file, 'shard', 'a shard of the same split as the others (every file from check --shard, or none)');
-    const { count } = sharded[0]!.shard!;
-    const units = sharded[0]!.units;
+  const sharded = reports.filter((r): r is SplitShard => r.shard !== null);
+  const [head] = sharded;
+  if (head !== undefined) {
+    const plain = reports.find((r) => r.shard === null);
+    if (plain !== undefined) bad(plain.file, 'shard', 'a shard of the same split as the others (every file from check --shard, or none)');
+    const { count } = head.shard;
+    const units = head.units;
     for (const r of sharded) {
-      if (r.shard!.count !== count) bad(r.file, 'shard.count', `${count}, as in ${sharded[0]!.file}`);
-      if (r.units !== units) bad(r.file, 'units', `${units}, as in ${sharded[0]!.file}: shards of one split run the same scenarios and systems`);
-      if (r.split !== sharded[0]!.split) bad(r.file, 'split', `the split of ${sharded[0]!.file}: the same scenarios, systems, --kills, --interleavings and --seed`);
+      if (r.shard.count !== count) bad(r.file, 'shard.count', `${count}, as in ${head.file}`);
+      if (r.units !== units) bad(r.file, 'units', `${units}, as in ${head.file}: shards of one split run the same scenarios and systems`);
+      if (r.split !== head.split) bad(r.file, 'split', `the split of ${head.file}: the same scenarios, systems, --kills, --interleavings and --seed`);
     }
     for (let i = 1; i <= count; i++) {
-      const given = sharded.filter((r) => r.shard!.index === i);
+      const given = sharded.filter((r) => r.shard.index === i);
       if (given.length === 0) throw new UsageError(`shard ${i}/${count} is missing: a merge of ${count} shards needs every one of them`);
       if (given.length > 1) throw new UsageError(`shard ${i}/${count} is given twice: ${given.map((r) => r.file).join(', ')}`);
     }
     const results = sharded.reduce((n, r) => n + r.results.length, 0);
     if (results !== units) throw new UsageError(`the shards hold ${results} results, the split has ${units} units`);
-    sharded.sort((a, b) => a.shard!.index - b.shard!.index);
+    sharded.sort((a, b) => a.shard.index - b.shard.index);
   }
   const ordered = sharded.length > 0 ? sharded : reports;
   const results = ordered.flatMap((r) => r.results);
