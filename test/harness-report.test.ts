@@ -36,8 +36,7 @@ it("a refused repeat is reported with the shop's reason, in the events and in wh
 }, 60_000);
 
 it('a harness named by its command line comes back as the same words, spaces and quotes in them included', async () => {
-  const { shellWords } = await import('../src/harness/engines/external/engine.js');
-  const { shellWord } = await import('../src/harness/report/text.js');
+  const { shellWord, shellWords } = await import('../src/harness/shell-words.js');
   for (const words of [['python3', 'agents/python/refund_agent.py', '--keys'], ['node', '/tmp/my agent.js'], ['sh', '-c', "echo it's done"], ['a', '']]) {
     expect(shellWords(words.map(shellWord).join(' '))).toEqual(words);
   }

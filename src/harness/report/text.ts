@@ -3,6 +3,7 @@
 // recovery did, what differs from the baseline, where it came from (fast-check seed and path),
 // and the one command that replays exactly this case.
 
+import { shellWord } from '../shell-words.js';
 import { CHECK_LABELS, CHECK_NAMES, differentWritesBecause, lostWrites, type CheckName } from '../check/checks.js';
 import { describeEvent } from '../check/event-kinds.js';
 import { killPointIdentity } from '../check/kill-points.js';
@@ -18,7 +19,9 @@ export type CaseSource =
   /** A generated scenario not saved yet: the command that saves it as a corpus entry. */
   | { kind: 'generated'; saveCommand: string }
   /** An agent behind the kill protocol, started by this command line. */
-  | { kind: 'harness'; command: string };
+  | { kind: 'harness'; command: string }
+  /** A system that runs a task of its own (a user's graph on its input): its selector says it all. */
+  | { kind: 'own-task' };
 
 export interface FastCheckOrigin {
   seed: number;
@@ -45,16 +48,15 @@ export function replayCommand(source: CaseSource, judged: Pick<JudgedCase, 'syst
       return `npx killpoint check ${source.path}`;
     case 'generated':
       return source.saveCommand;
+    case 'own-task': {
+      const picks = judged.schedule.interleaving.length > 0 ? ` --interleaving ${judged.schedule.interleaving.join(',')}` : '';
+      return `npx killpoint check ${judged.system.selector.map(shellWord).join(' ')} --schedule ${judged.schedule.kills.join(',')}${picks}`;
+    }
     case 'harness': {
       const picks = judged.schedule.interleaving.length > 0 ? ` --interleaving ${judged.schedule.interleaving.join(',')}` : '';
       return `npx killpoint harness --schedule ${judged.schedule.kills.join(',')}${picks} -- ${source.command}`;
     }
   }
-}
-
-/** A word as a shell reads it: quoted only when it has to be. */
-export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function lifeLines(life: LifeRecord, index: number): string[] {

@@ -9,6 +9,7 @@ import type { CheckName } from '../../check/checks.js';
 import type { Engine, SystemUnderTest } from '../../engine.js';
 import { EXTERNAL_TASK, runExternal, type ExternalHarness } from './external.js';
 import { processSession } from '../../process/process-lives.js';
+import { shellWords } from '../../shell-words.js';
 
 /** What the protocol lets killpoint check, and so what an agent behind it is held to. */
 export const EXTERNAL_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer', 'invalid-conversation', 'answer-twice'];
@@ -30,38 +31,6 @@ export function externalSystem(harness: ExternalHarness): SystemUnderTest {
     // Each run starts the agent afresh, in folders of its own: a session keeps nothing between runs.
     open: (scenario) => processSession(scenario, (schedule) => runExternal(harness, schedule.kills)),
   };
-}
-
-/**
- * Splits a command line into words as a POSIX shell would for the quoting killpoint writes (see
- * shellWord in the reporter): blanks separate words, '...' keeps everything as it is, and a
- * backslash outside quotes keeps the next character. A replay or a corpus entry names its harness
- * by that line, so it must come back as the same words, spaces in a path included.
- */
-export function shellWords(line: string): string[] | undefined {
-  const words: string[] = [];
-  let word: string | null = null;
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted) {
-      if (c === "'") quoted = false;
-      else word += c;
-    } else if (c === "'") {
-      quoted = true;
-      word ??= '';
-    } else if (c === '\\' && i + 1 < line.length) {
-      word = (word ?? '') + line[++i];
-    } else if (c === ' ' || c === '\t') {
-      if (word !== null) words.push(word);
-      word = null;
-    } else {
-      word = (word ?? '') + c;
-    }
-  }
-  if (quoted) return undefined;
-  if (word !== null) words.push(word);
-  return words;
 }
 
 function harnessOf(commandLine: string): ExternalHarness | undefined {
