@@ -27,6 +27,11 @@ export interface SystemUnderTest {
   /** True when its sessions answer at once (in process); false when they answer with promises (processes). */
   inProcess: boolean;
   /**
+   * Set when the system runs a task of its own instead of a scenario (a user's graph on its own
+   * input): the task its sessions are opened on, so a corpus entry of it names no scenario.
+   */
+  ownTask?: Scenario;
+  /**
    * Opens a session on a scenario: what the system keeps for that scenario's runs (a model, the
    * durable states named so far, their folders, warm children) belongs to the session, and its
    * close() lets it go. Opening costs little: a session makes what it keeps when first asked.

@@ -17,7 +17,7 @@ export type EventKind = string;
 /** Each scenario kind: what happened, in one line, and the event in a report's words. */
 export const SCENARIO_KINDS: Readonly<Record<ScenarioEventKind, { meaning: string; label(e: RunEvent): string }>> = {
   'model-request': { meaning: 'a request to the model was sent', label: (e) => `model call ${e.modelCall}: request` },
-  'model-chunk': { meaning: 'a chunk of the streamed reply arrived', label: (e) => `model call ${e.modelCall}: ${e.final ? 'answer' : 'reply'} chunk ${e.chunk! + 1}/${e.chunks}` },
+  'model-chunk': { meaning: 'a chunk of the streamed reply arrived', label: (e) => `model call ${e.modelCall}: ${e.final ? 'answer' : 'reply'} chunk ${e.chunk! + 1}${e.chunks === undefined ? '' : `/${e.chunks}`}` },
   'model-reply': { meaning: 'the reply is complete', label: (e) => `model call ${e.modelCall}: ${e.final ? 'answer' : 'tool calls'} complete` },
   'tool-start': { meaning: 'a tool call was started', label: (e) => `${e.tool} ${e.callId}: start` },
   'shop-commit': { meaning: "the shop committed the call's write", label: (e) => `${e.tool} ${e.callId}: shop commit` },
@@ -54,6 +54,8 @@ export interface RunEvent {
   final?: boolean;
   callId?: string;
   tool?: string;
+  /** The graph node an event belongs to (a user's LangGraph graph: node-start, node-end). */
+  node?: string;
   /** Step number, where an engine's event names one (a workflow's step record, a checkpoint; tool events under a workflow). */
   step?: number;
   /** The call committed a write (shop-commit, and the tool-result after it). */

@@ -139,7 +139,8 @@ export function judge(scenario: Scenario, outcome: RunOutcome, baseline: RunOutc
     shopDiff: shopDiff(outcome, baseline),
     answer,
     baselineAnswer,
-    sameAnswer: answer !== null && answer === baselineAnswer,
+    // A task whose run never killed gives no answer (a graph whose state holds no messages) is judged on the rest: none is the same as none.
+    sameAnswer: answer === baselineAnswer,
     answersDelivered: outcome.delivered.length,
     partialAnswerDelivered: outcome.delivered.some((text) => !isScenarioAnswer(scenario, text)),
     modelCalls,

@@ -38,7 +38,7 @@ export interface ProtocolLifeOptions {
 }
 
 /** Runs one life under the protocol and writes its result; `runVariable` names the file of the run. */
-export async function runProtocolLife<Spec>(runVariable: string, life: (spec: Spec, reporting: LifeReporting) => Promise<Conversation>, options: ProtocolLifeOptions = {}): Promise<void> {
+export async function runProtocolLife<Spec>(runVariable: string, life: (spec: Spec, reporting: LifeReporting) => Promise<Conversation | null>, options: ProtocolLifeOptions = {}): Promise<void> {
   const sink = EventSink.fromEnv();
   sink.start();
   const spec = JSON.parse(readFileSync(requiredVariable(runVariable), 'utf8')) as Spec;

@@ -145,6 +145,8 @@ export interface EngineChild {
   timeoutVariable: string;
   /** The exit status of a life that found its durable state unusable: bad input, not a verdict. */
   badInputExit?: number;
+  /** What that exit says of the life, after its name (default: it cannot run on its durable state). */
+  badInputPhrase?: string;
 }
 
 /** One life of a real engine's child, from a tier's request: its run file written, the child run, how it ended read back. */
@@ -157,7 +159,7 @@ export async function runEngineLife(child: EngineChild, request: TierLifeRequest
     picksVariable: child.picksVariable,
     timeoutMs: lifeTimeoutFrom(child.timeoutVariable),
   });
-  if (child.badInputExit !== undefined && ran.exit.code === child.badInputExit) throw new SystemInputError(`${what}: the life cannot run on its durable state${errorLine(ran.exit.stderr)}`);
+  if (child.badInputExit !== undefined && ran.exit.code === child.badInputExit) throw new SystemInputError(`${what}: ${child.badInputPhrase ?? 'the life cannot run on its durable state'}${errorLine(ran.exit.stderr)}`);
   const { record, conversation } = engineLifeRecord(child.engine, ran, request.killAfter, what);
   return { record, conversation, picks: ran.picks, widths: ran.widths };
 }

@@ -92,17 +92,18 @@ export function parseCorpusEntry(raw: unknown, file: string): CorpusEntry {
   const note = text(file, o.note, 'note');
   let scenario: Scenario;
   let scenarioFile: string | null = null;
-  const ownTask = typeof o.engine === 'string' ? engineNamed(o.engine)?.ownTask : undefined;
+  // An agent behind the kill protocol, or a user's own graph, runs a task of its own: its engine's or its system's.
+  const named = typeof o.engine === 'string' ? engineNamed(o.engine) : undefined;
+  const ownTask = named?.ownTask ?? (named !== undefined && typeof o.strategy === 'string' ? named.system(o.strategy)?.ownTask : undefined);
   if (typeof o.scenario === 'string') {
     scenarioFile = o.scenario;
     scenario = loadScenarioFile(isAbsolute(o.scenario) ? o.scenario : join(PROJECT_ROOT, o.scenario));
   } else if (typeof o.scenario === 'object' && o.scenario !== null) {
     scenario = parseScenario(o.scenario, `${file}: scenario`);
   } else if (o.scenario === undefined && ownTask !== undefined) {
-    // An agent behind the kill protocol runs a task of its own: the entry names only its command.
     scenario = ownTask;
   } else {
-    throw new CorpusError(file, 'scenario', 'a scenario file path or an inline scenario object (none only for engine "external", whose agent runs a task of its own)');
+    throw new CorpusError(file, 'scenario', 'a scenario file path or an inline scenario object (none only for an agent that runs a task of its own: engine "external", or a graph of your own)');
   }
   const engineName = o.engine === undefined ? DEFAULT_ENGINE : o.engine;
   const engine = typeof engineName === 'string' ? engineNamed(engineName) : undefined;

@@ -6,6 +6,9 @@
 // check each system promises holds, 1 when one fails, 2 on bad input. --schedule replays one exact
 // schedule and explains it. A corpus entry replays its case and compares the verdict with the one
 // it expects. --save keeps each minimal counterexample as a corpus entry.
+//
+// killpoint check --langgraph <module> --input <input.json | JSON> [--graph-export NAME] [--effects-export NAME] [...]
+// checks a user's own LangGraph graph on its own input (src/harness/engines/langgraph/module/).
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -29,6 +32,7 @@ import { checkReportHtml } from '../../report/check-html.js';
 import { writeReportFile } from '../../report/write.js';
 import { explorationJson, formatExploration, formatFailure, type CaseSource } from '../../report/text.js';
 import { differences } from '../../check/verdict-lines.js';
+import { langGraphModuleSpec, langGraphModuleSystem, type LangGraphModuleOptions } from '../../engines/langgraph/module/system.js';
 
 interface CheckArgs {
   files: string[];
@@ -47,6 +51,8 @@ interface CheckArgs {
   htmlPath: string | null;
   /** Only this shard of the work (scenario x system units, corpus entries first). */
   shard: Shard | null;
+  /** A user's own LangGraph graph (--langgraph, --input, --graph-export, --effects-export), checked on its own input. */
+  langgraph: LangGraphModuleOptions | null;
 }
 
 function intList(value: string | undefined, option: string, min: number): number[] {
@@ -67,7 +73,8 @@ function oneInt(value: string | undefined, option: string, min: number, max = In
 const MAX_INTERLEAVINGS = 10_000;
 
 export function parseCheckArgs(args: string[]): CheckArgs {
-  const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null, htmlPath: null, shard: null };
+  const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null, htmlPath: null, shard: null, langgraph: null };
+  const module = (): LangGraphModuleOptions => (parsed.langgraph ??= { module: '' });
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = (): string | undefined => args[++i];
@@ -117,12 +124,29 @@ export function parseCheckArgs(args: string[]): CheckArgs {
       case '--shard':
         parsed.shard = parseShard(value(), '--shard');
         break;
+      case '--langgraph':
+        module().module = word(value(), '--langgraph', 'the path of the module that exports createGraph(ctx)');
+        break;
+      case '--input':
+        module().inputFile = word(value(), '--input', "a JSON file with the graph's input");
+        break;
+      case '--graph-export':
+        module().graphExport = word(value(), '--graph-export', 'the name of the export that builds the graph');
+        break;
+      case '--effects-export':
+        module().effectsExport = word(value(), '--effects-export', 'the name of the export that reads the effects');
+        break;
       default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard)`);
+        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard, --langgraph, --input, --graph-export, --effects-export)`);
         parsed.files.push(arg);
     }
   }
   if (parsed.schedule === null && parsed.interleaving.length > 0) throw new UsageError('--interleaving: only with --schedule');
+  if (parsed.langgraph !== null) {
+    if (parsed.langgraph.module === '') throw new UsageError('--input, --graph-export and --effects-export: only with --langgraph <module>');
+    if (parsed.files.length > 0 || parsed.strategies.length > 0 || parsed.engine !== DEFAULT_ENGINE) throw new UsageError('--langgraph: checks your own graph on its own input; leave out scenario files, --engine and --strategy');
+    if (parsed.langgraph.inputFile === undefined) throw new UsageError("--langgraph: expected --input <file>, a JSON file with the graph's input for invoke");
+  }
   if (parsed.schedule !== null && parsed.htmlPath !== null) throw new UsageError('--html: draws every kill point of an exploration; leave out --schedule');
   if (parsed.schedule !== null && parsed.shard !== null) throw new UsageError('--shard: splits an exploration among machines; leave out --schedule');
   const engine = engineNamed(parsed.engine)!;
@@ -130,6 +154,11 @@ export function parseCheckArgs(args: string[]): CheckArgs {
     if (engine.system(name) === undefined) throw new UsageError(`--strategy: expected one of ${engine.systemNames.join(', ')}, got "${name}"`);
   }
   return parsed;
+}
+
+function word(value: string | undefined, option: string, expected: string): string {
+  if (value === undefined || value.trim() === '' || value.startsWith('-')) throw new UsageError(`${option}: expected ${expected}, got ${value === undefined ? 'nothing' : `"${value}"`}`);
+  return value;
 }
 
 function displayPath(path: string): string {
@@ -159,10 +188,11 @@ export async function checkCommand(args: string[]): Promise<number> {
     ? a.files
     : readdirSync(LANTERN_DIR).filter((n) => n.endsWith('.json')).sort().map((n) => displayPath(join(LANTERN_DIR, n)));
   const engine = engineNamed(a.engine)!;
-  const systems = (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name)!);
-  const scenarios: { scenario: Scenario; source: CaseSource }[] = [];
+  const ownGraph = a.langgraph === null ? null : langGraphModuleSystem(langGraphModuleSpec(a.langgraph));
+  const systems = ownGraph !== null ? [ownGraph] : (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name)!);
+  const scenarios: { scenario: Scenario; source: CaseSource }[] = ownGraph?.ownTask === undefined ? [] : [{ scenario: ownGraph.ownTask, source: { kind: 'own-task' } }];
   const corpusFiles: string[] = [];
-  for (const file of files) {
+  for (const file of ownGraph === null ? files : []) {
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(file, 'utf8'));

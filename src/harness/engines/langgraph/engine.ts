@@ -23,6 +23,7 @@ import { LANGGRAPH_EVENT_KINDS } from './event-kinds.js';
 import { allLangGraphConfigs, langGraphConfigNamed, langGraphSystemName, type LangGraphConfig } from './config.js';
 import { processSystem, systemsByName } from '../../process/process-system.js';
 import { langGraphTier } from './run.js';
+import { langGraphModuleSystemNamed } from './module/system.js';
 
 function promises(c: LangGraphConfig): readonly CheckName[] {
   if (c.durability === 'exit') return ['invalid-conversation', 'half-answer', 'answer-twice'];
@@ -39,7 +40,9 @@ function summaryOf(c: LangGraphConfig): string {
 /** The LangGraph system of this name (see config.ts), or undefined. */
 export const langGraphSystem = systemsByName((name) => {
   const config = langGraphConfigNamed(name);
-  return config && processSystem({ engine: 'langgraph', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: langGraphTier(config, name) });
+  // A user's own graph is named by its module and input, as after --langgraph.
+  if (config === undefined) return langGraphModuleSystemNamed(name);
+  return processSystem({ engine: 'langgraph', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: langGraphTier(config, name) });
 });
 
 export const langGraphEngine: Engine = {

@@ -1,5 +1,6 @@
 // LangGraph's own kinds of event, beyond the scenario's: its checkpointer's two saves, each
-// emitted once the row is committed (evented-saver.ts).
+// emitted once the row is committed (evented-saver.ts), and a user's graph's nodes beginning and
+// returning (module/observer.ts).
 
 import { registerEventKinds, type EngineEventKind } from '../../check/event-kinds.js';
 
@@ -20,8 +21,26 @@ export const WRITES_SAVED = {
   subject: (e) => e.callIds?.join('+') ?? '',
 } as const satisfies EngineEventKind;
 
+/** A node of a user's graph began (module/observer.ts): what it writes outside a tool lies after this. */
+export const NODE_START = {
+  kind: 'node-start',
+  meaning: 'a node of the graph began',
+  group: 'tool',
+  label: (e) => `node ${e.node}: start`,
+  subject: (e) => e.node ?? '',
+} as const satisfies EngineEventKind;
+
+/** A node of a user's graph returned its update (not yet saved). */
+export const NODE_END = {
+  kind: 'node-end',
+  meaning: 'a node of the graph returned (its update not yet saved)',
+  group: 'tool',
+  label: (e) => `node ${e.node}: end`,
+  subject: (e) => e.node ?? '',
+} as const satisfies EngineEventKind;
+
 /** Every kind LangGraph adds to the scenario's. */
-export const LANGGRAPH_EVENT_KINDS: readonly EngineEventKind[] = [CHECKPOINT_SAVED, WRITES_SAVED];
+export const LANGGRAPH_EVENT_KINDS: readonly EngineEventKind[] = [CHECKPOINT_SAVED, WRITES_SAVED, NODE_START, NODE_END];
 
 // Known as soon as this file loads: the code that emits these kinds imports it.
 registerEventKinds(LANGGRAPH_EVENT_KINDS, 'langgraph');

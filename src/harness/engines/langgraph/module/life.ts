@@ -1,0 +1,139 @@
+// One life of a user's LangGraph agent, inside its own process: load the user's module (TypeScript
+// with no build step), build the graph with killpoint's checkpointer, find where the thread stands,
+// run or resume it to its end with the observer in its callbacks, then read back what the run
+// did (the module's effects, the final answer, the graph's state) for the parent.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { canonicalJson } from '../../../../model/canonical-json.js';
+import type { Conversation } from '../../../../model/conversation.js';
+import type { EmitEvent } from '../../../process/child-main.js';
+import { assertCheckpointDatabase } from '../checkpoint-file.js';
+import { toConversation } from '../convert.js';
+import { EventedSqliteSaver } from '../evented-saver.js';
+import { Gate } from '../gate.js';
+import { effectRecords } from './effects.js';
+import { GraphObserver } from './observer.js';
+import { LangGraphSetupError } from './setup-error.js';
+import { MODULE_STATE_FILES, type LangGraphModuleContext, type LangGraphModuleSpec, type ModuleStores } from './spec.js';
+
+/** The thread every run of a user's graph is on: killpoint's, the same in every life. */
+export const MODULE_THREAD_ID = 'killpoint-run';
+
+export interface ModuleLifeInputs {
+  spec: LangGraphModuleSpec;
+  stateDir: string;
+  picks: number[];
+  emit: EmitEvent;
+  onPick: (pick: number, width: number) => void;
+}
+
+interface UserGraph {
+  invoke(input: unknown, config: Record<string, unknown>): Promise<unknown>;
+  getState(config: Record<string, unknown>): Promise<{ values?: Record<string, unknown>; next?: string[]; config?: { configurable?: Record<string, unknown> } }>;
+  checkpointer?: unknown;
+}
+
+interface Message {
+  getType?: () => string;
+  content?: unknown;
+  tool_calls?: unknown[];
+}
+
+/** Runs the life to its end and returns the conversation the thread holds then (null when its state has no messages). */
+export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversation | null> {
+  const { spec, stateDir, emit } = inputs;
+  const module = await loadModule(spec);
+  const createGraph = exportedFunction(module, spec.graphExport, spec);
+  const readEffects = exportedFunction(module, spec.effectsExport, spec);
+
+  const checkpoints = join(stateDir, MODULE_STATE_FILES.checkpoints);
+  assertCheckpointDatabase(checkpoints);
+  const dataDir = join(stateDir, MODULE_STATE_FILES.data);
+  mkdirSync(dataDir, { recursive: true });
+  const saver = EventedSqliteSaver.openFile(checkpoints, emit);
+  const ctx: LangGraphModuleContext = { checkpointer: saver, dataDir, threadId: MODULE_THREAD_ID };
+
+  const graph = (await userCall(() => createGraph(ctx), spec.graphExport)) as UserGraph;
+  mustUseTheCheckpointer(graph, saver, spec.graphExport);
+  const gate = new Gate(inputs.picks, inputs.onPick);
+  const observer = new GraphObserver(emit, gate);
+  const thread = { configurable: { thread_id: MODULE_THREAD_ID } };
+
+  const status = await threadStatus(graph, saver);
+  if (status !== 'finished') await graph.invoke(status === 'new' ? spec.input : null, { ...thread, callbacks: [observer], recursionLimit: 200 });
+
+  const state = await graph.getState(thread);
+  const { messages, ...rest } = state.values ?? {};
+  const list = (Array.isArray(messages) ? messages : []) as Message[];
+  const stores: ModuleStores = {
+    effects: effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport),
+    answer: finalAnswer(list),
+    state: canonicalJson(rest),
+  };
+  writeFileSync(join(stateDir, MODULE_STATE_FILES.stores), JSON.stringify(stores));
+  saver.close();
+  if (!Array.isArray(messages)) return null;
+  return toConversation(list.filter((m) => m.getType?.() !== 'system') as never);
+}
+
+/** new: nothing saved yet; unfinished: tasks left, or a step's writes saved without its checkpoint; finished: nothing to run. */
+async function threadStatus(graph: UserGraph, saver: EventedSqliteSaver): Promise<'new' | 'unfinished' | 'finished'> {
+  const config = { configurable: { thread_id: MODULE_THREAD_ID } };
+  const state = await graph.getState(config);
+  if (state.config?.configurable?.checkpoint_id === undefined) return 'new';
+  if ((state.next ?? []).length > 0) return 'unfinished';
+  const pending = (await saver.getTuple(config))?.pendingWrites?.length ?? 0;
+  return pending === 0 ? 'finished' : 'unfinished';
+}
+
+function finalAnswer(messages: readonly Message[]): string | null {
+  const last = messages.at(-1);
+  if (last?.getType?.() !== 'ai' || (last.tool_calls?.length ?? 0) > 0) return null;
+  return typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
+}
+
+async function loadModule(spec: LangGraphModuleSpec): Promise<Record<string, unknown>> {
+  // TypeScript loads as it is, with no build step (tsx's loader, registered in this process only).
+  if (/\.[mc]?tsx?$/.test(spec.module)) (await import('tsx/esm/api')).register();
+  try {
+    return (await import(pathToFileURL(spec.module).href)) as Record<string, unknown>;
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    if (e.code === 'ERR_MODULE_NOT_FOUND' && e.message.includes(spec.module)) throw new LangGraphSetupError(`${spec.moduleArg}: no such module`);
+    throw new LangGraphSetupError(`${spec.moduleArg}: the module failed to load: ${firstLine(e.message ?? String(error))}`);
+  }
+}
+
+function exportedFunction(module: Record<string, unknown>, name: string, spec: LangGraphModuleSpec): (ctx: LangGraphModuleContext) => unknown {
+  const value = module[name];
+  if (typeof value === 'function') return value as (ctx: LangGraphModuleContext) => unknown;
+  const found = Object.keys(module).filter((k) => typeof module[k] === 'function');
+  const said = value === undefined ? 'does not export' : `exports a ${typeof value} as`;
+  throw new LangGraphSetupError(`${spec.moduleArg} ${said} ${name}(ctx) (its functions: ${found.length > 0 ? found.join(', ') : 'none'})`);
+}
+
+/** The graph must keep its checkpoints where killpoint can see them and a recovery can read them. */
+function mustUseTheCheckpointer(graph: UserGraph, saver: EventedSqliteSaver, exportName: string): void {
+  if (typeof graph?.invoke !== 'function' || typeof graph.getState !== 'function') throw new LangGraphSetupError(`${exportName}(ctx) returned ${graph === null || typeof graph !== 'object' ? String(graph) : 'an object without invoke and getState'}: expected a compiled graph`);
+  if (graph.checkpointer === saver) return;
+  const own = graph.checkpointer as { constructor?: { name?: string } } | undefined | boolean;
+  if (own === undefined || own === false || own === true) throw new LangGraphSetupError(`${exportName}(ctx): the graph was compiled without ctx.checkpointer (compile({ checkpointer: ctx.checkpointer })): a kill would leave nothing to resume from`);
+  const name = (own as { constructor?: { name?: string } }).constructor?.name ?? 'another checkpointer';
+  const why = name === 'MemorySaver' ? ', which keeps nothing across processes' : '';
+  throw new LangGraphSetupError(`${exportName}(ctx): the graph was compiled with ${name}${why}, not ctx.checkpointer: compile({ checkpointer: ctx.checkpointer })`);
+}
+
+/** A call of the user's export that throws is a set-up killpoint cannot check, named by the export. */
+async function userCall(call: () => unknown, exportName: string): Promise<unknown> {
+  try {
+    return await call();
+  } catch (error) {
+    throw new LangGraphSetupError(`${exportName}(ctx) threw: ${firstLine((error as Error)?.message ?? String(error))}`);
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? text;
+}

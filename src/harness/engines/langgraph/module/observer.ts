@@ -1,0 +1,130 @@
+// What killpoint sees of a user's graph without touching its code: a LangChain callback handler,
+// passed with the run's config, that turns the graph's own moments into events (each a kill
+// point) and orders parallel tool calls.
+//
+//   node-start / node-end   a graph node began / returned (a side effect written in a node, outside
+//                           any tool, lies between two kill points)
+//   model-request / model-chunk / model-reply   the chat model was called, streamed a token, replied
+//   tool-start / tool-result                    a tool call began / returned
+//
+// LangChain runs handlers in the background unless they ask to be awaited: this one is awaited, so
+// an event is written (and the process killed right after its kill point) before the graph goes
+// on, and a tool call can be held at its start. The handler is duck-typed (the fields LangChain's
+// callback manager reads), so it works with whichever copy of @langchain/core the user's graph
+// loads.
+//
+// Parallel tool calls go one at a time, each from its start to its end, in the order the
+// interleaving picks choose (the gate of the bundled engine). killpoint does not own the user's
+// tools, so it cannot hold one between its own steps: the interleavings explored are the orders of
+// whole calls.
+
+import type { EmitEvent } from '../../../process/child-main.js';
+import { Gate } from '../gate.js';
+
+interface ToolRun {
+  callId: string;
+  tool: string;
+}
+
+export class GraphObserver {
+  readonly name = 'killpoint-observer';
+  readonly awaitHandlers = true;
+  readonly raiseError = true;
+  readonly ignoreLLM = false;
+  readonly ignoreChain = false;
+  readonly ignoreAgent = false;
+  readonly ignoreRetriever = true;
+  readonly ignoreCustomEvent = true;
+  readonly lc_serializable = false;
+
+  private readonly nodes = new Map<string, string>();
+  private readonly modelCalls = new Map<string, { modelCall: number; chunks: number }>();
+  private readonly tools = new Map<string, ToolRun>();
+  private modelCallCount = 0;
+  /** Tool runs without a tool call id (a tool invoked by hand), numbered by name so that lives repeat. */
+  private readonly unnamedCalls = new Map<string, number>();
+
+  constructor(
+    private readonly emit: EmitEvent,
+    private readonly gate: Gate,
+  ) {}
+
+  /** The callback manager copies handlers for child runs: every copy is this one observer. */
+  copy(): this {
+    return this;
+  }
+
+  handleChainStart(_chain: unknown, _inputs: unknown, runId: string, _parentRunId?: string, _tags?: string[], metadata?: Record<string, unknown>, _runType?: string, runName?: string): void {
+    const node = metadata?.langgraph_node;
+    // A node's own run carries its name; the runnables inside it (and LangGraph's internal
+    // writers) carry the node in their metadata too, under other names.
+    if (typeof node !== 'string' || runName !== node || node.startsWith('__')) return;
+    this.nodes.set(runId, node);
+    this.emit({ kind: 'node-start', node });
+  }
+
+  handleChainEnd(_outputs: unknown, runId: string): void {
+    const node = this.nodes.get(runId);
+    if (node === undefined) return;
+    this.nodes.delete(runId);
+    this.emit({ kind: 'node-end', node });
+  }
+
+  handleChainError(_error: unknown, runId: string): void {
+    this.nodes.delete(runId);
+  }
+
+  handleChatModelStart(_llm: unknown, _messages: unknown, runId: string): void {
+    const modelCall = this.modelCallCount++;
+    this.modelCalls.set(runId, { modelCall, chunks: 0 });
+    this.emit({ kind: 'model-request', modelCall });
+  }
+
+  handleLLMNewToken(_token: string, _idx: unknown, runId: string): void {
+    const call = this.modelCalls.get(runId);
+    if (call === undefined) return;
+    this.emit({ kind: 'model-chunk', modelCall: call.modelCall, chunk: call.chunks++ });
+  }
+
+  handleLLMEnd(output: { generations?: { message?: { tool_calls?: unknown[] } }[][] }, runId: string): void {
+    const call = this.modelCalls.get(runId);
+    if (call === undefined) return;
+    this.modelCalls.delete(runId);
+    const message = output.generations?.[0]?.[0]?.message;
+    this.emit({ kind: 'model-reply', modelCall: call.modelCall, final: (message?.tool_calls?.length ?? 0) === 0 });
+  }
+
+  handleLLMError(_error: unknown, runId: string): void {
+    this.modelCalls.delete(runId);
+  }
+
+  async handleToolStart(_tool: unknown, _input: string, runId: string, _parentRunId?: string, _tags?: string[], _metadata?: Record<string, unknown>, runName?: string, toolCallId?: string): Promise<void> {
+    const tool = runName ?? 'tool';
+    const callId = toolCallId ?? this.unnamedCall(tool);
+    this.tools.set(runId, { callId, tool });
+    await this.gate.pass(callId);
+    this.emit({ kind: 'tool-start', callId, tool });
+  }
+
+  handleToolEnd(_output: unknown, runId: string): void {
+    const run = this.tools.get(runId);
+    if (run === undefined) return;
+    this.tools.delete(runId);
+    this.emit({ kind: 'tool-result', callId: run.callId, tool: run.tool });
+    this.gate.finish(run.callId);
+  }
+
+  handleToolError(error: unknown, runId: string): void {
+    const run = this.tools.get(runId);
+    if (run === undefined) return;
+    this.tools.delete(runId);
+    this.emit({ kind: 'tool-result', callId: run.callId, tool: run.tool, refused: String((error as Error | undefined)?.message ?? error) });
+    this.gate.finish(run.callId);
+  }
+
+  private unnamedCall(tool: string): string {
+    const n = (this.unnamedCalls.get(tool) ?? 0) + 1;
+    this.unnamedCalls.set(tool, n);
+    return `${tool}#${n}`;
+  }
+}

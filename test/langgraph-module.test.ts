@@ -1,0 +1,73 @@
+// A user's own LangGraph graph, checked unchanged: the module builds the graph with killpoint's
+// checkpointer and reads back its effects; killpoint runs it in child processes, kills them at
+// the graph's own moments and judges each recovery. Each set-up killpoint cannot check is bad
+// input: exit 2 and one line naming the cause.
+
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { checkLangGraph } from '../src/harness/api/check-langgraph.js';
+import { PROJECT_ROOT } from '../src/model/load.js';
+
+const EXAMPLE = join(PROJECT_ROOT, 'examples', 'support-agent-langgraph');
+const FIXTURES = 'test/fixtures/langgraph-modules';
+
+function killpoint(args: string[], cwd = PROJECT_ROOT) {
+  return spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin', 'killpoint.mjs'), ...args], { cwd, encoding: 'utf8', timeout: 300_000 });
+}
+
+describe("the support agent of one's own", () => {
+  test('without keys, a kill right after the refund returned makes the recovery refund again: exit 1, with the replay', () => {
+    const r = killpoint(['check', '--langgraph', 'src/agent.ts', '--input', 'input.json', '--schedule', 'tool-result[call_1_refund]'], EXAMPLE);
+    expect(r.stdout).toContain('refund call_1_refund: result   <-- KILL');
+    expect(r.stdout).toContain('refund O-7/L1 committed twice');
+    expect(r.stdout).toContain('replay: npx killpoint check --langgraph src/agent.ts --input input.json --schedule 11');
+    expect(r.status).toBe(1);
+  }, 120_000);
+
+  test('with keys (thread id + tool call id) the same kill is harmless: exit 0', () => {
+    const r = killpoint(['check', '--langgraph', 'src/agent-keyed.ts', '--input', 'input.json', '--schedule', 'tool-result[call_1_refund]'], EXAMPLE);
+    expect(r.stdout).toContain('what differs from the baseline:\n    nothing');
+    expect(r.status).toBe(0);
+  }, 120_000);
+});
+
+test("a write in a node, outside any tool, is found at its minimal kill point: the node's end, before its update is saved", async () => {
+  const check = await checkLangGraph({ module: `${FIXTURES}/node-write.ts`, input: {} });
+  expect(check.ok).toBe(false);
+  expect(check.minimal?.killAt).toEqual(['node-end[work]']);
+  expect(check.minimal?.differences[0]).toBe('ping world committed twice ({"n":1})');
+  expect(check.minimal?.replay).toBe(`npx killpoint check --langgraph ${FIXTURES}/node-write.ts --input '{}' --schedule 4`);
+}, 300_000);
+
+describe('a set-up killpoint cannot check is bad input: exit 2, one line naming the cause', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['a module that is not there', [`${FIXTURES}/missing.ts`], /missing\.ts: no such module/],
+    ['a module without the export asked for, naming those it has', [`${FIXTURES}/no-export.ts`], /does not export createGraph\(ctx\) \(its functions: makeGraph, readEffects\)/],
+    ['another export asked for that is not there', [`${FIXTURES}/node-write.ts`, '--graph-export', 'buildIt'], /does not export buildIt\(ctx\)/],
+    ['a graph compiled without the checkpointer', [`${FIXTURES}/no-checkpointer.ts`], /compiled without ctx\.checkpointer/],
+    ['a graph compiled with MemorySaver', [`${FIXTURES}/memory-saver.ts`], /compiled with MemorySaver, which keeps nothing across processes/],
+    ['readEffects throwing', [`${FIXTURES}/effects-throw.ts`], /readEffects\(ctx\) threw: the ledger is locked/],
+    ['readEffects returning something other than records, naming the first bad field', [`${FIXTURES}/effects-not-records.ts`], /readEffects\(ctx\)\[1\]\.kind is number 7: expected the kind of effect/],
+    ['two runs never killed that differ, naming where', [`${FIXTURES}/not-repeatable.ts`], /two runs without a kill differ at effect 0: ping world \{"n":0\.\d+\} in the first, ping world \{"n":0\.\d+\} in the second/],
+  ];
+  test.each(cases)('%s', (_name, moduleArgs, message) => {
+    const [module, ...rest] = moduleArgs;
+    const r = killpoint(['check', '--langgraph', module!, '--input', `${FIXTURES}/input.json`, ...rest]);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.status).toBe(2);
+  }, 120_000);
+
+  test('input that is not JSON', () => {
+    const r = killpoint(['check', '--langgraph', `${FIXTURES}/node-write.ts`, '--input', `${FIXTURES}/bad-input.json`]);
+    expect(r.stderr).toMatch(/--input test\/fixtures\/langgraph-modules\/bad-input\.json: not JSON/);
+    expect(r.status).toBe(2);
+  });
+
+  test('options that belong with --langgraph, without it', () => {
+    const r = killpoint(['check', '--input', `${FIXTURES}/input.json`]);
+    expect(r.stderr).toMatch(/only with --langgraph <module>/);
+    expect(r.status).toBe(2);
+  });
+});
