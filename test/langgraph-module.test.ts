@@ -4,6 +4,8 @@
 // input: exit 2 and one line naming the cause.
 
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkLangGraph } from '../src/harness/api/check-langgraph.js';
@@ -12,8 +14,8 @@ import { PROJECT_ROOT } from '../src/model/load.js';
 const EXAMPLE = join(PROJECT_ROOT, 'examples', 'support-agent-langgraph');
 const FIXTURES = 'test/fixtures/langgraph-modules';
 
-function killpoint(args: string[], cwd = PROJECT_ROOT) {
-  return spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin', 'killpoint.mjs'), ...args], { cwd, encoding: 'utf8', timeout: 300_000 });
+function killpoint(args: string[], cwd = PROJECT_ROOT, env: NodeJS.ProcessEnv = process.env) {
+  return spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin', 'killpoint.mjs'), ...args], { cwd, env, encoding: 'utf8', timeout: 300_000 });
 }
 
 describe("the support agent of one's own", () => {
@@ -70,4 +72,45 @@ describe('a set-up killpoint cannot check is bad input: exit 2, one line naming 
     expect(r.stderr).toMatch(/only with --langgraph <module>/);
     expect(r.status).toBe(2);
   });
+});
+
+describe('a real model, recorded once in a cassette and replayed in every life', () => {
+  const withCalls = (calls: string) => ({ ...process.env, KILLPOINT_TEST_MODEL_CALLS: calls });
+  const graph = (name: string) => ['check', '--langgraph', `${FIXTURES}/${name}.ts`, '--input', `${FIXTURES}/messages-input.json`];
+  const modelCalls = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0);
+
+  test('without a cassette, a model that answers differently each time makes two runs never killed differ: bad input', () => {
+    const r = killpoint([...graph('real-model'), '--schedule', '-1']);
+    expect(r.stderr).toMatch(/two runs without a kill differ at event \d+: ping call_\w+: start in the first, ping call_\w+: start in the second/);
+    expect(r.status).toBe(2);
+  }, 120_000);
+
+  test('with one, the model is called only by the run that records it: every later life and check replays it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'killpoint-cassette-'));
+    try {
+      const cassette = join(dir, 'replies.json');
+      const calls = join(dir, 'calls');
+      const first = killpoint([...graph('real-model'), '--cassette', cassette, '--schedule', 'model-reply[model 0]'], PROJECT_ROOT, withCalls(calls));
+      expect(first.stdout).toContain('what differs from the baseline:\n    nothing');
+      expect(first.status).toBe(0);
+      expect(modelCalls(calls)).toBe(2); // the recording run's two calls, nothing else
+      const again = killpoint([...graph('real-model'), '--cassette', cassette, '--schedule', 'model-reply[model 0]'], PROJECT_ROOT, withCalls(calls));
+      expect(again.status).toBe(0);
+      expect(modelCalls(calls)).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  test('a recovery that sends the model a conversation the recording lacks stops with where it diverged: a verdict, not a crash', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'killpoint-cassette-'));
+    try {
+      const r = killpoint([...graph('real-model-repeat-aware'), '--cassette', join(dir, 'replies.json'), '--schedule', '12']);
+      expect(r.stdout).toMatch(/ping call_\w+: result {3}<-- KILL/);
+      expect(r.stdout).toContain('stopped: the conversation diverged at message 2 from the recording');
+      expect(r.status).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -72,6 +72,8 @@ export interface LangGraphSuiteOptions extends SuiteOptions {
   inputFile?: string;
   graphExport?: string;
   effectsExport?: string;
+  /** A file of the model's recorded replies, kept in your repository: recorded on the first run when missing, replayed in every life. */
+  cassette?: string;
   /** Most interleavings of parallel tool calls explored; above it a seeded sample. Default 32. */
   interleavingBound?: number;
   seed?: number;
@@ -158,6 +160,7 @@ function langGraphTasks(suite: string, options: LangGraphSuiteOptions, kills: 1 
     ...(options.inputFile === undefined ? {} : { inputFile: options.inputFile }),
     ...(options.graphExport === undefined ? {} : { graphExport: options.graphExport }),
     ...(options.effectsExport === undefined ? {} : { effectsExport: options.effectsExport }),
+    ...(options.cassette === undefined ? {} : { cassette: options.cassette }),
   };
   return [{
     name: basename(options.langgraph),

@@ -23,6 +23,8 @@ export interface CheckLangGraphOptions {
   /** Other names for the two exports. */
   graphExport?: string;
   effectsExport?: string;
+  /** A file of the model's recorded replies: recorded by the first run never killed when missing, replayed in every life when present. */
+  cassette?: string;
   kills?: 1 | 2;
   /** Most interleavings of parallel tool calls explored; above it a seeded sample. Default 32. */
   interleavingBound?: number;
@@ -30,7 +32,7 @@ export interface CheckLangGraphOptions {
   concurrency?: number;
 }
 
-type GraphTarget = Pick<CheckLangGraphOptions, 'module' | 'input' | 'inputFile' | 'graphExport' | 'effectsExport'>;
+type GraphTarget = Pick<CheckLangGraphOptions, 'module' | 'input' | 'inputFile' | 'graphExport' | 'effectsExport' | 'cassette'>;
 
 function setUp(options: GraphTarget): { system: SystemUnderTest; task: Scenario; source: CaseSource } {
   if (typeof options !== 'object' || options === null || typeof options.module !== 'string' || options.module === '') throw new TypeError('killpoint: module: expected the path of the module that exports createGraph(ctx)');

@@ -7,7 +7,7 @@
 // schedule and explains it. A corpus entry replays its case and compares the verdict with the one
 // it expects. --save keeps each minimal counterexample as a corpus entry.
 //
-// killpoint check --langgraph <module> --input <input.json | JSON> [--graph-export NAME] [--effects-export NAME] [...]
+// killpoint check --langgraph <module> --input <input.json | JSON> [--graph-export NAME] [--effects-export NAME] [--cassette F] [...]
 // checks a user's own LangGraph graph on its own input (src/harness/engines/langgraph/module/).
 
 import { readdirSync, readFileSync } from 'node:fs';
@@ -136,14 +136,17 @@ export function parseCheckArgs(args: string[]): CheckArgs {
       case '--effects-export':
         module().effectsExport = word(value(), '--effects-export', 'the name of the export that reads the effects');
         break;
+      case '--cassette':
+        module().cassette = word(value(), '--cassette', "the file of the model's recorded replies (recorded when missing)");
+        break;
       default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard, --langgraph, --input, --graph-export, --effects-export)`);
+        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard, --langgraph, --input, --graph-export, --effects-export, --cassette)`);
         parsed.files.push(arg);
     }
   }
   if (parsed.schedule === null && parsed.interleaving.length > 0) throw new UsageError('--interleaving: only with --schedule');
   if (parsed.langgraph !== null) {
-    if (parsed.langgraph.module === '') throw new UsageError('--input, --graph-export and --effects-export: only with --langgraph <module>');
+    if (parsed.langgraph.module === '') throw new UsageError('--input, --graph-export, --effects-export and --cassette: only with --langgraph <module>');
     if (parsed.files.length > 0 || parsed.strategies.length > 0 || parsed.engine !== DEFAULT_ENGINE) throw new UsageError('--langgraph: checks your own graph on its own input; leave out scenario files, --engine and --strategy');
     if (parsed.langgraph.inputFile === undefined) throw new UsageError("--langgraph: expected --input <file>, a JSON file with the graph's input for invoke");
   }

@@ -8,10 +8,10 @@ import { picksFromVariable, requiredVariable, runChildMain, runProtocolLife } fr
 import { NotACheckpointDatabase } from '../checkpoint-file.js';
 import { runModuleLife } from './life.js';
 import { LangGraphSetupError } from './setup-error.js';
-import { EXIT_BAD_SETUP, MODULE_ENV, type LangGraphModuleSpec } from './spec.js';
+import { EXIT_BAD_SETUP, MODULE_ENV, type ModuleRunFile } from './spec.js';
 
 async function main(): Promise<void> {
-  await runProtocolLife<LangGraphModuleSpec>(
+  await runProtocolLife<ModuleRunFile>(
     MODULE_ENV.run,
     (spec, { emit, onPick }) => runModuleLife({ spec, stateDir: requiredVariable(ENV.stateDir), picks: picksFromVariable(MODULE_ENV.picks), emit, onPick }),
     { badInputExit: (error) => (error instanceof LangGraphSetupError || error instanceof NotACheckpointDatabase ? EXIT_BAD_SETUP : undefined) },

@@ -16,13 +16,14 @@ import { Gate } from '../gate.js';
 import { effectRecords } from './effects.js';
 import { GraphObserver } from './observer.js';
 import { LangGraphSetupError } from './setup-error.js';
-import { MODULE_STATE_FILES, type LangGraphModuleContext, type LangGraphModuleSpec, type ModuleStores } from './spec.js';
+import { installCassette } from './cassette.js';
+import { MODULE_STATE_FILES, type LangGraphModuleContext, type LangGraphModuleSpec, type ModuleRunFile, type ModuleStores } from './spec.js';
 
 /** The thread every run of a user's graph is on: killpoint's, the same in every life. */
 export const MODULE_THREAD_ID = 'killpoint-run';
 
 export interface ModuleLifeInputs {
-  spec: LangGraphModuleSpec;
+  spec: ModuleRunFile;
   stateDir: string;
   picks: number[];
   emit: EmitEvent;
@@ -45,8 +46,9 @@ interface Message {
 export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversation | null> {
   const { spec, stateDir, emit } = inputs;
   const module = await loadModule(spec);
+  const cassette = spec.cassette === undefined || spec.cassetteMode === undefined ? null : await installCassette(spec.module, spec.cassette.file, spec.cassetteMode);
   const createGraph = exportedFunction(module, spec.graphExport, spec);
-  const readEffects = exportedFunction(module, spec.effectsExport, spec);
+  exportedFunction(module, spec.effectsExport, spec); // asked for before anything runs
 
   const checkpoints = join(stateDir, MODULE_STATE_FILES.checkpoints);
   assertCheckpointDatabase(checkpoints);
@@ -62,9 +64,24 @@ export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversat
   const thread = { configurable: { thread_id: MODULE_THREAD_ID } };
 
   const status = await threadStatus(graph, saver);
-  if (status !== 'finished') await graph.invoke(status === 'new' ? spec.input : null, { ...thread, callbacks: [observer], recursionLimit: 200 });
+  try {
+    if (status !== 'finished') await graph.invoke(status === 'new' ? spec.input : null, { ...thread, callbacks: [observer], recursionLimit: 200 });
+  } catch (error) {
+    // A life that stops on an error has still done what it did: the verdict reads its effects.
+    await readBack(graph, ctx, spec, stateDir).catch(() => undefined);
+    throw error;
+  }
+  cassette?.save();
+  const messages = await readBack(graph, ctx, spec, stateDir);
+  saver.close();
+  if (messages === null) return null;
+  return toConversation(messages.filter((m) => m.getType?.() !== 'system') as never);
+}
 
-  const state = await graph.getState(thread);
+/** Writes what the run did for the parent (its effects, answer and state) and returns the thread's messages (null when its state has none). */
+async function readBack(graph: UserGraph, ctx: LangGraphModuleContext, spec: LangGraphModuleSpec, stateDir: string): Promise<Message[] | null> {
+  const readEffects = exportedFunction(await loadModule(spec), spec.effectsExport, spec);
+  const state = await graph.getState({ configurable: { thread_id: MODULE_THREAD_ID } });
   const { messages, ...rest } = state.values ?? {};
   const list = (Array.isArray(messages) ? messages : []) as Message[];
   const stores: ModuleStores = {
@@ -73,9 +90,7 @@ export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversat
     state: canonicalJson(rest),
   };
   writeFileSync(join(stateDir, MODULE_STATE_FILES.stores), JSON.stringify(stores));
-  saver.close();
-  if (!Array.isArray(messages)) return null;
-  return toConversation(list.filter((m) => m.getType?.() !== 'system') as never);
+  return Array.isArray(messages) ? list : null;
 }
 
 /** new: nothing saved yet; unfinished: tasks left, or a step's writes saved without its checkpoint; finished: nothing to run. */

@@ -22,7 +22,8 @@ import { shellWord, shellWords } from '../../../shell-words.js';
 import { effectsAsWrites } from './effects.js';
 // Its events' kinds (node-start, checkpoint-saved, ...) are known wherever its runs are read.
 import '../event-kinds.js';
-import { DEFAULT_EFFECTS_EXPORT, DEFAULT_GRAPH_EXPORT, EXIT_BAD_SETUP, MODULE_ENV, MODULE_LIFE_TIMEOUT_VARIABLE, MODULE_STATE_FILES, type LangGraphModuleSpec, type ModuleStores } from './spec.js';
+import type { CassetteMode } from './cassette.js';
+import { DEFAULT_EFFECTS_EXPORT, DEFAULT_GRAPH_EXPORT, EXIT_BAD_SETUP, MODULE_ENV, MODULE_LIFE_TIMEOUT_VARIABLE, MODULE_STATE_FILES, type LangGraphModuleSpec, type ModuleRunFile, type ModuleStores } from './spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 
@@ -41,6 +42,8 @@ export interface LangGraphModuleOptions {
   input?: unknown;
   graphExport?: string;
   effectsExport?: string;
+  /** A file of recorded model replies: recorded by the first run never killed when missing, replayed in every life when present. */
+  cassette?: string;
 }
 
 /** The run's spec from what the user gave, with every mistake named (bad input). */
@@ -86,6 +89,7 @@ export function langGraphModuleSpec(options: LangGraphModuleOptions): LangGraphM
     inputArg,
     graphExport: options.graphExport ?? DEFAULT_GRAPH_EXPORT,
     effectsExport: options.effectsExport ?? DEFAULT_EFFECTS_EXPORT,
+    ...(options.cassette === undefined ? {} : { cassette: { file: resolve(options.cassette), arg: options.cassette } }),
   };
 }
 
@@ -101,6 +105,7 @@ function selectorOf(spec: LangGraphModuleSpec): string[] {
     '--input', spec.inputArg,
     ...(spec.graphExport === DEFAULT_GRAPH_EXPORT ? [] : ['--graph-export', spec.graphExport]),
     ...(spec.effectsExport === DEFAULT_EFFECTS_EXPORT ? [] : ['--effects-export', spec.effectsExport]),
+    ...(spec.cassette === undefined ? [] : ['--cassette', spec.cassette.arg]),
   ];
 }
 
@@ -117,6 +122,7 @@ export function langGraphModuleSystemNamed(name: string): SystemUnderTest | unde
     if (rest[i] === '--input') options.inputFile = value;
     else if (rest[i] === '--graph-export') options.graphExport = value;
     else if (rest[i] === '--effects-export') options.effectsExport = value;
+    else if (rest[i] === '--cassette') options.cassette = value;
     else return undefined;
   }
   return langGraphModuleSystem(langGraphModuleSpec(options));
@@ -135,13 +141,15 @@ export function moduleTask(spec: LangGraphModuleSpec): Scenario {
   };
 }
 
-function moduleTier(spec: LangGraphModuleSpec): WholeRunTier {
+/** The tier of a user's graph; with a cassette, its lives record the model's replies or replay them. */
+function moduleTier(spec: LangGraphModuleSpec, cassetteMode?: CassetteMode): WholeRunTier {
+  const runFile: ModuleRunFile = cassetteMode === undefined ? spec : { ...spec, cassetteMode };
   return {
     name: 'langgraph-module',
     prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
     life: async (_scenario, request) => {
       const child = { engine: 'LangGraph', bundle: await childBundle({ entry: CHILD_ENTRY, packages: 'external' }), runFileVariable: MODULE_ENV.run, picksVariable: MODULE_ENV.picks, timeoutVariable: MODULE_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: 'cannot be checked' };
-      return runEngineLife(child, request, `${spec.moduleArg} life ${request.lifeIndex}`, spec);
+      return runEngineLife(child, request, `${spec.moduleArg} life ${request.lifeIndex}`, runFile);
     },
     stores: (_scenario, stateDir): Pick<RunOutcome, 'delivered' | 'writes' | 'refusals' | 'shop'> => {
       const file = join(stateDir, MODULE_STATE_FILES.stores);
@@ -154,7 +162,7 @@ function moduleTier(spec: LangGraphModuleSpec): WholeRunTier {
 }
 
 export function langGraphModuleSystem(spec: LangGraphModuleSpec): SystemUnderTest {
-  const tier = moduleTier(spec);
+  const tier = moduleTier(spec, spec.cassette === undefined ? undefined : 'replay');
   const selector = selectorOf(spec);
   const task = moduleTask(spec);
   const name = selector.slice(1).map(shellWord).join(' ');
@@ -169,7 +177,16 @@ export function langGraphModuleSystem(spec: LangGraphModuleSpec): SystemUnderTes
     ownTask: task,
     open: (scenario) => {
       let baselineChecked = false;
+      // With a cassette that is not there yet, a run never killed records it before anything is judged.
+      let recording: Promise<RunOutcome | null> | null = null;
+      const record = (): Promise<RunOutcome | null> => {
+        if (spec.cassette === undefined || existsSync(spec.cassette.file)) return Promise.resolve(null);
+        return (recording ??= runWholeInProcesses(moduleTier(spec, 'record'), scenario, name, { kills: [], interleaving: [] }));
+      };
       const run = async (schedule: Schedule): Promise<RunOutcome> => {
+        const recorded = await record();
+        // A recording run that did not finish wrote no cassette: it is the baseline that did not finish.
+        if (recorded !== null && recorded.lives.at(-1)?.end !== 'finished') return recorded;
         const outcome = await runWholeInProcesses(tier, scenario, name, schedule);
         if (schedule.kills.length > 0 || baselineChecked) return outcome;
         baselineChecked = true;
