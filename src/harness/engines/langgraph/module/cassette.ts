@@ -85,9 +85,10 @@ export interface Cassette {
   save(): void;
 }
 
-export async function installCassette(moduleFile: string, file: string, mode: CassetteMode): Promise<Cassette> {
-  const { BaseChatModel } = (await import(userCoreModule(moduleFile, 'language_models/chat_models'))) as { BaseChatModel: ChatModelClass };
-  const caches = (await import(userCoreModule(moduleFile, 'caches'))) as CachesModule;
+/** `bundled`: the copy of @langchain/core the bundled child carries (the graph's own); else the one the module imports from disk. */
+export async function installCassette(moduleFile: string, file: string, mode: CassetteMode, bundled?: { chatModels: unknown; caches: unknown }): Promise<Cassette> {
+  const { BaseChatModel } = (bundled?.chatModels ?? (await import(userCoreModule(moduleFile, 'language_models/chat_models')))) as { BaseChatModel: ChatModelClass };
+  const caches = (bundled?.caches ?? (await import(userCoreModule(moduleFile, 'caches')))) as CachesModule;
   const recorded: Recorded[] = mode === 'replay' ? readCassette(file).calls : [];
   const keysByPrompt = new Map<string, string[]>();
 

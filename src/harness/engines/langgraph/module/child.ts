@@ -1,22 +1,6 @@
-// The process of one life of a user's LangGraph agent: killpoint's own client of the kill protocol
-// (src/harness/process/child-main.ts does the protocol's part). The run (the module, its input, its
-// exports) comes from the file KILLPOINT_LG_MODULE_RUN names. A set-up that cannot be checked exits
-// with its own status and one line on stderr: bad input, not a verdict.
+// The unbundled child of a user's graph: each life loads the module as it is (TypeScript through
+// tsx). Used where the bundle (bundle.ts) cannot be built or is turned off.
 
-import { ENV } from '../../../process/protocol.js';
-import { picksFromVariable, requiredVariable, runChildMain, runProtocolLife } from '../../../process/child-main.js';
-import { NotACheckpointDatabase } from '../checkpoint-file.js';
-import { runModuleLife } from './life.js';
-import { LangGraphSetupError } from './setup-error.js';
-import { EXIT_BAD_SETUP, MODULE_ENV, type ModuleRunFile } from './spec.js';
+import { startModuleChild } from './child-main.js';
 
-async function main(): Promise<void> {
-  await runProtocolLife<ModuleRunFile>(
-    MODULE_ENV.run,
-    (spec, { emit, onPick }) => runModuleLife({ spec, stateDir: requiredVariable(ENV.stateDir), picks: picksFromVariable(MODULE_ENV.picks), emit, onPick }),
-    { badInputExit: (error) => (error instanceof LangGraphSetupError || error instanceof NotACheckpointDatabase ? EXIT_BAD_SETUP : undefined) },
-  );
-}
-
-// A user's graph may leave timers or connections open: the life is over when its run is.
-runChildMain(main, { exitWhenDone: true });
+startModuleChild();

@@ -22,8 +22,17 @@ import { MODULE_STATE_FILES, type LangGraphModuleContext, type LangGraphModuleSp
 /** The thread every run of a user's graph is on: killpoint's, the same in every life. */
 export const MODULE_THREAD_ID = 'killpoint-run';
 
+/** What the bundled child hands the life: the user's module, and the copy of @langchain/core it uses. */
+export interface LoadedGraphModule {
+  module: Record<string, unknown>;
+  chatModels: unknown;
+  caches: unknown;
+}
+
 export interface ModuleLifeInputs {
   spec: ModuleRunFile;
+  /** The module as the bundled child loaded it; absent, the life loads it (through tsx). */
+  loaded?: LoadedGraphModule;
   stateDir: string;
   picks: number[];
   emit: EmitEvent;
@@ -45,8 +54,8 @@ interface Message {
 /** Runs the life to its end and returns the conversation the thread holds then (null when its state has no messages). */
 export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversation | null> {
   const { spec, stateDir, emit } = inputs;
-  const module = await loadModule(spec);
-  const cassette = spec.cassette === undefined || spec.cassetteMode === undefined ? null : await installCassette(spec.module, spec.cassette.file, spec.cassetteMode);
+  const module = inputs.loaded?.module ?? (await loadModule(spec));
+  const cassette = spec.cassette === undefined || spec.cassetteMode === undefined ? null : await installCassette(spec.module, spec.cassette.file, spec.cassetteMode, inputs.loaded);
   const createGraph = exportedFunction(module, spec.graphExport, spec);
   exportedFunction(module, spec.effectsExport, spec); // asked for before anything runs
 
@@ -68,19 +77,19 @@ export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversat
     if (status !== 'finished') await graph.invoke(status === 'new' ? spec.input : null, { ...thread, callbacks: [observer], recursionLimit: 200 });
   } catch (error) {
     // A life that stops on an error has still done what it did: the verdict reads its effects.
-    await readBack(graph, ctx, spec, stateDir).catch(() => undefined);
+    await readBack(graph, ctx, spec, stateDir, module).catch(() => undefined);
     throw error;
   }
   cassette?.save();
-  const messages = await readBack(graph, ctx, spec, stateDir);
+  const messages = await readBack(graph, ctx, spec, stateDir, module);
   saver.close();
   if (messages === null) return null;
   return toConversation(messages.filter((m) => m.getType?.() !== 'system') as never);
 }
 
 /** Writes what the run did for the parent (its effects, answer and state) and returns the thread's messages (null when its state has none). */
-async function readBack(graph: UserGraph, ctx: LangGraphModuleContext, spec: LangGraphModuleSpec, stateDir: string): Promise<Message[] | null> {
-  const readEffects = exportedFunction(await loadModule(spec), spec.effectsExport, spec);
+async function readBack(graph: UserGraph, ctx: LangGraphModuleContext, spec: LangGraphModuleSpec, stateDir: string, module: Record<string, unknown>): Promise<Message[] | null> {
+  const readEffects = exportedFunction(module, spec.effectsExport, spec);
   const state = await graph.getState({ configurable: { thread_id: MODULE_THREAD_ID } });
   const { messages, ...rest } = state.values ?? {};
   const list = (Array.isArray(messages) ? messages : []) as Message[];

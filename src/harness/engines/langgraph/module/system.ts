@@ -23,6 +23,7 @@ import { effectsAsWrites } from './effects.js';
 // Its events' kinds (node-start, checkpoint-saved, ...) are known wherever its runs are read.
 import '../event-kinds.js';
 import type { CassetteMode } from './cassette.js';
+import { moduleChildBundle } from './bundle.js';
 import { DEFAULT_EFFECTS_EXPORT, DEFAULT_GRAPH_EXPORT, EXIT_BAD_SETUP, MODULE_ENV, MODULE_LIFE_TIMEOUT_VARIABLE, MODULE_STATE_FILES, type LangGraphModuleSpec, type ModuleRunFile, type ModuleStores } from './spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
@@ -148,7 +149,8 @@ function moduleTier(spec: LangGraphModuleSpec, cassetteMode?: CassetteMode): Who
     name: 'langgraph-module',
     prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
     life: async (_scenario, request) => {
-      const child = { engine: 'LangGraph', bundle: await childBundle({ entry: CHILD_ENTRY, packages: 'external' }), runFileVariable: MODULE_ENV.run, picksVariable: MODULE_ENV.picks, timeoutVariable: MODULE_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: 'cannot be checked' };
+      const bundle = (await moduleChildBundle(spec.module)) ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
+      const child = { engine: 'LangGraph', bundle, runFileVariable: MODULE_ENV.run, picksVariable: MODULE_ENV.picks, timeoutVariable: MODULE_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: 'cannot be checked' };
       return runEngineLife(child, request, `${spec.moduleArg} life ${request.lifeIndex}`, runFile);
     },
     stores: (_scenario, stateDir): Pick<RunOutcome, 'delivered' | 'writes' | 'refusals' | 'shop'> => {
