@@ -26,7 +26,10 @@ export interface CheckAgentOptions {
   kills?: 1 | 2;
   /** Lives run side by side. Default 2. */
   concurrency?: number;
-  /** A life that runs longer is taken to hang: the check stops with an error. Default 120 s. */
+  /**
+   * A life that runs longer is taken to hang. Default 120 s. A recovery that hangs fails its kill
+   * point (a verdict, like a crash); a run never killed that hangs stops the check with an error.
+   */
   lifeTimeoutMs?: number;
 }
 

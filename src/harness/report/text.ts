@@ -94,13 +94,17 @@ function repeatKeyLines(judged: JudgedCase): string[] {
   for (const twice of judged.verdict.doneTwice) {
     const keys = judged.outcome.writes.filter((w) => w.kind === twice.kind && w.target === twice.target && w.args === twice.args).map((w) => w.key);
     if (keys.length < 2) continue;
-    const shown = keys.map((k) => (k === null ? 'no key' : `key ${k}`)).join(', ');
-    const why = keys.every((k) => k === null) ? 'no key to make the repeat harmless'
-      : new Set(keys).size === keys.length ? 'the key changed between the commits, so it made no repeat harmless'
-      : 'the same key twice: the store did not check it';
-    lines.push(`    ${twice.kind} ${twice.target} was committed with ${shown}: ${why}`);
+    lines.push(`    ${twice.kind} ${twice.target} was committed ${keysText(keys)}`);
   }
   return lines;
+}
+
+/** The keys of the commits of one write, and what they tell: "no key" said once when none had one. */
+function keysText(keys: readonly (string | null)[]): string {
+  if (keys.every((k) => k === null)) return `${keys.length === 2 ? 'twice' : `${keys.length} times`} with no key: nothing made the repeat harmless`;
+  const shown = keys.map((k) => (k === null ? 'no key' : `key ${k}`)).join(', ');
+  const why = new Set(keys).size === keys.length ? 'the key changed between the commits, so it made no repeat harmless' : 'the same key twice: the store did not check it';
+  return `with ${shown}: ${why}`;
 }
 
 /** The explanation of one failing (or passing) case. */

@@ -2,8 +2,10 @@
 // Kills an agent in any language at every kill point through the kill protocol (src/harness/process/protocol.ts),
 // with --kills 2 also at every kill point of its recovery, restarts it, and judges each run against
 // one never killed: the same explorer, checks, minimal counterexample and report as `check`.
-// --schedule replays one schedule. Exit 1 when a check the protocol can make fails, 2 when the
-// harness breaks the protocol or a life runs longer than --life-timeout seconds (default 120).
+// --schedule replays one schedule. Exit 1 when a check the protocol can make fails (a recovery
+// that runs longer than --life-timeout seconds, default 120, hung: a failure too), 2 when the
+// harness breaks the protocol, its lives do not repeat the run never killed, or that run does not
+// finish (it stopped, crashed or hung).
 
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -11,7 +13,7 @@ import { UsageError } from '../../usage-error.js';
 import type { ExternalHarness } from '../../engines/external/external.js';
 import { DEFAULT_LIFE_TIMEOUT_MS } from '../../process/processes.js';
 import { externalSystem, externalTask } from '../../engines/external/engine.js';
-import { explore, judgeCasePlan, resolveKillsPlan } from '../../search/explore.js';
+import { explore, judgeCasePlan, mustFinish, resolveKillsPlan } from '../../search/explore.js';
 import { runPlan } from '../../search/plan.js';
 import { withSession } from '../../session.js';
 import { decimalInt, decimalNumber, killDepth, killPointList } from '../options.js';
@@ -55,6 +57,8 @@ export async function harnessCommand(args: string[]): Promise<number> {
       const kills = await runPlan(resolveKillsPlan(schedule, []), session);
       return { resolved: kills, judged: await runPlan(judgeCasePlan(task, system, { kills, interleaving: [] }), session) };
     });
+    // Judged against a run that finished, at kill points that landed: else it proves nothing.
+    mustFinish(judged.baseline, system);
     mustLandEveryKill(judged.outcome, resolved, '--schedule');
     if (parsed.values.json) console.log(JSON.stringify({ harness: harness.name, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) }, null, 2));
     print(formatFailure({ judged, source }));

@@ -7,7 +7,7 @@
 import type { Scenario } from '../../../model/scenario.js';
 import type { CheckName } from '../../check/checks.js';
 import type { Engine, SystemUnderTest } from '../../engine.js';
-import { EXTERNAL_TASK, runExternal, type ExternalHarness } from './external.js';
+import { EXTERNAL_TASK, externalRuns, type ExternalHarness } from './external.js';
 import { processSession } from '../../process/process-lives.js';
 import { shellWords } from '../../shell-words.js';
 
@@ -28,8 +28,9 @@ export function externalSystem(harness: ExternalHarness): SystemUnderTest {
     killPoints: ['(the events the agent writes)'],
     selector: ['--', harness.name],
     inProcess: false,
-    // Each run starts the agent afresh, in folders of its own: a session keeps nothing between runs.
-    open: (scenario) => processSession(scenario, (schedule) => runExternal(harness, schedule.kills)),
+    // Each run starts the agent afresh, in folders of its own; a session keeps only the first life
+    // of its run never killed, which every killed run's first life must repeat.
+    open: (scenario) => processSession(scenario, externalRuns(harness)),
   };
 }
 

@@ -6,13 +6,15 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readOutbox } from '../../../model/file-stores.js';
-import { DEFAULT_LIFE_TIMEOUT_MS, runChild, type ChildExit } from '../../process/processes.js';
+import { canonicalJson } from '../../../model/canonical-json.js';
+import { DEFAULT_LIFE_TIMEOUT_MS, LifeTimedOut, runChild, type ChildExit } from '../../process/processes.js';
 import type { TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { runWholeInProcesses, type WholeRunTier } from '../../process/whole-run.js';
 import type { Scenario } from '../../../model/scenario.js';
-import { ENV, errorLine, lifeEnd, ProtocolError, readEvents } from '../../process/protocol.js';
+import { ENV, errorLine, EXIT_FAILED, lifeEnd, ProtocolError, readEvents, type ProtocolEvent } from '../../process/protocol.js';
 import type { RunEvent } from '../../check/events.js';
-import type { CommittedWrite, LifeRecord, RunOutcome } from '../../check/outcome.js';
+import { killPointIdentity } from '../../check/kill-points.js';
+import type { CommittedWrite, LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
 import { MAX_EVENTS_PER_LIFE } from '../../life-loop.js';
 
 export interface ExternalHarness {
@@ -20,7 +22,10 @@ export interface ExternalHarness {
   name: string;
   command: string;
   args: string[];
-  /** How long one life may run before it is killed and the check stops (bad input); default 120 s. */
+  /**
+   * How long one life may run before it is killed; default 120 s. A recovery that runs longer hung
+   * (a verdict on it); a run never killed that does leaves nothing to compare with (bad input).
+   */
   lifeTimeoutMs?: number;
 }
 
@@ -49,12 +54,77 @@ export async function runExternal(harness: ExternalHarness, kills: number[]): Pr
   return outcome;
 }
 
-/** One life of the harness: its command, started with the protocol's variables. */
-async function externalLife(harness: ExternalHarness, request: TierLifeRequest): Promise<TierLife> {
+/**
+ * The runs of one session of the harness. A kill point is judged against the run never killed,
+ * which means something only when the killed run's first life did what that run did up to its
+ * kill point: the same events, index by index (what the explorer by equivalence asks of a process
+ * engine's lives, process-lives.ts: mustRepeat). The session keeps the first life of its first run
+ * never killed and holds the first life of every later run to it; one that differs (another path
+ * when killed, another order each run) is bad input, never judged. The search runs the run never
+ * killed first; a run that comes back before it still waits for it to be compared.
+ */
+export function externalRuns(harness: ExternalHarness): (schedule: Schedule) => Promise<RunOutcome> {
+  let neverKilled: Promise<LifeRecord | null> | null = null;
+  return async (schedule) => {
+    const running = runExternal(harness, schedule.kills);
+    const reference = neverKilled;
+    if (reference === null && schedule.kills.length === 0) {
+      // A run never killed that fails reports its own error to whoever asked for it.
+      neverKilled = running.then((outcome) => outcome.lives[0] ?? null, () => null);
+      return running;
+    }
+    const outcome = await running;
+    const first = await reference;
+    if (first !== null) mustRepeatTheRunNeverKilled(harness.name, first, outcome);
+    return outcome;
+  };
+}
+
+/** The first life of `outcome` wrote what the run never killed wrote, up to its kill point (every event, for a run never killed). */
+function mustRepeatTheRunNeverKilled(name: string, neverKilled: LifeRecord, outcome: RunOutcome): void {
+  const life = outcome.lives[0];
+  if (life === undefined) return;
+  const killedAfter = outcome.schedule.kills[0];
+  const last = killedAfter ?? Math.max(neverKilled.events.length, life.events.length) - 1;
+  const which = killedAfter === undefined ? 'life 1 of another run never killed' : `life 1 of the run killed after event ${killedAfter}`;
+  for (let i = 0; i <= last; i++) {
+    const expected = neverKilled.events[i];
+    const got = life.events[i];
+    if (expected === undefined && got === undefined) return;
+    if (expected !== undefined && got !== undefined && sameStep(expected, got)) continue;
+    throw new ProtocolError(`${name}: ${which} ${howItDiffers(i, expected, got, life, neverKilled)}: an agent whose lives do not repeat cannot be judged at a kill point`);
+  }
+}
+
+/**
+ * Two events record the same step of the agent: the same kind and fields. Two fields are of the
+ * moment, not of the path: when it happened (atMs), and the key of a write, which an agent may make
+ * afresh in each run (a key that then changes between a write and its repeat is the verdict's
+ * finding, not a different path).
+ */
+function sameStep(a: RunEvent, b: RunEvent): boolean {
+  const step = ({ atMs: _atMs, key: _key, ...fields }: RunEvent & { key?: unknown }): string => canonicalJson(fields);
+  return step(a) === step(b);
+}
+
+function howItDiffers(i: number, expected: RunEvent | undefined, got: RunEvent | undefined, life: LifeRecord, neverKilled: LifeRecord): string {
+  if (got === undefined) return `${lifeEndText(life)} after ${life.events.length} events, where the run never killed went on to write event ${i} as ${JSON.stringify(expected)}`;
+  if (expected === undefined) return `wrote event ${i} as ${JSON.stringify(got)} where the run never killed had ended after ${neverKilled.events.length} events`;
+  return `wrote event ${i} as ${JSON.stringify(got)} where the run never killed wrote ${JSON.stringify(expected)}`;
+}
+
+function lifeEndText(life: LifeRecord): string {
+  if (life.end === 'finished') return 'ran to its end';
+  if (life.end === 'killed') return 'was killed';
+  return `stopped (${life.error})`;
+}
+
+/** One life of the harness: its command, started with the protocol's variables; `previous` is the life before it in its run. */
+async function externalLife(harness: ExternalHarness, request: TierLifeRequest, previous: LifeRecord | undefined): Promise<TierLife> {
   const { lifeIndex, killAfter } = request;
   const eventsPath = join(request.runDir, `events-${lifeIndex}.jsonl`);
   const what = `${harness.name} life ${lifeIndex}`;
-  const exit = await startLife(harness, what, {
+  const exit = await startLifeOrHang(harness, what, previous, {
     ...process.env,
     [ENV.stateDir]: request.stateDir,
     [ENV.events]: eventsPath,
@@ -64,30 +134,78 @@ async function externalLife(harness: ExternalHarness, request: TierLifeRequest):
   });
   const events = readEvents(eventsPath, what);
   if (events.length > MAX_EVENTS_PER_LIFE) throw new ProtocolError(`${what}: more than ${MAX_EVENTS_PER_LIFE} events, a runaway loop`);
+  const record = 'hungAfter' in exit ? hungRecovery(harness, what, request, events, exit.hungAfter) : endedLife(what, exit, events, killAfter);
+  return { record, conversation: null, picks: [], widths: [] };
+}
+
+/** A life that ended by itself or by its kill, as the protocol's exit status says. */
+function endedLife(what: string, exit: ChildExit, events: ProtocolEvent[], killAfter: number | null): LifeRecord {
   const end = lifeEnd(exit, events.length, killAfter, what, 'verdict');
   // The harness's events carry what it writes: an index, a kind, and fields of its own.
   const record: LifeRecord = { events: events as unknown as RunEvent[], end: end === 'crashed' ? 'failed' : end, killedAfter: end === 'killed' ? killAfter : null, error: null, errorKind: null };
   if (end === 'failed') {
-    record.error = exit.stderr.trim();
+    record.error = `the agent stopped on an error (exit ${EXIT_FAILED})${stderrTail(exit.stderr)}`;
     record.errorKind = 'stopped';
   }
   if (end === 'crashed') {
     record.error = `the agent crashed (exit ${exit.code ?? exit.signal})${errorLine(exit.stderr)}`;
     record.errorKind = 'crashed';
   }
-  return { record, conversation: null, picks: [], widths: [] };
+  return record;
 }
 
-/** The harness as a whole run asks of an engine: an empty state folder (the agent makes its shop), its lives, what its stores hold. */
+/** How many of the last lines of its stderr a life that stopped on an error is reported with. */
+const STDERR_TAIL_LINES = 3;
+
+/** The last lines of what an agent wrote on stderr when it stopped (its error, by the protocol), on one line. */
+function stderrTail(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return lines.length === 0 ? ', with nothing on stderr' : `: ${lines.slice(-STDERR_TAIL_LINES).join(' | ')}`;
+}
+
+/**
+ * A recovery that did not end within its time: it waits for something its killed predecessor left
+ * (a lock, say) and would wait forever. That is how the recovery behaves after that kill point, so
+ * it is a verdict on it: the life stopped, with the kill point it followed.
+ */
+function hungRecovery(harness: ExternalHarness, what: string, request: TierLifeRequest, events: ProtocolEvent[], previous: LifeRecord): LifeRecord {
+  const { lifeIndex, killAfter } = request;
+  if (killAfter !== null && events.length > killAfter) {
+    throw new ProtocolError(`${what}: the harness did not kill itself after event ${killAfter} (${ENV.killAfter}=${killAfter}): it wrote ${events.length} events and hung; a harness that breaks the protocol is bad input`);
+  }
+  const timeoutS = (harness.lifeTimeoutMs ?? DEFAULT_LIFE_TIMEOUT_MS) / 1000;
+  const error = `the recovery hung: it did not end within ${timeoutS} s after kill point ${killPointText(previous, lifeIndex)}`;
+  return { events: events as unknown as RunEvent[], end: 'failed', killedAfter: null, error, errorKind: 'stopped' };
+}
+
+/**
+ * The kill point of the life before life `lifeIndex` (0 for the first), by index and identity,
+ * e.g. "4 (shop-commit[step-2])"; past the first recovery, with the life it was in (numbered from 1).
+ */
+function killPointText(killed: LifeRecord, lifeIndex: number): string {
+  const k = killed.killedAfter ?? killed.events.length - 1;
+  const inLife = lifeIndex > 1 ? ` of life ${lifeIndex}` : '';
+  return `${k} (${killPointIdentity(killed.events, k)})${inLife}`;
+}
+
+/**
+ * The harness as one whole run asks of an engine: an empty state folder (the agent makes its shop),
+ * its lives, each told of the one before it, and what its stores hold.
+ */
 function externalTier(harness: ExternalHarness): WholeRunTier {
+  const earlier: LifeRecord[] = [];
   return {
     name: 'external',
     prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
-    life: (_scenario, request) => externalLife(harness, request),
+    life: async (_scenario, request) => {
+      const life = await externalLife(harness, request, earlier.at(-1));
+      earlier.push(life.record);
+      return life;
+    },
     stores: (_scenario, stateDir, lives) => {
-      // An agent that crashed before making its shop has written nothing; one that ran to its end must have made it.
-      const crashed = lives.at(-1)?.errorKind === 'crashed';
-      const { writes, delivered } = crashed && !existsSync(join(stateDir, 'shop.sqlite')) ? { writes: [], delivered: readDelivered(stateDir, harness.name) } : readStores(stateDir, harness.name);
+      // A last life that crashed, stopped or hung before making its shop has written nothing; one that ran to its end must have made it.
+      const stopped = lives.at(-1)?.end === 'failed';
+      const { writes, delivered } = stopped && !existsSync(join(stateDir, 'shop.sqlite')) ? { writes: [], delivered: readDelivered(stateDir, harness.name) } : readStores(stateDir, harness.name);
       return { delivered, writes, refusals: [], shop: {} };
     },
   };
@@ -102,6 +220,20 @@ function mustGiveSomethingToJudge(name: string, life: LifeRecord, delivered: str
   if (life.end !== 'finished') return; // the explorer reports a run that did not finish
   if (life.events.length === 0) throw new ProtocolError(`${name}: the run without a kill wrote no events (${ENV.events}): there is no kill point to test; a harness that breaks the protocol is bad input`);
   if (delivered.length === 0) throw new ProtocolError(`${name}: the run without a kill exited 0 but delivered no answer (outbox.jsonl): it did not finish its task; a harness that breaks the protocol is bad input`);
+}
+
+/**
+ * Starts one life and waits for it to end. A recovery (a life with one killed before it) that
+ * outlives its time hung after that kill, which is a verdict on it; a first life that does stays
+ * an error: a run never killed that hangs leaves nothing to compare with.
+ */
+async function startLifeOrHang(harness: ExternalHarness, what: string, previous: LifeRecord | undefined, env: NodeJS.ProcessEnv): Promise<ChildExit | { hungAfter: LifeRecord }> {
+  try {
+    return await startLife(harness, what, env);
+  } catch (error) {
+    if (previous !== undefined && error instanceof LifeTimedOut) return { hungAfter: previous };
+    throw error;
+  }
 }
 
 /** Starts one life; a command that cannot be started is bad input, not a crash of ours. */
