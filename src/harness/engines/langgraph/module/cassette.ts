@@ -13,7 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LangGraphSetupError } from './setup-error.js';
+import { UserModuleSetupError } from '../../../user-module/setup-error.js';
 
 export type CassetteMode = 'record' | 'replay';
 
@@ -71,12 +71,12 @@ function userCoreModule(moduleFile: string, subpath: string): string {
   try {
     packageJson = createRequire(moduleFile).resolve('@langchain/core/package.json');
   } catch {
-    throw new LangGraphSetupError(`--cassette: @langchain/core cannot be found from ${moduleFile}: the cassette records the replies of LangChain chat models`);
+    throw new UserModuleSetupError(`--cassette: @langchain/core cannot be found from ${moduleFile}: the cassette records the replies of LangChain chat models`);
   }
   const exports = (JSON.parse(readFileSync(packageJson, 'utf8')) as { exports: Record<string, { import?: { default?: string } | string }> }).exports;
   const entry = exports[`./${subpath}`]?.import;
   const file = typeof entry === 'string' ? entry : entry?.default;
-  if (file === undefined) throw new LangGraphSetupError(`--cassette: this @langchain/core (${packageJson}) has no ${subpath} to import`);
+  if (file === undefined) throw new UserModuleSetupError(`--cassette: this @langchain/core (${packageJson}) has no ${subpath} to import`);
   return pathToFileURL(join(dirname(packageJson), file)).href;
 }
 
@@ -137,16 +137,16 @@ function divergence(recorded: readonly Recorded[], keys: readonly string[]): num
 }
 
 function readCassette(file: string): CassetteFile {
-  if (!existsSync(file)) throw new LangGraphSetupError(`--cassette ${file}: no such file to replay`);
+  if (!existsSync(file)) throw new UserModuleSetupError(`--cassette ${file}: no such file to replay`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new LangGraphSetupError(`--cassette ${file}: not JSON (${(error as Error).message})`);
+    throw new UserModuleSetupError(`--cassette ${file}: not JSON (${(error as Error).message})`);
   }
   const calls = (parsed as { calls?: unknown } | null)?.calls;
   if (!Array.isArray(calls) || !calls.every((c) => Array.isArray((c as Recorded)?.messages) && Array.isArray((c as Recorded)?.generations))) {
-    throw new LangGraphSetupError(`--cassette ${file}: calls: expected the list of recorded calls { messages, generations } killpoint writes`);
+    throw new UserModuleSetupError(`--cassette ${file}: calls: expected the list of recorded calls { messages, generations } killpoint writes`);
   }
   return parsed as CassetteFile;
 }

@@ -8,8 +8,8 @@ import { ENV } from '../../../process/protocol.js';
 import { picksFromVariable, requiredVariable, runChildMain, runProtocolLife } from '../../../process/child-main.js';
 import { NotACheckpointDatabase } from '../checkpoint-file.js';
 import { runModuleLife, type LoadedGraphModule } from './life.js';
-import { LangGraphSetupError } from './setup-error.js';
-import { EXIT_BAD_SETUP, MODULE_ENV, type ModuleRunFile } from './spec.js';
+import { EXIT_BAD_SETUP, UserModuleSetupError } from '../../../user-module/setup-error.js';
+import { MODULE_ENV, type ModuleRunFile } from './spec.js';
 
 export function startModuleChild(loaded?: LoadedGraphModule): void {
   // A user's graph may leave timers or connections open: the life is over when its run is.
@@ -18,7 +18,7 @@ export function startModuleChild(loaded?: LoadedGraphModule): void {
       runProtocolLife<ModuleRunFile>(
         MODULE_ENV.run,
         (spec, { emit, onPick }) => runModuleLife({ spec, stateDir: requiredVariable(ENV.stateDir), picks: picksFromVariable(MODULE_ENV.picks), emit, onPick, ...(loaded === undefined ? {} : { loaded }) }),
-        { badInputExit: (error) => (error instanceof LangGraphSetupError || error instanceof NotACheckpointDatabase ? EXIT_BAD_SETUP : undefined) },
+        { badInputExit: (error) => (error instanceof UserModuleSetupError || error instanceof NotACheckpointDatabase ? EXIT_BAD_SETUP : undefined) },
       ),
     { exitWhenDone: true },
   );

@@ -1,23 +1,25 @@
-// One life of a user's LangGraph agent, inside its own process: load the user's module (TypeScript
-// with no build step), build the graph with killpoint's checkpointer, find where the thread stands,
-// run or resume it to its end with the observer in its callbacks, then read back what the run
-// did (the module's effects, the final answer, the graph's state) for the parent.
+// One life of a user's LangGraph agent, inside its own process: the user's module (loaded by the
+// bundled child, or here through tsx), the graph built with killpoint's checkpointer, where the
+// thread stands, then the run or its resumption to its end with the observer in its callbacks,
+// and what the run did read back for the parent (the module's effects, the final answer, the
+// graph's state).
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { canonicalJson } from '../../../../model/canonical-json.js';
 import type { Conversation } from '../../../../model/conversation.js';
 import type { EmitEvent } from '../../../process/child-main.js';
+import { effectRecords } from '../../../user-module/effects.js';
+import { exportedFunction, loadUserModule, userCall } from '../../../user-module/load.js';
+import { UserModuleSetupError } from '../../../user-module/setup-error.js';
+import { writeModuleStores } from '../../../user-module/stores.js';
 import { assertCheckpointDatabase } from '../checkpoint-file.js';
 import { toConversation } from '../convert.js';
 import { EventedSqliteSaver } from '../evented-saver.js';
 import { Gate } from '../gate.js';
-import { effectRecords } from './effects.js';
-import { GraphObserver } from './observer.js';
-import { LangGraphSetupError } from './setup-error.js';
 import { installCassette } from './cassette.js';
-import { MODULE_STATE_FILES, type LangGraphModuleContext, type LangGraphModuleSpec, type ModuleRunFile, type ModuleStores } from './spec.js';
+import { GraphObserver } from './observer.js';
+import { MODULE_STATE_FILES, type LangGraphModuleContext, type LangGraphModuleSpec, type ModuleRunFile } from './spec.js';
 
 /** The thread every run of a user's graph is on: killpoint's, the same in every life. */
 export const MODULE_THREAD_ID = 'killpoint-run';
@@ -54,10 +56,10 @@ interface Message {
 /** Runs the life to its end and returns the conversation the thread holds then (null when its state has no messages). */
 export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversation | null> {
   const { spec, stateDir, emit } = inputs;
-  const module = inputs.loaded?.module ?? (await loadModule(spec));
+  const module = inputs.loaded?.module ?? (await loadUserModule(spec.module, spec.moduleArg));
   const cassette = spec.cassette === undefined || spec.cassetteMode === undefined ? null : await installCassette(spec.module, spec.cassette.file, spec.cassetteMode, inputs.loaded);
-  const createGraph = exportedFunction(module, spec.graphExport, spec);
-  exportedFunction(module, spec.effectsExport, spec); // asked for before anything runs
+  const createGraph = exportedFunction(module, spec.graphExport, spec.moduleArg);
+  exportedFunction(module, spec.effectsExport, spec.moduleArg); // asked for before anything runs
 
   const checkpoints = join(stateDir, MODULE_STATE_FILES.checkpoints);
   assertCheckpointDatabase(checkpoints);
@@ -89,16 +91,15 @@ export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversat
 
 /** Writes what the run did for the parent (its effects, answer and state) and returns the thread's messages (null when its state has none). */
 async function readBack(graph: UserGraph, ctx: LangGraphModuleContext, spec: LangGraphModuleSpec, stateDir: string, module: Record<string, unknown>): Promise<Message[] | null> {
-  const readEffects = exportedFunction(module, spec.effectsExport, spec);
+  const readEffects = exportedFunction(module, spec.effectsExport, spec.moduleArg);
   const state = await graph.getState({ configurable: { thread_id: MODULE_THREAD_ID } });
   const { messages, ...rest } = state.values ?? {};
   const list = (Array.isArray(messages) ? messages : []) as Message[];
-  const stores: ModuleStores = {
+  writeModuleStores(stateDir, {
     effects: effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport),
     answer: finalAnswer(list),
     state: canonicalJson(rest),
-  };
-  writeFileSync(join(stateDir, MODULE_STATE_FILES.stores), JSON.stringify(stores));
+  });
   return Array.isArray(messages) ? list : null;
 }
 
@@ -118,46 +119,13 @@ function finalAnswer(messages: readonly Message[]): string | null {
   return typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
 }
 
-async function loadModule(spec: LangGraphModuleSpec): Promise<Record<string, unknown>> {
-  // TypeScript loads as it is, with no build step (tsx's loader, registered in this process only).
-  if (/\.[mc]?tsx?$/.test(spec.module)) (await import('tsx/esm/api')).register();
-  try {
-    return (await import(pathToFileURL(spec.module).href)) as Record<string, unknown>;
-  } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    if (e.code === 'ERR_MODULE_NOT_FOUND' && e.message.includes(spec.module)) throw new LangGraphSetupError(`${spec.moduleArg}: no such module`);
-    throw new LangGraphSetupError(`${spec.moduleArg}: the module failed to load: ${firstLine(e.message ?? String(error))}`);
-  }
-}
-
-function exportedFunction(module: Record<string, unknown>, name: string, spec: LangGraphModuleSpec): (ctx: LangGraphModuleContext) => unknown {
-  const value = module[name];
-  if (typeof value === 'function') return value as (ctx: LangGraphModuleContext) => unknown;
-  const found = Object.keys(module).filter((k) => typeof module[k] === 'function');
-  const said = value === undefined ? 'does not export' : `exports a ${typeof value} as`;
-  throw new LangGraphSetupError(`${spec.moduleArg} ${said} ${name}(ctx) (its functions: ${found.length > 0 ? found.join(', ') : 'none'})`);
-}
-
 /** The graph must keep its checkpoints where killpoint can see them and a recovery can read them. */
 function mustUseTheCheckpointer(graph: UserGraph, saver: EventedSqliteSaver, exportName: string): void {
-  if (typeof graph?.invoke !== 'function' || typeof graph.getState !== 'function') throw new LangGraphSetupError(`${exportName}(ctx) returned ${graph === null || typeof graph !== 'object' ? String(graph) : 'an object without invoke and getState'}: expected a compiled graph`);
+  if (typeof graph?.invoke !== 'function' || typeof graph.getState !== 'function') throw new UserModuleSetupError(`${exportName}(ctx) returned ${graph === null || typeof graph !== 'object' ? String(graph) : 'an object without invoke and getState'}: expected a compiled graph`);
   if (graph.checkpointer === saver) return;
   const own = graph.checkpointer as { constructor?: { name?: string } } | undefined | boolean;
-  if (own === undefined || own === false || own === true) throw new LangGraphSetupError(`${exportName}(ctx): the graph was compiled without ctx.checkpointer (compile({ checkpointer: ctx.checkpointer })): a kill would leave nothing to resume from`);
+  if (own === undefined || own === false || own === true) throw new UserModuleSetupError(`${exportName}(ctx): the graph was compiled without ctx.checkpointer (compile({ checkpointer: ctx.checkpointer })): a kill would leave nothing to resume from`);
   const name = (own as { constructor?: { name?: string } }).constructor?.name ?? 'another checkpointer';
   const why = name === 'MemorySaver' ? ', which keeps nothing across processes' : '';
-  throw new LangGraphSetupError(`${exportName}(ctx): the graph was compiled with ${name}${why}, not ctx.checkpointer: compile({ checkpointer: ctx.checkpointer })`);
-}
-
-/** A call of the user's export that throws is a set-up killpoint cannot check, named by the export. */
-async function userCall(call: () => unknown, exportName: string): Promise<unknown> {
-  try {
-    return await call();
-  } catch (error) {
-    throw new LangGraphSetupError(`${exportName}(ctx) threw: ${firstLine((error as Error)?.message ?? String(error))}`);
-  }
-}
-
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? text;
+  throw new UserModuleSetupError(`${exportName}(ctx): the graph was compiled with ${name}${why}, not ctx.checkpointer: compile({ checkpointer: ctx.checkpointer })`);
 }

@@ -8,6 +8,8 @@
 //   readEffects(ctx)  the side effects done so far, as records { kind, target?, args? }.
 // `--graph-export` and `--effects-export` name other exports.
 
+import type { UserModuleTarget } from '../../../user-module/target.js';
+
 /** What the module's functions are given: the same in every life of a run. */
 export interface LangGraphModuleContext {
   /** killpoint's durable checkpointer (SQLite in the run's folder), which emits its saves as events. */
@@ -18,15 +20,8 @@ export interface LangGraphModuleContext {
   threadId: string;
 }
 
-export interface LangGraphModuleSpec {
-  /** The module's absolute path. */
-  module: string;
-  /** How the user named it (relative to where killpoint was started), for reports and replays. */
-  moduleArg: string;
-  /** The graph's input for `invoke`, as JSON. */
-  input: unknown;
-  /** The input as `--input` names it again in replays: its file, as given, or its JSON inline. */
-  inputArg: string;
+/** The module, its input (the graph's input for `invoke`) and the exports to call. */
+export interface LangGraphModuleSpec extends UserModuleTarget {
   graphExport: string;
   effectsExport: string;
   /** A real model's replies, recorded once and replayed in every life (module/cassette.ts): the file's absolute path and as given. */
@@ -47,24 +42,6 @@ export const MODULE_ENV = { run: 'KILLPOINT_LG_MODULE_RUN', picks: 'KILLPOINT_LG
 /** Seconds a life may take before it is taken to hang (default 120 s). */
 export const MODULE_LIFE_TIMEOUT_VARIABLE = 'KILLPOINT_LANGGRAPH_LIFE_TIMEOUT_S';
 
-/** Exit status of a life that found the set-up unusable (the module, its exports, what they return): bad input. */
-export const EXIT_BAD_SETUP = 4;
 
-/** The files a run keeps in its state folder: LangGraph's checkpoints, the agent's folder, and what the last life read. */
-export const MODULE_STATE_FILES = { checkpoints: 'checkpoints.sqlite', data: 'data', stores: 'killpoint-stores.json' } as const;
-
-/** One side effect as the module reports it. */
-export interface EffectRecord {
-  kind: string;
-  target?: string;
-  args?: unknown;
-}
-
-/** What a life that ran to its end (or stopped on an error) read back, for the parent. */
-export interface ModuleStores {
-  effects: EffectRecord[];
-  /** The final answer: the text of the last AI message without tool calls, or null. */
-  answer: string | null;
-  /** The graph's final state, messages aside, as canonical JSON. */
-  state: string;
-}
+/** The files a run keeps in its state folder: LangGraph's checkpoints and the agent's folder. */
+export const MODULE_STATE_FILES = { checkpoints: 'checkpoints.sqlite', data: 'data' } as const;

@@ -1,0 +1,39 @@
+// Loading a user's module inside a life and calling its exports: TypeScript with no build step
+// (tsx's loader, registered in that process only), and every way it can fail named as bad input.
+
+import { pathToFileURL } from 'node:url';
+import { UserModuleSetupError } from './setup-error.js';
+
+/** The module at `file` (`arg`: as the user named it, for messages). */
+export async function loadUserModule(file: string, arg: string): Promise<Record<string, unknown>> {
+  if (/\.[mc]?tsx?$/.test(file)) (await import('tsx/esm/api')).register();
+  try {
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    if (e.code === 'ERR_MODULE_NOT_FOUND' && e.message.includes(file)) throw new UserModuleSetupError(`${arg}: no such module`);
+    throw new UserModuleSetupError(`${arg}: the module failed to load: ${firstLine(e.message ?? String(error))}`);
+  }
+}
+
+/** The exported function `name`, or bad input naming it and the functions the module does export. */
+export function exportedFunction(module: Record<string, unknown>, name: string, arg: string): (ctx: unknown) => unknown {
+  const value = module[name];
+  if (typeof value === 'function') return value as (ctx: unknown) => unknown;
+  const found = Object.keys(module).filter((k) => typeof module[k] === 'function');
+  const said = value === undefined ? 'does not export' : `exports a ${typeof value} as`;
+  throw new UserModuleSetupError(`${arg} ${said} ${name}(ctx) (its functions: ${found.length > 0 ? found.join(', ') : 'none'})`);
+}
+
+/** A call of the user's export that throws is a set-up killpoint cannot check, named by the export. */
+export async function userCall(call: () => unknown, exportName: string): Promise<unknown> {
+  try {
+    return await call();
+  } catch (error) {
+    throw new UserModuleSetupError(`${exportName}(ctx) threw: ${firstLine((error as Error)?.message ?? String(error))}`);
+  }
+}
+
+export function firstLine(text: string): string {
+  return text.split('\n')[0] ?? text;
+}

@@ -1,0 +1,92 @@
+// A user's module and its input as the command line, the library and the vitest helper name them:
+// checked before anything runs (bad input names what is wrong), and the task the module runs (its
+// own, named after the module), which replay commands and corpus entries name by the same words.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import type { Scenario } from '../../model/scenario.js';
+import { SystemInputError } from '../engine.js';
+
+export interface UserModuleOptions {
+  /** The module's path (relative to the current folder). */
+  module: string;
+  /** The input: a JSON file's path, or the JSON itself when it starts as an object or a list does (`inputFile`); or the value (`input`). */
+  inputFile?: string;
+  input?: unknown;
+}
+
+export interface UserModuleTarget {
+  /** The module's absolute path. */
+  module: string;
+  /** How the user named it, for reports and replays. */
+  moduleArg: string;
+  input: unknown;
+  /** The input as `--input` names it again in replays: its file, as given, or its JSON inline. */
+  inputArg: string;
+}
+
+/** `option`: the command-line option that names the module (for messages); `exports`: what it must export. */
+export function userModuleTarget(options: UserModuleOptions, option: string, exports: string): UserModuleTarget {
+  if (typeof options.module !== 'string' || options.module === '') throw new SystemInputError(`${option}: expected the path of the module that exports ${exports}`);
+  const module = resolve(options.module);
+  if (!existsSync(module)) throw new SystemInputError(`${options.module}: no such module`);
+  const { input, inputArg } = inputOf(options);
+  return { module, moduleArg: options.module, input, inputArg };
+}
+
+function inputOf(options: UserModuleOptions): { input: unknown; inputArg: string } {
+  const file = options.inputFile;
+  if (file !== undefined && isInlineJson(file)) {
+    try {
+      return { input: JSON.parse(file), inputArg: file };
+    } catch (error) {
+      throw new SystemInputError(`--input: the JSON given inline is not JSON (${(error as Error).message})`);
+    }
+  }
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new SystemInputError(`--input ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    try {
+      return { input: JSON.parse(text), inputArg: file };
+    } catch (error) {
+      throw new SystemInputError(`--input ${file}: not JSON (${(error as Error).message})`);
+    }
+  }
+  if (options.input === undefined) throw new SystemInputError("--input: expected a JSON file with the module's input (or, from code, `input`)");
+  // Given as a value: a replay command carries it inline.
+  let inline: string | undefined;
+  try {
+    inline = JSON.stringify(options.input);
+  } catch (error) {
+    throw new SystemInputError(`input: cannot be written as JSON (${(error as Error).message})`);
+  }
+  if (inline === undefined) throw new SystemInputError('input: expected a JSON value (an object, a list, a string, ...)');
+  return { input: options.input, inputArg: inline };
+}
+
+/** `--input` takes a file, or the JSON itself when it starts as an object or a list does. */
+function isInlineJson(arg: string): boolean {
+  return /^\s*[[{]/.test(arg);
+}
+
+/** True when `path` names a module file that exists (a system name's first word, read back). */
+export function isModulePath(path: string): boolean {
+  return /\.[mc]?[jt]sx?$/.test(path) && existsSync(resolve(path));
+}
+
+/** The task a user's module runs: its own (its input), named after the module. */
+export function moduleTask(moduleArg: string, what: string): Scenario {
+  return {
+    id: basename(moduleArg).replace(/\.[mc]?[jt]sx?$/, ''),
+    title: `${what} of ${moduleArg}`,
+    customerMessage: '',
+    shop: { customers: [], orders: [], refunds: [] },
+    start: '',
+    steps: new Map(),
+    timings: { modelLatencyMs: 0, chunkMs: 0, toolWaitMs: 0, gapMs: 0 },
+  };
+}
