@@ -132,6 +132,14 @@ export const MAX_ANSWER_CHARS = 20_000;
 export const MAX_STEPS = 1000;
 export const MAX_RUN_EVENTS = 50_000;
 
+/**
+ * The longest a single timing may be: an hour. Virtual times add up over a run, and a timing far
+ * beyond any real wait (1e308 ms) makes the run's duration Infinity, so that no kill time can be
+ * drawn from it. At an hour each, the longest run a scenario may make (MAX_RUN_EVENTS events)
+ * stays below 2e11 ms, where a double still tells a 0.13 ms gap apart.
+ */
+export const MAX_TIMING_MS = 3_600_000;
+
 /** Names every object inherits (constructor, toString, __proto__, ...): never a field or argument of ours. */
 function inheritedName(key: string): boolean {
   return key in Object.prototype;
@@ -177,8 +185,10 @@ class Reader {
     return value;
   }
 
-  number(value: Json, field: string): number {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) this.fail(field, 'a number >= 0');
+  milliseconds(value: Json, field: string, max: number, maxWords: string): number {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max) {
+      this.fail(field, `milliseconds from 0 to ${max} (${maxWords}), got ${typeof value === 'number' ? String(value) : JSON.stringify(value)}`);
+    }
     return value;
   }
 
@@ -229,6 +239,7 @@ export function parseScenario(raw: Json, source: string): Scenario {
       if (!steps.has(branch.goto)) r.fail(`model.steps.${step.name}.next[${i}].goto`, 'the name of a step');
     }
   }
+  rejectWritesToUnknownOrders(r, shop, steps);
   rejectCycles(r, steps);
   rejectLongRuns(r, steps, start);
   return { id, title, customerMessage, shop, start, steps, timings };
@@ -317,7 +328,7 @@ function parseTimings(r: Reader, value: Json): Timings {
   const keys = Object.keys(DEFAULT_TIMINGS) as (keyof Timings)[];
   r.onlyKeys(t, 'timings', keys);
   const timings = { ...DEFAULT_TIMINGS };
-  for (const key of keys) if (t[key] !== undefined) timings[key] = r.number(t[key], `timings.${key}`);
+  for (const key of keys) if (t[key] !== undefined) timings[key] = r.milliseconds(t[key], `timings.${key}`, MAX_TIMING_MS, 'an hour');
   return timings;
 }
 
@@ -417,6 +428,35 @@ function parseCondition(r: Reader, value: Json, field: string, callCount: number
     r.fail(field, '"outcome", "nonEmpty" or "field" with "equals"');
   }
   return when;
+}
+
+/** The ids a field may name, for a message: "have: O-1, O-2", or what to say when there are none. */
+function haveIds(ids: readonly string[], none: string): string {
+  return ids.length === 0 ? none : `have: ${ids.join(', ')}`;
+}
+
+/**
+ * A write names an order (and a refund a line of it) the shop has. The shop would refuse any
+ * other as unknown in every run, killed or not, so the step could never do what it says: a typo
+ * in the file, named here rather than hidden in a verdict. A read may still look up an order the
+ * shop does not have: that refusal is an answer a branch can follow.
+ */
+function rejectWritesToUnknownOrders(r: Reader, shop: ShopRows, steps: Map<string, ModelStep>): void {
+  const orders = new Map(shop.orders.map((o) => [o.id, o]));
+  for (const step of steps.values()) {
+    if (step.kind !== 'calls') continue;
+    for (const [i, call] of step.calls.entries()) rejectUnknownOrderOf(r, call, `model.steps.${step.name}.calls[${i}].args`, orders);
+  }
+}
+
+/** One call of a write to an order: its orderId (and a refund's lineId) is one the shop has. */
+function rejectUnknownOrderOf(r: Reader, call: ScriptedCall, field: string, orders: ReadonlyMap<string, OrderRow>): void {
+  if (call.tool !== 'refund' && call.tool !== 'cancel_order') return;
+  const { orderId, lineId } = call.args;
+  const order = orders.get(String(orderId))
+    ?? r.fail(`${field}.orderId`, `the id of an order in shop.orders (${haveIds([...orders.keys()], 'it is empty')}), got ${JSON.stringify(orderId)}`);
+  if (call.tool !== 'refund' || order.lines.some((l) => l.lineId === lineId)) return;
+  r.fail(`${field}.lineId`, `the id of a line of order ${order.id} (${haveIds(order.lines.map((l) => l.lineId), 'it has no lines')}), got ${JSON.stringify(lineId)}`);
 }
 
 /**

@@ -10,6 +10,7 @@ import { BaselineDidNotFinish, SystemInputError } from '../engine.js';
 import { LifeNotRepeatable } from '../process/process-lives.js';
 import { UsageError } from '../usage-error.js';
 import { PROMISE_NOTE, wordsText } from '../report/words.js';
+import { exitWhenStdoutFails } from './reader.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../model/load.js';
@@ -60,6 +61,7 @@ function asksForHelp(args: string[]): boolean {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  exitWhenStdoutFails();
   const [name, ...args] = argv;
   // Asked for: usage on stdout, exit 0. Not given a command: usage on stderr, exit 2.
   if (name === '--help' || name === '-h') {

@@ -12,14 +12,16 @@
 //              kills by index, or killAt by identity (shop-commit[call_refund]: see
 //              src/harness/check/kill-points.ts), or both, and then each index must be that event;
 //              killedAfter, when given, pins what each kill point is ("refund call_refund: shop
-//              commit"), so an entry whose events shifted fails loudly instead of testing nothing
+//              commit"), so an entry whose events shifted fails loudly instead of testing nothing;
+//              a kill past the end of its life makes the entry stale (bad input, naming the run's length)
 //   property   the property or check the case belongs to
 //   expected   { failed: [checks that fail, exactly], differences?: [lines, exactly],
 //                property?: 'holds' | 'fails' (checked when `property` names one of PROPERTIES) }
 //   origin     optional { seed, path, property } when fast-check found it
 
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { loadScenarioFile, PROJECT_ROOT } from '../../model/load.js';
 import { parseScenario, ScenarioError, type Scenario } from '../../model/scenario.js';
 import { describeEvent } from '../check/event-kinds.js';
@@ -33,6 +35,8 @@ import type { SystemUnderTest } from '../engine.js';
 import { andThen, type MaybePromise } from '../maybe-promise.js';
 import { withSession } from '../session.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../registry.js';
+import { UsageError } from '../usage-error.js';
+import { firstUnlandedKill, type UnlandedKill } from './schedule-bounds.js';
 
 /** The task of an agent behind the kill protocol (its own; nothing of it is ours to load). */
 
@@ -43,6 +47,27 @@ export class CorpusError extends ScenarioError {
   constructor(source: string, field: string, expected: string) {
     super(source, field, expected);
     this.name = 'CorpusError';
+  }
+}
+
+/** Which recovery a life is, for a message: life 1 is "the first recovery". */
+function recoveryWords(life: number): string {
+  const ordinals = ['first', 'second', 'third'];
+  return life <= ordinals.length ? `the ${ordinals[life - 1]} recovery` : `recovery ${life}`;
+}
+
+/**
+ * An entry whose kill point lies past the end of its life: the run it was kept from was longer
+ * (the scenario or the system changed since), so its replay would kill nothing and report what a
+ * run never killed does. Bad input like any wrong field, and said as what it is: stale.
+ */
+export class StaleCorpusEntry extends CorpusError {
+  constructor(file: string, field: string, unlanded: UnlandedKill) {
+    const { life, kill, events } = unlanded;
+    super(file, field, `a kill point from -1 to ${events - 1}`);
+    const run = life === 0 ? 'the run' : `life ${life + 1} (${recoveryWords(life)})`;
+    this.message = `${file}: ${field} is ${kill} but ${run} has ${events} event${events === 1 ? '' : 's'} (kill points -1 to ${events - 1}): the entry is stale`;
+    this.name = 'StaleCorpusEntry';
   }
 }
 
@@ -208,7 +233,18 @@ function* replayPlan(entry: CorpusEntry): Plan<JudgedCase> {
  */
 export function replayEntry(entry: CorpusEntry, drive?: DriveOptions): MaybePromise<Replay> {
   const judged = withSession(entry.system, entry.scenario, (session) => runPlan(replayPlan(entry), session, drive));
-  return andThen(judged, (j) => compareReplay(entry, j));
+  return andThen(judged, (j) => {
+    mustLandEveryEntryKill(entry, j);
+    return compareReplay(entry, j);
+  });
+}
+
+/** Every kill of an entry lands in its replay; one past the end of its life makes the entry stale. */
+function mustLandEveryEntryKill(entry: CorpusEntry, judged: JudgedCase): void {
+  const unlanded = firstUnlandedKill(judged.outcome, judged.schedule.kills);
+  if (unlanded === null) return;
+  const field = entry.schedule.kills === null ? 'schedule.killAt' : 'schedule.kills';
+  throw new StaleCorpusEntry(entry.file, `${field}[${unlanded.life}]`, unlanded);
 }
 
 function compareReplay(entry: CorpusEntry, judged: JudgedCase): Replay {
@@ -244,16 +280,51 @@ function compareReplay(entry: CorpusEntry, judged: JudgedCase): Replay {
   return { entry, judged, mismatches };
 }
 
-/** Writes a judged case as a new corpus entry (the expected verdict is what it did now). */
-export function saveCorpusEntry(judged: JudgedCase, options: { name: string; note: string; property: string; scenarioFile?: string; scenarioInline?: unknown; origin?: CorpusEntry['origin']; dir?: string }): string {
+/** What a saved entry says besides its verdict: why it is kept, and where its scenario is. */
+export interface SaveOptions {
+  name: string;
+  note: string;
+  property: string;
+  scenarioFile?: string;
+  scenarioInline?: unknown;
+  origin?: CorpusEntry['origin'];
+  dir?: string;
+  /**
+   * When a file of that name holds another entry: replace it (a script that rewrites its own
+   * entries), or keep it and add a number to the new one's name (name-2.json, ...), so that two
+   * cases of one name are both kept. The default replaces.
+   */
+  whenNameTaken?: 'replace' | 'add a number';
+}
+
+/** Most entries of one name a folder holds (name, name-2, ...) before saving one more is refused. */
+const MAX_ENTRIES_OF_ONE_NAME = 1000;
+
+/**
+ * Writes a judged case as a corpus entry (the expected verdict is what it did now) and returns its
+ * path from the project root. A folder or file that cannot be written is bad input naming the
+ * entry, the folder and the errno.
+ */
+export function saveCorpusEntry(judged: JudgedCase, options: SaveOptions): string {
   const dir = options.dir ?? CORPUS_DIR;
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${options.name}.json`);
+  const text = `${JSON.stringify(entryJson(judged, options), null, 2)}\n`;
+  try {
+    makeFolder(dir);
+    const file = options.whenNameTaken === 'add a number' ? writeUnderFreeName(dir, options.name, text) : writeReplacing(join(dir, `${options.name}.json`), text);
+    return relative(PROJECT_ROOT, file);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot keep the corpus entry ${options.name} in ${dir}: ${fsFailure(error)}`);
+  }
+}
+
+/** The entry's JSON: the case as concrete data, with its kill points also by identity and by label. */
+function entryJson(judged: JudgedCase, options: SaveOptions): Record<string, unknown> {
   const killedAfter = judged.schedule.kills.map((k, life) => {
     const e = judged.outcome.lives[life]?.events[k];
     return k === -1 ? '(before the first event)' : e ? describeEvent(e) : '(no such event)';
   });
-  const entry = {
+  return {
     note: options.note,
     scenario: options.scenarioFile ?? options.scenarioInline,
     ...(judged.system.engine === DEFAULT_ENGINE ? {} : { engine: judged.system.engine }),
@@ -272,6 +343,83 @@ export function saveCorpusEntry(judged: JudgedCase, options: { name: string; not
     },
     ...(options.origin ? { origin: options.origin } : {}),
   };
-  writeFileSync(file, `${JSON.stringify(entry, null, 2)}\n`);
-  return relative(PROJECT_ROOT, file);
+}
+
+function writeReplacing(file: string, text: string): string {
+  writeFileSync(file, text);
+  return file;
+}
+
+/**
+ * Writes an entry under its name, or under the first of name-2, name-3, ... that is free, so that
+ * two cases of one name (two scenario files with one id) are both kept. A file that holds this
+ * very entry already is the answer: saving a case again adds no copy. Each name is taken by an
+ * exclusive create, so two processes saving into one folder never write over each other.
+ */
+function writeUnderFreeName(dir: string, name: string, text: string): string {
+  for (let n = 1; n <= MAX_ENTRIES_OF_ONE_NAME; n++) {
+    const file = join(dir, n === 1 ? `${name}.json` : `${name}-${n}.json`);
+    if (createExclusive(file, text) || readFileSync(file, 'utf8') === text) return file;
+  }
+  throw new UsageError(`cannot keep the corpus entry ${name} in ${dir}: it holds ${MAX_ENTRIES_OF_ONE_NAME} other entries of that name already`);
+}
+
+/** Creates a file holding this text; false when a file of that name exists already. */
+function createExclusive(file: string, text: string): boolean {
+  try {
+    writeFileSync(file, text, { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/**
+ * Makes a folder to keep corpus entries in and proves it writable, a probe file written and
+ * removed, before any work is done: a folder that cannot be written is bad input found at once,
+ * not a failure after a whole exploration. `option` names where the folder came from (--save).
+ */
+export function prepareCorpusFolder(dir: string, option: string): void {
+  const probe = join(resolve(dir), `.killpoint-write-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    makeFolder(dir);
+    writeFileSync(probe, '', { flag: 'wx' });
+    unlinkSync(probe);
+  } catch (error) {
+    throw new UsageError(`${option}: cannot keep corpus entries in ${dir}: ${fsFailure(error)}`);
+  }
+}
+
+/**
+ * Makes a folder and its missing parents, one mkdir each. Node's recursive mkdir retries for ever
+ * where mkdir answers ENOENT though the parent exists (under /proc, which makes no folders): here
+ * an ENOENT after the parent was made or found is final. A file in the folder's place is left for
+ * the first write to name (ENOTDIR).
+ */
+function makeFolder(dir: string): void {
+  const path = resolve(dir);
+  try {
+    mkdirUnlessThere(path);
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(path) === path) throw error;
+  }
+  makeFolder(dirname(path));
+  mkdirUnlessThere(path);
+}
+
+function mkdirUnlessThere(path: string): void {
+  try {
+    mkdirSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/** Why a file system call failed, in a few words: "mkdir failed (ENOENT)". Anything else is rethrown. */
+function fsFailure(error: unknown): string {
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  if (typeof code !== 'string') throw error;
+  return `${syscall ?? 'a file system call'} failed (${code})`;
 }

@@ -16,7 +16,7 @@ import { join, relative, resolve } from 'node:path';
 import { LANTERN_DIR, loadScenarioFile, PROJECT_ROOT } from '../../../model/load.js';
 import { ScenarioError, type Scenario } from '../../../model/scenario.js';
 import { UsageError } from '../../usage-error.js';
-import { isCorpusEntry, loadCorpusEntry, replayEntry, saveCorpusEntry } from '../../search/corpus.js';
+import { isCorpusEntry, loadCorpusEntry, prepareCorpusFolder, replayEntry, saveCorpusEntry } from '../../search/corpus.js';
 import { DEFAULT_EXPLORE_OPTIONS, exploreIn, judgeCasePlan, resolveKillsPlan, type JudgedCase } from '../../search/explore.js';
 import { runPlan } from '../../search/plan.js';
 import { withSession } from '../../session.js';
@@ -169,7 +169,10 @@ function displayPath(path: string): string {
   return rel.startsWith('..') ? path : rel;
 }
 
-/** Keeps a minimal counterexample as a corpus entry named after its scenario and system. */
+/**
+ * Keeps a minimal counterexample as a corpus entry named after its scenario and system; a case of
+ * another file with the same scenario id gets a number added to its name rather than replace it.
+ */
 function saveMinimal(minimal: JudgedCase, source: CaseSource, dir: string): string {
   const scenarioPath = source.kind === 'scenario-file' ? resolve(source.path) : null;
   // Corpus entries name their scenario file from the project root when it lies inside it.
@@ -181,12 +184,15 @@ function saveMinimal(minimal: JudgedCase, source: CaseSource, dir: string): stri
     property: 'promised checks',
     ...(scenarioFile === undefined ? { scenarioInline: null } : { scenarioFile }),
     dir: resolve(dir),
+    whenNameTaken: 'add a number',
   });
   return displayPath(resolve(PROJECT_ROOT, file));
 }
 
 export async function checkCommand(args: string[]): Promise<number> {
   const a = parseCheckArgs(args);
+  // A --save folder that cannot be written is found now, not after the exploration it would end.
+  if (a.saveDir !== null) prepareCorpusFolder(a.saveDir, '--save');
   const files = a.files.length > 0
     ? a.files
     : readdirSync(LANTERN_DIR).filter((n) => n.endsWith('.json')).sort().map((n) => displayPath(join(LANTERN_DIR, n)));

@@ -6,7 +6,9 @@
 // one lies outside its Wilson interval).
 
 import { loadScenarioFile, lanternScenarios } from '../../../model/load.js';
-import type { Scenario } from '../../../model/scenario.js';
+import type { Scenario, Timings } from '../../../model/scenario.js';
+import type { RunEvent } from '../../check/events.js';
+import { runDurationMs } from '../../chapter/kill-time.js';
 import { UsageError } from '../../usage-error.js';
 import { decimalInt, decimalNumber } from '../options.js';
 import {
@@ -175,12 +177,30 @@ export function formatEstimate(set: SetEstimate, args: EstimateArgs, failures: M
   return lines.join('\n');
 }
 
+/** A scenario's timings for a message: "modelLatencyMs 0, chunkMs 0, toolWaitMs 0 and gapMs 0". */
+function timingsWords(timings: Timings): string {
+  const words = Object.entries(timings).map(([name, ms]) => `${name} ${ms}`);
+  return `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}
+
+/**
+ * A random kill time is drawn from the run's duration, so a run whose every event happens at 0 ms
+ * has none to draw from: the scenario's timings are named, not the estimator's arithmetic. (Each
+ * timing may be 0 on its own; only all of them together leave a run no time. --gap-ms cannot: the
+ * journal's saves outside the gaps keep the scenario's own gapMs.)
+ */
+function mustTakeTime(scenario: Scenario, source: string, events: readonly RunEvent[], gap: GapOverride): void {
+  if (runDurationMs(estimatedEvents(events, gap)) > 0) return;
+  throw new UsageError(`${source}: timings: expected a run that takes time, but with ${timingsWords(scenario.timings)} every event of ${scenario.id} happens at 0 ms, so no kill time can be drawn`);
+}
+
 export function estimateCommand(argv: string[]): number {
   const args = parseEstimateArgs(argv);
   const scenarios: Array<{ scenario: Scenario; source: string }> = args.files.length > 0
     ? args.files.map((file) => ({ scenario: loadScenarioFile(file), source: file }))
     : lanternScenarios().map((scenario) => ({ scenario, source: `lantern/${scenario.id}` }));
   const runs = scenarios.map(({ scenario }) => ({ id: scenario.id, title: scenario.title, events: baselineEvents(scenario) }));
+  for (const [i, { scenario, source }] of scenarios.entries()) mustTakeTime(scenario, source, runs[i]!.events, args.gap);
   let set: SetEstimate;
   try {
     set = estimateSet(runs, { gap: args.gap, killsPerTask: args.killsPerTask });
