@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { checkLangGraph } from '../src/harness/api/check-langgraph.js';
+import { checkLangGraph } from '../src/harness/api/check-module.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
 
 const EXAMPLE = join(PROJECT_ROOT, 'examples', 'support-agent-langgraph');

@@ -99,3 +99,24 @@ export abstract class ToolCallGate {
     resolve();
   }
 }
+
+/**
+ * A gate that decides once the event loop has settled (two turns) after the call it let go came
+ * back, unless a decision is already due: by then every call the engine started together has
+ * reached the gate, and the engine's own follow-up work (a finished task's save) is done. For
+ * engines whose parallel calls all start in one turn (LangGraph's tasks, a user's DBOS steps).
+ */
+export class SettlingGate extends ToolCallGate {
+  private scheduled = false;
+
+  protected override kick(): void {
+    if (this.scheduled || this.running !== null) return;
+    this.scheduled = true;
+    setImmediate(() =>
+      setImmediate(() => {
+        this.scheduled = false;
+        this.decide();
+      }),
+    );
+  }
+}

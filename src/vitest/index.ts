@@ -8,13 +8,14 @@
 //   killpointTests('refund agent', { agent: ['node', 'dist/agent.js'], kills: 2, corpus: 'test/killpoint-corpus' });
 //   killpointTests('refund on LangGraph', { scenarios: ['test/refund.json'], engine: 'langgraph', strategy: 'react/sync+keys' });
 //   killpointTests('support agent', { langgraph: 'src/agent.ts', input: { messages: [...] } });
+//   killpointTests('refund workflow', { dbos: 'src/workflow.ts', input: { orderId: 'O-7' } });
 //   await killpointTests('refund agent, kill by kill', { agent: ['node', 'dist/agent.js'], each: 'kill point' });
 
 import { describe as vitestDescribe, test as vitestTest } from 'vitest';
 import { basename } from 'node:path';
 import { agentKillPoints, checkAgent, checkAgentSchedule, type AgentCommand } from '../harness/api/check-agent.js';
 import { checkScenario, checkScenarioSchedule, scenarioKillPoints } from '../harness/api/check-scenario.js';
-import { checkLangGraph, checkLangGraphSchedule, langGraphKillPoints } from '../harness/api/check-langgraph.js';
+import { checkDbos, checkDbosSchedule, checkLangGraph, checkLangGraphSchedule, dbosKillPoints, langGraphKillPoints } from '../harness/api/check-module.js';
 import { loadScenarioFile } from '../model/load.js';
 import { addToUserCorpus, loadUserCorpus } from './user-corpus.js';
 
@@ -79,7 +80,20 @@ export interface LangGraphSuiteOptions extends SuiteOptions {
   seed?: number;
 }
 
-export type KillpointTestsOptions = AgentSuiteOptions | ScenarioSuiteOptions | LangGraphSuiteOptions;
+/** A DBOS workflow of your own, unchanged: the module that registers it and reads its effects, and its input. */
+export interface DbosSuiteOptions extends SuiteOptions {
+  /** The module (from the project root) that exports createWorkflow(ctx) and readEffects(ctx). */
+  dbos: string;
+  /** The workflow's argument; or `inputFile`, a JSON file holding it. */
+  input?: unknown;
+  inputFile?: string;
+  workflowExport?: string;
+  effectsExport?: string;
+  interleavingBound?: number;
+  seed?: number;
+}
+
+export type KillpointTestsOptions = AgentSuiteOptions | ScenarioSuiteOptions | LangGraphSuiteOptions | DbosSuiteOptions;
 
 /** The vitest functions the suite is declared with (replaceable, so that killpoint can test this module). */
 export interface TestApi {
@@ -151,26 +165,34 @@ function scenarioTasks(suite: string, options: ScenarioSuiteOptions, kills: 1 | 
   });
 }
 
-function langGraphTasks(suite: string, options: LangGraphSuiteOptions, kills: 1 | 2): Task[] {
-  if (typeof options.langgraph !== 'string' || options.langgraph === '') throw new TypeError(`killpointTests("${suite}"): langgraph: expected the path of the module that exports createGraph(ctx)`);
-  if (options.input === undefined && options.inputFile === undefined) throw new TypeError(`killpointTests("${suite}"): input: expected the graph's input for invoke (or inputFile, a JSON file)`);
-  const target = {
-    module: options.langgraph,
-    ...(options.input === undefined ? {} : { input: options.input }),
-    ...(options.inputFile === undefined ? {} : { inputFile: options.inputFile }),
-    ...(options.graphExport === undefined ? {} : { graphExport: options.graphExport }),
-    ...(options.effectsExport === undefined ? {} : { effectsExport: options.effectsExport }),
-    ...(options.cassette === undefined ? {} : { cassette: options.cassette }),
-  };
+/** The one task of a module of the user's own, whichever engine runs it. */
+function moduleTasks(suite: string, options: LangGraphSuiteOptions | DbosSuiteOptions, kills: 1 | 2): Task[] {
+  const isGraph = 'langgraph' in options;
+  const module = isGraph ? options.langgraph : options.dbos;
+  const field = isGraph ? 'langgraph' : 'dbos';
+  if (typeof module !== 'string' || module === '') throw new TypeError(`killpointTests("${suite}"): ${field}: expected the path of the module that exports ${isGraph ? 'createGraph(ctx)' : 'createWorkflow(ctx)'}`);
+  if (options.input === undefined && options.inputFile === undefined) throw new TypeError(`killpointTests("${suite}"): input: expected the module's input (or inputFile, a JSON file)`);
+  const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  const common = defined({ module, input: options.input, inputFile: options.inputFile, effectsExport: options.effectsExport });
+  const choices = { kills, seed: options.seed ?? 1, interleavingBound: options.interleavingBound, concurrency: options.concurrency };
+  const check = isGraph
+    ? (() => {
+        const target = { ...common, ...defined({ graphExport: options.graphExport, cassette: options.cassette }) };
+        return { explore: () => checkLangGraph({ ...target, ...choices }), replay: (k: readonly number[], p: readonly number[]) => checkLangGraphSchedule(target, k, p), killPoints: () => langGraphKillPoints(target) };
+      })()
+    : (() => {
+        const target = { ...common, ...defined({ workflowExport: (options as DbosSuiteOptions).workflowExport }) };
+        return { explore: () => checkDbos({ ...target, ...choices }), replay: (k: readonly number[], p: readonly number[]) => checkDbosSchedule(target, k, p), killPoints: () => dbosKillPoints(target) };
+      })();
   return [{
-    name: basename(options.langgraph),
+    name: basename(module),
     explore: async () => {
-      const c = await checkLangGraph({ ...target, kills, seed: options.seed ?? 1, interleavingBound: options.interleavingBound, concurrency: options.concurrency });
+      const c = await check.explore();
       const m = c.exploration.minimal;
       return { ok: c.ok, report: c.report, minimal: c.minimal && m && { kills: c.minimal.kills, interleaving: m.schedule.interleaving, found: `${c.minimal.failed.join(', ')}: ${c.minimal.differences.join('; ')}` } };
     },
-    replay: async (k, picks) => foundOf(await checkLangGraphSchedule(target, k, picks)),
-    killPoints: () => langGraphKillPoints(target),
+    replay: async (k, picks) => foundOf(await check.replay(k, picks)),
+    killPoints: check.killPoints,
   }];
 }
 
@@ -178,15 +200,15 @@ export function killpointTests(suite: string, options: KillpointTestsOptions & {
 export function killpointTests(suite: string, options: KillpointTestsOptions, api?: TestApi): void;
 export function killpointTests(suite: string, options: KillpointTestsOptions, api: TestApi = VITEST): void | Promise<void> {
   if (typeof suite !== 'string' || suite === '') throw new TypeError('killpointTests: expected the suite name as a non-empty string');
-  if (typeof options !== 'object' || options === null || (!('agent' in options) && !('scenarios' in options) && !('langgraph' in options)) || ('agent' in options && options.agent === undefined)) {
-    throw new TypeError(`killpointTests("${suite}"): expected options with agent (the command that starts one life), scenarios (scenario files) and strategy, or langgraph (your graph's module) and input`);
+  if (typeof options !== 'object' || options === null || (!('agent' in options) && !('scenarios' in options) && !('langgraph' in options) && !('dbos' in options)) || ('agent' in options && options.agent === undefined)) {
+    throw new TypeError(`killpointTests("${suite}"): expected options with agent (the command that starts one life), scenarios (scenario files) and strategy, or langgraph / dbos (your module) and input`);
   }
   const kills = options.kills ?? 1;
   if (kills !== 1 && kills !== 2) throw new TypeError(`killpointTests("${suite}"): kills: expected 1 or 2, got ${String(kills)}`);
   const each = options.each ?? 'task';
   if (each !== 'task' && each !== 'kill point') throw new TypeError(`killpointTests("${suite}"): each: expected "task" or "kill point", got ${JSON.stringify(each)}`);
   if (each === 'kill point' && kills !== 1) throw new TypeError(`killpointTests("${suite}"): each: "kill point" declares one test per kill point of the first life, so kills must be 1, got ${kills}`);
-  const tasks = 'agent' in options ? agentTasks(suite, options, kills) : 'langgraph' in options ? langGraphTasks(suite, options, kills) : scenarioTasks(suite, options, kills);
+  const tasks = 'agent' in options ? agentTasks(suite, options, kills) : 'langgraph' in options || 'dbos' in options ? moduleTasks(suite, options, kills) : scenarioTasks(suite, options, kills);
   const seedNote = 'agent' in options ? '' : ` (with seed=${options.seed ?? 1})`;
   const timeoutMs = options.timeoutMs ?? 600_000;
   const corpus = options.corpus === undefined ? [] : loadUserCorpus(options.corpus, suite);

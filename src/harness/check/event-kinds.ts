@@ -62,7 +62,7 @@ export const STEP_RECORDED = {
   kind: 'step-recorded',
   meaning: "the workflow recorded a step's result",
   glyph: 'r',
-  label: (e) => `workflow step ${e.step} recorded`,
+  label: (e) => `workflow step ${e.step}${e.stepName === undefined ? '' : ` (${e.stepName})`} recorded`,
   subject: (e) => (e.callId === undefined ? `step ${e.step}` : e.callId),
 } as const satisfies EngineEventKind;
 

@@ -56,6 +56,8 @@ export interface RunEvent {
   tool?: string;
   /** The graph node an event belongs to (a user's LangGraph graph: node-start, node-end). */
   node?: string;
+  /** The name of the workflow step an event belongs to (a user's DBOS workflow). */
+  stepName?: string;
   /** Step number, where an engine's event names one (a workflow's step record, a checkpoint; tool events under a workflow). */
   step?: number;
   /** The call committed a write (shop-commit, and the tool-result after it). */

@@ -8,7 +8,8 @@
 // it expects. --save keeps each minimal counterexample as a corpus entry.
 //
 // killpoint check --langgraph <module> --input <input.json | JSON> [--graph-export NAME] [--effects-export NAME] [--cassette F] [...]
-// checks a user's own LangGraph graph on its own input (src/harness/engines/langgraph/module/).
+// killpoint check --dbos <module> --input <input.json | JSON> [--workflow-export NAME] [--effects-export NAME] [...]
+// check a user's own LangGraph graph or DBOS workflow on its own input (the engines' module/ folders).
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -33,6 +34,7 @@ import { writeReportFile } from '../../report/write.js';
 import { explorationJson, formatExploration, formatFailure, type CaseSource } from '../../report/text.js';
 import { differences } from '../../check/verdict-lines.js';
 import { langGraphModuleSpec, langGraphModuleSystem, type LangGraphModuleOptions } from '../../engines/langgraph/module/system.js';
+import { dbosModuleSpec, dbosModuleSystem, type DbosModuleOptions } from '../../engines/dbos/module/system.js';
 
 interface CheckArgs {
   files: string[];
@@ -51,8 +53,8 @@ interface CheckArgs {
   htmlPath: string | null;
   /** Only this shard of the work (scenario x system units, corpus entries first). */
   shard: Shard | null;
-  /** A user's own LangGraph graph (--langgraph, --input, --graph-export, --effects-export), checked on its own input. */
-  langgraph: LangGraphModuleOptions | null;
+  /** A user's own LangGraph graph (--langgraph) or DBOS workflow (--dbos), with --input and its options, checked on its own input. */
+  ownModule: { engine: '--langgraph' | '--dbos' | null; options: LangGraphModuleOptions & DbosModuleOptions } | null;
 }
 
 function intList(value: string | undefined, option: string, min: number): number[] {
@@ -73,8 +75,14 @@ function oneInt(value: string | undefined, option: string, min: number, max = In
 const MAX_INTERLEAVINGS = 10_000;
 
 export function parseCheckArgs(args: string[]): CheckArgs {
-  const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null, htmlPath: null, shard: null, langgraph: null };
-  const module = (): LangGraphModuleOptions => (parsed.langgraph ??= { module: '' });
+  const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null, htmlPath: null, shard: null, ownModule: null };
+  const own = (): { engine: '--langgraph' | '--dbos' | null; options: LangGraphModuleOptions & DbosModuleOptions } => (parsed.ownModule ??= { engine: null, options: { module: '' } });
+  const module = () => own().options;
+  const moduleOf = (engine: '--langgraph' | '--dbos', path: string | undefined, exports: string) => {
+    if (own().engine !== null) throw new UsageError(`${engine}: one module at a time (${own().engine} was given)`);
+    own().engine = engine;
+    module().module = word(path, engine, `the path of the module that exports ${exports}`);
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = (): string | undefined => args[++i];
@@ -125,7 +133,13 @@ export function parseCheckArgs(args: string[]): CheckArgs {
         parsed.shard = parseShard(value(), '--shard');
         break;
       case '--langgraph':
-        module().module = word(value(), '--langgraph', 'the path of the module that exports createGraph(ctx)');
+        moduleOf('--langgraph', value(), 'createGraph(ctx)');
+        break;
+      case '--dbos':
+        moduleOf('--dbos', value(), 'createWorkflow(ctx)');
+        break;
+      case '--workflow-export':
+        module().workflowExport = word(value(), '--workflow-export', 'the name of the export that registers the workflow');
         break;
       case '--input':
         module().inputFile = word(value(), '--input', "a JSON file with the graph's input");
@@ -140,15 +154,18 @@ export function parseCheckArgs(args: string[]): CheckArgs {
         module().cassette = word(value(), '--cassette', "the file of the model's recorded replies (recorded when missing)");
         break;
       default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard, --langgraph, --input, --graph-export, --effects-export, --cassette)`);
+        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard, --langgraph, --dbos, --input, --graph-export, --workflow-export, --effects-export, --cassette)`);
         parsed.files.push(arg);
     }
   }
   if (parsed.schedule === null && parsed.interleaving.length > 0) throw new UsageError('--interleaving: only with --schedule');
-  if (parsed.langgraph !== null) {
-    if (parsed.langgraph.module === '') throw new UsageError('--input, --graph-export, --effects-export and --cassette: only with --langgraph <module>');
-    if (parsed.files.length > 0 || parsed.strategies.length > 0 || parsed.engine !== DEFAULT_ENGINE) throw new UsageError('--langgraph: checks your own graph on its own input; leave out scenario files, --engine and --strategy');
-    if (parsed.langgraph.inputFile === undefined) throw new UsageError("--langgraph: expected --input <file>, a JSON file with the graph's input for invoke");
+  const mine = parsed.ownModule;
+  if (mine !== null) {
+    if (mine.engine === null) throw new UsageError('--input, --graph-export, --workflow-export, --effects-export and --cassette: only with --langgraph <module> or --dbos <module>');
+    if (parsed.files.length > 0 || parsed.strategies.length > 0 || parsed.engine !== DEFAULT_ENGINE) throw new UsageError(`${mine.engine}: checks your own module on its own input; leave out scenario files, --engine and --strategy`);
+    if (mine.options.inputFile === undefined) throw new UsageError(`${mine.engine}: expected --input <file>, a JSON file with the module's input`);
+    if (mine.engine === '--dbos' && (mine.options.graphExport !== undefined || mine.options.cassette !== undefined)) throw new UsageError('--graph-export and --cassette: only with --langgraph');
+    if (mine.engine === '--langgraph' && mine.options.workflowExport !== undefined) throw new UsageError('--workflow-export: only with --dbos');
   }
   if (parsed.schedule !== null && parsed.htmlPath !== null) throw new UsageError('--html: draws every kill point of an exploration; leave out --schedule');
   if (parsed.schedule !== null && parsed.shard !== null) throw new UsageError('--shard: splits an exploration among machines; leave out --schedule');
@@ -197,7 +214,7 @@ export async function checkCommand(args: string[]): Promise<number> {
     ? a.files
     : readdirSync(LANTERN_DIR).filter((n) => n.endsWith('.json')).sort().map((n) => displayPath(join(LANTERN_DIR, n)));
   const engine = engineNamed(a.engine)!;
-  const ownGraph = a.langgraph === null ? null : langGraphModuleSystem(langGraphModuleSpec(a.langgraph));
+  const ownGraph = a.ownModule === null ? null : a.ownModule.engine === '--dbos' ? dbosModuleSystem(dbosModuleSpec(a.ownModule.options)) : langGraphModuleSystem(langGraphModuleSpec(a.ownModule.options));
   const systems = ownGraph !== null ? [ownGraph] : (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name)!);
   const scenarios: { scenario: Scenario; source: CaseSource }[] = ownGraph?.ownTask === undefined ? [] : [{ scenario: ownGraph.ownTask, source: { kind: 'own-task' } }];
   const corpusFiles: string[] = [];

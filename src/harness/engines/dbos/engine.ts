@@ -19,6 +19,7 @@ import { DBOS_EVENT_KINDS } from './event-kinds.js';
 import { allDbosConfigs, dbosConfigNamed, dbosSystemName, type DbosConfig } from './config.js';
 import { dbosTier } from './tier.js';
 import { processSystem, systemsByName } from '../../process/process-system.js';
+import { dbosModuleSystemNamed } from './module/system.js';
 
 function promises(c: DbosConfig): readonly CheckName[] {
   return c.keys === 'none' ? ['lost-write', 'invalid-conversation', 'half-answer', 'answer-twice'] : CHECK_NAMES;
@@ -42,7 +43,9 @@ function summaryOf(c: DbosConfig): string {
 /** The DBOS system of this name (see config.ts), or undefined. */
 export const dbosSystem = systemsByName((name) => {
   const config = dbosConfigNamed(name);
-  return config && processSystem({ engine: 'dbos', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: dbosTier(config, name) });
+  // A user's own workflow is named by its module and input, as after --dbos.
+  if (config === undefined) return dbosModuleSystemNamed(name);
+  return processSystem({ engine: 'dbos', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: dbosTier(config, name) });
 });
 
 export const dbosEngine: Engine = {

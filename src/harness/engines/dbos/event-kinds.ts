@@ -1,5 +1,5 @@
 // DBOS's own kinds of event, beyond the scenario's: the workflow's status row committed, and its
-// output recorded. Its step records are the shared STEP_RECORDED (src/harness/check/event-kinds.ts),
+// output recorded; for a user's own workflow, each step's start and return. Its step records are the shared STEP_RECORDED (src/harness/check/event-kinds.ts),
 // the same moment as the scripted workflow strategy's (differential.ts).
 
 import { registerEventKinds, type EngineEventKind } from '../../check/event-kinds.js';
@@ -16,8 +16,26 @@ export const WORKFLOW_RECORDED = {
   label: () => 'workflow-recorded',
 } as const satisfies EngineEventKind;
 
+/** A step of a user's workflow is about to run its function (DBOS found it unrecorded: module/steps.ts). */
+export const STEP_START = {
+  kind: 'step-start',
+  meaning: "a workflow step began to run its function (DBOS found no record of it)",
+  group: 'tool',
+  label: (e) => `step ${e.step} (${e.stepName}): start`,
+  subject: (e) => `step ${e.step}`,
+} as const satisfies EngineEventKind;
+
+/** A step's function returned; DBOS has not recorded its output yet. */
+export const STEP_RETURN = {
+  kind: 'step-return',
+  meaning: "a workflow step's function returned (its output not yet recorded)",
+  group: 'tool',
+  label: (e) => `step ${e.step} (${e.stepName}): returned`,
+  subject: (e) => `step ${e.step}`,
+} as const satisfies EngineEventKind;
+
 /** The kinds only DBOS has; with STEP_RECORDED, every kind it adds to the scenario's. */
-export const DBOS_EVENT_KINDS: readonly EngineEventKind[] = [WORKFLOW_STARTED, WORKFLOW_RECORDED];
+export const DBOS_EVENT_KINDS: readonly EngineEventKind[] = [WORKFLOW_STARTED, WORKFLOW_RECORDED, STEP_START, STEP_RETURN];
 
 // Known as soon as this file loads: the code that emits these kinds imports it.
 registerEventKinds(DBOS_EVENT_KINDS, 'dbos');

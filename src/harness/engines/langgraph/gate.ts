@@ -10,20 +10,7 @@
 // where the gate's waiting and deciding live); the picks taken and how many calls each chose among
 // are reported, so the explorer can enumerate every order.
 
-import { ToolCallGate } from '../../interleaving.js';
+import { SettlingGate } from '../../interleaving.js';
 
-export class Gate extends ToolCallGate {
-  private scheduled = false;
-
-  /** Decides once the event loop has settled (two turns), unless a decision is already due or a call runs. */
-  protected override kick(): void {
-    if (this.scheduled || this.running !== null) return;
-    this.scheduled = true;
-    setImmediate(() =>
-      setImmediate(() => {
-        this.scheduled = false;
-        this.decide();
-      }),
-    );
-  }
-}
+/** LangGraph's gate: it decides once the event loop has settled (two turns), as SettlingGate does. */
+export class Gate extends SettlingGate {}

@@ -1,0 +1,103 @@
+// Checking a user's own module from code, unchanged (a LangGraph graph, a DBOS workflow): killpoint
+// runs it on its input, kills it at every kill point and judges each recovery against the run
+// never killed. The same exploration, checks and report as `killpoint check --langgraph|--dbos`,
+// returned as a value.
+
+import { killPointIdentity } from '../check/kill-points.js';
+import { formatExploration, formatFailure, type CaseSource } from '../report/text.js';
+import { explore, judgeCase, mustFinish } from '../search/explore.js';
+import { mustLandEveryKill } from '../search/schedule-bounds.js';
+import { runSchedule } from '../session.js';
+import type { SystemUnderTest } from '../engine.js';
+import { dbosModuleSpec, dbosModuleSystem } from '../engines/dbos/module/system.js';
+import { langGraphModuleSpec, langGraphModuleSystem } from '../engines/langgraph/module/system.js';
+import { minimalOf } from './check-agent.js';
+import type { ScenarioCheck, ScenarioScheduleCheck } from './check-scenario.js';
+
+interface ModuleTarget {
+  /** The module, from the current folder. */
+  module: string;
+  /** Its input, as a value; or `inputFile`, a JSON file holding it (named in replay commands). */
+  input?: unknown;
+  inputFile?: string;
+  effectsExport?: string;
+}
+
+interface ExploreChoices {
+  kills?: 1 | 2;
+  /** Most interleavings of parallel calls explored; above it a seeded sample. Default 32. */
+  interleavingBound?: number;
+  seed?: number;
+  concurrency?: number;
+}
+
+/** A LangGraph graph of your own: the module exports createGraph(ctx) and readEffects(ctx). */
+export interface LangGraphTarget extends ModuleTarget {
+  graphExport?: string;
+  /** A file of the model's recorded replies: recorded by the first run never killed when missing, replayed in every life when present. */
+  cassette?: string;
+}
+
+/** A DBOS workflow of your own: the module exports createWorkflow(ctx) and readEffects(ctx). */
+export interface DbosTarget extends ModuleTarget {
+  workflowExport?: string;
+}
+
+export type CheckLangGraphOptions = LangGraphTarget & ExploreChoices;
+export type CheckDbosOptions = DbosTarget & ExploreChoices;
+
+function mustName(options: ModuleTarget, exports: string): void {
+  if (typeof options !== 'object' || options === null || typeof options.module !== 'string' || options.module === '') throw new TypeError(`killpoint: module: expected the path of the module that exports ${exports}`);
+  if (options.input === undefined && options.inputFile === undefined) throw new TypeError("killpoint: input: expected the module's input (or inputFile, a JSON file)");
+}
+
+function langGraphSystemOf(options: LangGraphTarget): SystemUnderTest {
+  mustName(options, 'createGraph(ctx)');
+  return langGraphModuleSystem(langGraphModuleSpec(options));
+}
+
+function dbosSystemOf(options: DbosTarget): SystemUnderTest {
+  mustName(options, 'createWorkflow(ctx)');
+  return dbosModuleSystem(dbosModuleSpec(options));
+}
+
+const SOURCE: CaseSource = { kind: 'own-task' };
+
+async function exploreModule(system: SystemUnderTest, options: ExploreChoices): Promise<ScenarioCheck> {
+  const kills = options.kills ?? 1;
+  if (kills !== 1 && kills !== 2) throw new TypeError(`killpoint: kills: expected 1 or 2, got ${String(kills)}`);
+  const exploration = await explore(system.ownTask!, system, { kills, interleavingBound: options.interleavingBound ?? 32, seed: options.seed ?? 1 }, { concurrency: options.concurrency ?? 2 });
+  const m = exploration.minimal;
+  return { ok: exploration.brokenPromises.length === 0, schedulesExplored: exploration.schedulesExplored, report: formatExploration(exploration, SOURCE), minimal: m === null ? null : minimalOf(m, SOURCE), exploration };
+}
+
+async function judgeModuleSchedule(system: SystemUnderTest, kills: readonly number[], interleaving: readonly number[]): Promise<ScenarioScheduleCheck> {
+  if (!Array.isArray(kills) || kills.length === 0 || !kills.every((k) => Number.isInteger(k) && k >= -1)) {
+    throw new TypeError(`killpoint: kills: expected kill points, integers >= -1, one per life, got ${JSON.stringify(kills)}`);
+  }
+  const judged = await judgeCase(system.ownTask!, system, { kills: [...kills], interleaving: [...interleaving] });
+  mustFinish(judged.baseline, system);
+  mustLandEveryKill(judged.outcome, kills, 'kills');
+  return { ok: judged.broken.length === 0, report: formatFailure({ judged, source: SOURCE }), failure: minimalOf(judged, SOURCE), judged };
+}
+
+async function moduleKillPoints(system: SystemUnderTest): Promise<{ index: number; identity: string }[]> {
+  const baseline = await runSchedule(system, system.ownTask!, { kills: [], interleaving: [] });
+  mustFinish(baseline, system);
+  const events = baseline.lives[0]?.events ?? [];
+  return [-1, ...events.map((_, i) => i)].map((index) => ({ index, identity: killPointIdentity(events, index) }));
+}
+
+/** Every kill point of the graph's run (and of its recoveries, with kills: 2), judged against a run never killed. */
+export const checkLangGraph = (options: CheckLangGraphOptions): Promise<ScenarioCheck> => exploreModule(langGraphSystemOf(options), options);
+/** One kill schedule of the graph (kill points by index, one per life; interleaving picks), judged. */
+export const checkLangGraphSchedule = (options: LangGraphTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => judgeModuleSchedule(langGraphSystemOf(options), kills, interleaving);
+/** The kill points of the graph's run never killed: -1 (before anything) and each event, with its identity. */
+export const langGraphKillPoints = (options: LangGraphTarget): Promise<{ index: number; identity: string }[]> => moduleKillPoints(langGraphSystemOf(options));
+
+/** Every kill point of the workflow's run (and of its recoveries, with kills: 2), judged against a run never killed. */
+export const checkDbos = (options: CheckDbosOptions): Promise<ScenarioCheck> => exploreModule(dbosSystemOf(options), options);
+/** One kill schedule of the workflow, judged. */
+export const checkDbosSchedule = (options: DbosTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => judgeModuleSchedule(dbosSystemOf(options), kills, interleaving);
+/** The kill points of the workflow's run never killed. */
+export const dbosKillPoints = (options: DbosTarget): Promise<{ index: number; identity: string }[]> => moduleKillPoints(dbosSystemOf(options));

@@ -1,0 +1,106 @@
+// One life of a user's DBOS workflow, inside its own process: the user's module (loaded by the
+// bundled child, or here through tsx) registers its workflow, killpoint observes its steps, sets
+// DBOS up on the run's system database with the run's executor and version (the same in every
+// life: that is what makes DBOS recover the workflow), starts the workflow on killpoint's queue
+// unless it exists already, waits for its recorded output, and reads back what the run did.
+//
+// Events: workflow-started (its status row committed), each step's step-start and step-return
+// (steps.ts), step-recorded once DBOS has committed a step's output, workflow-recorded once the
+// workflow's output is recorded. A step DBOS finds recorded does not run and has no events.
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
+import { getFunctionRegistration } from '@dbos-inc/dbos-sdk/internal/decorators';
+import { canonicalJson } from '../../../../model/canonical-json.js';
+import type { EmitEvent } from '../../../process/child-main.js';
+import { effectRecords } from '../../../user-module/effects.js';
+import { exportedFunction, loadUserModule, userCall } from '../../../user-module/load.js';
+import { UserModuleSetupError } from '../../../user-module/setup-error.js';
+import { writeModuleStores } from '../../../user-module/stores.js';
+import { BatchGate } from '../gate.js';
+import { installCommitHooks } from '../hooks.js';
+import { dbosSettings } from '../life.js';
+import { QUEUE_NAME } from '../run-spec.js';
+import { DBOS_MODULE_FILES, type DbosModuleContext, type DbosModuleRunFile } from './spec.js';
+import { observeSteps, type StepPackages } from './steps.js';
+// The kinds this life emits (step-start, step-return), known where they are labelled.
+import '../event-kinds.js';
+
+/** How often a life asks the database whether the workflow's output is recorded. */
+const RESULT_POLLING_MS = 10;
+
+export interface DbosModuleLifeInputs {
+  spec: DbosModuleRunFile;
+  /** The module as the bundled child loaded it; absent, the life loads it (through tsx). */
+  module?: Record<string, unknown>;
+  stateDir: string;
+  lifeIndex: number;
+  picks: number[];
+  emit: EmitEvent;
+  onPick: (pick: number, width: number) => void;
+}
+
+type Workflow = (input: unknown) => Promise<unknown>;
+
+/** Runs the life to its end; a workflow has no conversation of its own. */
+export async function runDbosModuleLife(inputs: DbosModuleLifeInputs): Promise<null> {
+  const { spec, stateDir, emit } = inputs;
+  const module = inputs.module ?? (await loadUserModule(spec.module, spec.moduleArg));
+  const createWorkflow = exportedFunction(module, spec.workflowExport, spec.moduleArg);
+  const readEffects = exportedFunction(module, spec.effectsExport, spec.moduleArg);
+  const run = spec.run;
+  const dataDir = join(stateDir, DBOS_MODULE_FILES.data);
+  mkdirSync(dataDir, { recursive: true });
+  const ctx: DbosModuleContext = { dataDir, workflowId: run.runKey };
+
+  const gate = new BatchGate(inputs.picks, inputs.onPick);
+  const packages: StepPackages = { DBOSExecutor: DBOSExecutor as never, getFunctionRegistration: getFunctionRegistration as never, stepId: () => DBOS.stepID };
+  const steps = observeSteps(packages, gate, emit);
+  let starting = false;
+  installCommitHooks({
+    stepCommitted() {
+      const recorded = steps.takeRecorded();
+      if (recorded !== null) emit({ kind: 'step-recorded', step: recorded.step, stepName: recorded.name });
+    },
+    workflowInitCommitted() {
+      if (!starting) return;
+      starting = false;
+      emit({ kind: 'workflow-started' });
+    },
+  });
+
+  const workflow = (await userCall(() => createWorkflow(ctx), spec.workflowExport)) as Workflow;
+  if (typeof workflow !== 'function') throw new UserModuleSetupError(`${spec.workflowExport}(ctx) returned ${workflow === null ? 'null' : typeof workflow}: expected the workflow function DBOS.registerWorkflow returned`);
+
+  DBOS.setConfig(dbosSettings({ config: { backend: spec.backend, newExecutorEachLife: false } as never, databaseUrl: spec.databaseUrl, run, lifeIndex: inputs.lifeIndex }));
+  await DBOS.launch();
+  let handle;
+  if ((await DBOS.getWorkflowStatus(run.workflowId)) === null) {
+    starting = true;
+    handle = await startWorkflow(workflow, run.workflowId, spec);
+  } else {
+    handle = DBOS.retrieveWorkflow(run.workflowId);
+  }
+  const output = await handle.getResult({ pollingIntervalMs: RESULT_POLLING_MS });
+  emit({ kind: 'workflow-recorded' });
+
+  writeModuleStores(stateDir, {
+    effects: effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport),
+    answer: output === undefined ? null : typeof output === 'string' ? output : canonicalJson(output),
+    state: '',
+  });
+  return null;
+}
+
+/** Starts the workflow on killpoint's queue; one DBOS does not know is the user's set-up, named. */
+async function startWorkflow(workflow: Workflow, workflowId: string, spec: DbosModuleRunFile) {
+  try {
+    return await DBOS.startWorkflow(workflow, { workflowID: workflowId, queueName: QUEUE_NAME })(spec.input);
+  } catch (error) {
+    const message = (error as Error).message ?? String(error);
+    if (/not registered|registerWorkflow/i.test(message)) throw new UserModuleSetupError(`${spec.workflowExport}(ctx) returned a function DBOS cannot start (${message.split('\n')[0]}): return what DBOS.registerWorkflow returned`);
+    throw error;
+  }
+}

@@ -1,0 +1,66 @@
+// What killpoint sees of a user's DBOS workflow without touching its code: every step, whichever
+// way the workflow calls it (DBOS.runStep, a function from DBOS.registerStep, a decorated method),
+// goes through one function of DBOS's executor (callStepFunction), which is wrapped here. A step's
+// function is wrapped in turn, so its start and its return are events (kill points); DBOS's own
+// records of it come from the commit hooks (../hooks.ts).
+//
+// Parallel steps (Promise.all) would run in whatever order the database's round trips give, so
+// they go through the batch gate (../gate.ts): each step is expected the moment the workflow calls
+// it (DBOS numbers it then, in call order: the wrapper keeps that), waits at the gate once DBOS has
+// found it unrecorded and is about to run it, and finishes when DBOS has recorded it (or found it
+// recorded). One step runs at a time, in the order the interleaving picks choose.
+
+import type { EmitEvent } from '../../../process/child-main.js';
+import type { BatchGate } from '../gate.js';
+
+type StepFunction = (...args: unknown[]) => Promise<unknown>;
+
+interface ExecutorClass {
+  prototype: { callStepFunction: (stepFn: StepFunction, name: string | undefined, config: unknown, instance: unknown, ...args: unknown[]) => Promise<unknown> };
+}
+
+export interface StepPackages {
+  DBOSExecutor: ExecutorClass;
+  getFunctionRegistration: (fn: unknown) => { stepConfig?: unknown } | undefined;
+  /** DBOS.stepID: the number DBOS gave the running step. */
+  stepId: () => number | undefined;
+}
+
+/** The step whose output DBOS is about to record (one at a time: the gate sees to that). */
+export interface StepObserver {
+  takeRecorded(): { step: number; name: string } | null;
+}
+
+export function observeSteps(packages: StepPackages, gate: BatchGate, emit: EmitEvent): StepObserver {
+  const proto = packages.DBOSExecutor.prototype;
+  const callStepFunction = proto.callStepFunction;
+  let called = 0;
+  let returned: { step: number; name: string } | null = null;
+  proto.callStepFunction = function (this: unknown, stepFn, stepName, config, instance, ...args) {
+    const name = stepName ?? stepFn.name ?? '<unnamed>';
+    // Looked up on the function the workflow gave, before it is wrapped (DBOS looks it up by the function).
+    const stepConfig = config ?? packages.getFunctionRegistration(stepFn)?.stepConfig;
+    // Ids that sort in call order: where the picks run out, the first called goes first.
+    const id = `step-${String(called++).padStart(6, '0')}`;
+    gate.expect([id]);
+    const observed = async function (this: unknown, ...stepArgs: unknown[]): Promise<unknown> {
+      await gate.pass(id);
+      const step = packages.stepId() ?? -1;
+      emit({ kind: 'step-start', step, stepName: name });
+      const result = await stepFn.apply(this, stepArgs);
+      emit({ kind: 'step-return', step, stepName: name });
+      returned = { step, name };
+      return result;
+    };
+    // Called at once, so that DBOS numbers the step in the order the workflow called it.
+    const running = callStepFunction.call(this, observed, name, stepConfig, instance, ...args);
+    return running.finally(() => gate.finish(id));
+  };
+  return {
+    takeRecorded() {
+      const r = returned;
+      returned = null;
+      return r;
+    },
+  };
+}
