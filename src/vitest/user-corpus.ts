@@ -5,8 +5,9 @@
 //   { "suite": "refund agent", "task": "dana", "kills": [4], "found": "done twice: refund ... (2026-12-01)" }
 //   "interleaving": [1, 0] (optional: the picks of parallel calls, for a scenario under an engine)
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { prepareCorpusFolder } from '../harness/search/corpus.js';
 
 export interface UserCorpusEntry {
   file: string;
@@ -67,7 +68,7 @@ export function addToUserCorpus(dir: string, entry: Omit<UserCorpusEntry, 'file'
   const picks = entry.interleaving ?? [];
   const known = loadUserCorpus(dir, entry.suite).find((e) => e.task === entry.task && e.kills.join(',') === entry.kills.join(',') && e.interleaving.join(',') === picks.join(','));
   if (known !== undefined) return known.file;
-  mkdirSync(dir, { recursive: true });
+  prepareCorpusFolder(dir, 'corpus');
   const order = picks.length > 0 ? `-picks-${picks.join('-')}` : '';
   const file = join(dir, `${slug(entry.suite)}-${slug(entry.task)}-kill-${entry.kills.map((k) => (k < 0 ? 'start' : String(k))).join('-')}${order}.json`);
   writeFileSync(file, `${JSON.stringify({ suite: entry.suite, task: entry.task, kills: entry.kills, ...(picks.length > 0 ? { interleaving: picks } : {}), found: entry.found }, null, 2)}\n`);

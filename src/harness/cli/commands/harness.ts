@@ -22,7 +22,7 @@ import { differences } from '../../check/verdict-lines.js';
 import { explorationJson, formatExploration, formatFailure, type CaseSource } from '../../report/text.js';
 import { shellWord } from '../../shell-words.js';
 import { startProgress } from '../progress.js';
-import { saveCorpusEntry } from '../../search/corpus.js';
+import { prepareCorpusFolder, saveCorpusEntry } from '../../search/corpus.js';
 import { relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../../model/load.js';
 
@@ -34,6 +34,8 @@ export async function harnessCommand(args: string[]): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   if (parsed.values.save !== undefined && (parsed.values.save.trim() === '' || parsed.values.save.startsWith('-'))) throw new UsageError(`--save: expected the folder to keep corpus entries in, got "${parsed.values.save}"`);
+  // A folder that cannot be written is bad input found before the exploration, not after it.
+  if (parsed.values.save !== undefined) prepareCorpusFolder(parsed.values.save, '--save');
   const [command, ...commandArgs] = parsed.positionals;
   if (command === undefined) throw new UsageError('expected the harness command after --, e.g. killpoint harness -- python3 agents/python/refund_agent.py');
   const concurrency = parsed.values.concurrency === undefined ? availableParallelism() : decimalInt(parsed.values.concurrency);
@@ -74,7 +76,7 @@ export async function harnessCommand(args: string[]): Promise<number> {
     // The minimal case as a corpus entry of the external engine: `killpoint check <entry>` replays
     // it (from the folder the harness command is relative to) and compares the verdict.
     const name = `harness-${harness.name}`.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 80);
-    const saved = saveCorpusEntry(exploration.minimal, { name, note: `found by killpoint harness: the earliest schedule that breaks ${exploration.minimal.broken.join(', ')}`, property: 'promised checks', dir: resolve(parsed.values.save) });
+    const saved = saveCorpusEntry(exploration.minimal, { name, note: `found by killpoint harness: the earliest schedule that breaks ${exploration.minimal.broken.join(', ')}`, property: 'promised checks', dir: resolve(parsed.values.save), whenNameTaken: 'add a number' });
     const shown = relative(process.cwd(), resolve(PROJECT_ROOT, saved));
     const path = shown.startsWith('..') ? resolve(PROJECT_ROOT, saved) : shown;
     print(`  kept as a corpus entry: ${path} (replay: npx killpoint check ${path})`);
