@@ -4,16 +4,24 @@
 // live children, close the open sessions, wait until the children are reaped and the sessions
 // closed, remove the temp folders, then let the signal do what it would have done. A plain exit
 // closes the sessions left open and removes leftover folders too (an exit cannot wait: what a
-// session's close does at once is done, and its folders are among the held ones).
+// session's close does at once is done, and its folders are among the held ones). A parent killed
+// with SIGKILL can do none of this: a watcher does it instead (orphan-watcher.ts), and temp
+// folders name their owner, so that the next killpoint process removes those the watcher could not
+// (owned-temp-dirs.ts).
+//
+// A child's end is its process's end, whatever it started: when it exits, or is killed at its time
+// limit, everything it started is killed with it (child-tree.ts), and its stderr is read only a
+// short while longer, so that a descendant that keeps it open cannot keep its life from ending.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { ChildTree } from './child-tree.js';
+import { watchGroup } from './orphan-watcher.js';
+import { ownedTempDir, sweepOrphanedTempDirs } from './owned-temp-dirs.js';
 
-/** Live children, each with the promise that settles once it is reaped. */
-const liveChildren = new Map<ChildProcess, Promise<unknown>>();
-const liveDirs = new Set<string>();
+/** Live children, each with the promise that settles once it is reaped, and how to kill all it started. */
+const liveChildren = new Map<ChildProcess, { reaped: Promise<unknown>; killAll(): void }>();
+/** Held temp folders, each with what removes it. */
+const liveDirs = new Map<string, () => void>();
 /** The open sessions of process engines, each by its close. */
 const openSessions = new Set<() => unknown>();
 let inFlight = 0;
@@ -25,7 +33,7 @@ let interrupted = false;
 const REAP_WAIT_MS = 5_000;
 
 function removeDirs(): void {
-  for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
+  for (const remove of liveDirs.values()) remove();
   liveDirs.clear();
 }
 
@@ -68,9 +76,9 @@ function onSignal(signal: NodeJS.Signals): void {
   interrupted = true;
   removeHandlers();
   const children = liveChildren.size;
-  const reaped = [...liveChildren].map(([child, closed]) => {
-    killGroup(child);
-    return closed;
+  const reaped = [...liveChildren.values()].map((child) => {
+    child.killAll();
+    return child.reaped;
   });
   const closing = closeSessions();
   process.stderr.write(`\nkillpoint: interrupted (${signal}): ${children === 1 ? 'the running child was' : `${children} running children were`} killed and the run's temp folders removed; no verdict was reached\n`);
@@ -79,18 +87,6 @@ function onSignal(signal: NodeJS.Signals): void {
     removeDirs();
     process.kill(process.pid, signal);
   });
-}
-
-/**
- * Kills a child and everything it started: each child leads a process group of its own, so a
- * grandchild left behind (holding the child's stderr open, say) dies with it.
- */
-function killGroup(child: ChildProcess): void {
-  try {
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    child.kill('SIGKILL'); // the group is gone already; the child may not be
-  }
 }
 
 function installHandlers(): void {
@@ -111,16 +107,16 @@ function removeHandlers(): void {
  */
 export function heldTempDir(prefix: string): { dir: string; release(): void } {
   if (inFlight++ === 0) installHandlers();
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  liveDirs.add(dir);
+  const owned = ownedTempDir(prefix);
+  liveDirs.set(owned.dir, owned.release);
   let released = false;
   return {
-    dir,
+    dir: owned.dir,
     release: () => {
       if (released) return;
       released = true;
-      rmSync(dir, { recursive: true, force: true });
-      liveDirs.delete(dir);
+      owned.release();
+      liveDirs.delete(owned.dir);
       if (--inFlight === 0) removeHandlers();
     },
   };
@@ -207,71 +203,160 @@ export interface StartedChild {
 }
 
 export function startChild(command: string, args: string[], env: NodeJS.ProcessEnv, options: { cwd?: string; stdin: 'ignore' | 'pipe' }): StartedChild {
-  // detached: the child leads a process group of its own (see killGroup).
-  const child = spawn(command, args, { env, cwd: options.cwd, stdio: [options.stdin, 'ignore', 'pipe'], detached: true });
-  let reaped!: () => void;
-  liveChildren.set(child, new Promise<void>((r) => (reaped = r)));
-  let stderr = '';
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (chunk: string) => {
-    if (stderr.length < 20_000) stderr += chunk;
-  });
-  // A child that died before reading its stdin makes writing to it fail: its exit says why.
-  child.stdin?.on('error', () => {});
-  let ended = false;
-  let timer: NodeJS.Timeout | undefined;
-  let timedOut = false;
-  let waiter: { timeoutMs?: number; resolve(exit: ChildExit): void; reject(error: Error): void } | null = null;
-  let outcome: { exit?: ChildExit; error?: Error } | null = null;
-  const settle = (): void => {
-    if (waiter === null || outcome === null) return;
-    if (outcome.error !== undefined) waiter.reject(outcome.error);
-    else if (interrupted) waiter.reject(new Interrupted(`${command} was killed`));
-    else if (timedOut) waiter.reject(new LifeTimedOut(command, waiter.timeoutMs!));
-    else waiter.resolve(outcome.exit!);
-  };
-  child.on('error', (error) => {
-    if (ended) return;
-    ended = true;
-    if (timer !== undefined) clearTimeout(timer);
-    liveChildren.delete(child);
-    reaped();
-    outcome = { error };
-    settle();
-  });
-  // When the life's process is gone, whatever it left running is part of it and dies too; only
-  // then can its stderr close.
-  child.on('exit', () => killGroup(child));
-  // 'close' comes after the exit and the end of stderr: the child is reaped and its output read.
-  child.on('close', (code, signal) => {
-    if (ended) return;
-    ended = true;
-    if (timer !== undefined) clearTimeout(timer);
-    liveChildren.delete(child);
-    reaped();
-    outcome = { exit: { code, signal, stderr } };
-    settle();
-  });
-  return {
-    pid: child.pid ?? -1,
-    stdin: child.stdin,
-    get ended() {
-      return ended;
-    },
-    awaitEnd: (timeoutMs) =>
-      new Promise<ChildExit>((resolve, reject) => {
-        waiter = { timeoutMs, resolve, reject };
-        // A life that never ends would hang the whole check: past its time it is killed and reported.
-        if (timeoutMs !== undefined && !ended) {
-          timer = setTimeout(() => {
-            timedOut = true;
-            killGroup(child);
-          }, timeoutMs);
-        }
-        settle();
-      }),
-    kill: () => killGroup(child),
-  };
+  sweepOrphanedTempDirs();
+  return new WatchedChild(command, args, env, options);
+}
+
+/**
+ * How long a child's stderr is still read once its process has ended: its last lines are in the
+ * pipe by then, unless something it started (and we could not find to kill) still holds it open.
+ */
+const STDERR_AFTER_EXIT_MS = 250;
+
+/** How much of a child's stderr is kept for messages. */
+const STDERR_KEPT_CHARS = 20_000;
+
+type Waiter = { timeoutMs?: number; resolve(exit: ChildExit): void; reject(error: Error): void };
+
+/**
+ * A child and everything it starts: ended by its process's exit (or by a spawn that failed), never
+ * by its pipes' close, which a descendant can put off forever.
+ */
+class WatchedChild implements StartedChild {
+  readonly pid: number;
+  readonly stdin: NodeJS.WritableStream | null;
+  private readonly child: ChildProcess;
+  private readonly tree = new ChildTree();
+  private readonly unwatch: () => void;
+  private readonly stderrFd: number | undefined;
+  private stderr = '';
+  private stderrClosed = false;
+  private exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  private spawnError: Error | null = null;
+  private isEnded = false;
+  private timedOut = false;
+  /** Set once a child killed at its limit has had its time to exit: it is reported as timed out even if it never does. */
+  private killGraceOver = false;
+  private reaped!: () => void;
+  private waiter: Waiter | null = null;
+  private limitTimer: NodeJS.Timeout | undefined;
+  private stderrTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly command: string, args: string[], env: NodeJS.ProcessEnv, options: { cwd?: string; stdin: 'ignore' | 'pipe' }) {
+    // detached: the child leads a process group of its own (see ChildTree).
+    this.child = spawn(command, args, { env: this.tree.environment(env), cwd: options.cwd, stdio: [options.stdin, 'ignore', 'pipe'], detached: true });
+    this.pid = this.child.pid ?? -1;
+    this.stdin = this.child.stdin;
+    this.tree.rootedAt(this.child.pid);
+    this.unwatch = this.child.pid === undefined ? () => {} : watchGroup(this.child.pid);
+    liveChildren.set(this.child, { reaped: new Promise<void>((r) => (this.reaped = r)), killAll: () => this.tree.killAll() });
+    this.stderrFd = pipeFd(this.child.stderr);
+    this.readStderr();
+    // A child that died before reading its stdin makes writing to it fail: its exit says why.
+    this.child.stdin?.on('error', () => {});
+    this.child.on('error', (error) => this.onSpawnError(error));
+    this.child.on('exit', (code, signal) => this.onExit(code, signal));
+  }
+
+  get ended(): boolean {
+    return this.isEnded;
+  }
+
+  awaitEnd(timeoutMs?: number): Promise<ChildExit> {
+    return new Promise<ChildExit>((resolve, reject) => {
+      this.waiter = { timeoutMs, resolve, reject };
+      // A life that never ends would hang the whole check: past its time it is killed and reported.
+      if (timeoutMs !== undefined && !this.isEnded) this.limitTimer = setTimeout(() => this.atLimit(), timeoutMs);
+      this.settle();
+    });
+  }
+
+  kill(): void {
+    // Once reaped, its pid may be another process's: what it started was killed at its exit.
+    if (this.exit === null) this.tree.killAll();
+  }
+
+  private readStderr(): void {
+    const stderr = this.child.stderr!;
+    stderr.setEncoding('utf8');
+    stderr.on('data', (chunk: string) => {
+      if (this.stderr.length < STDERR_KEPT_CHARS) this.stderr += chunk;
+    });
+    stderr.on('close', () => {
+      this.stderrClosed = true;
+      this.finish();
+    });
+  }
+
+  /** The process is gone (reaped): whatever it left running is part of it and dies too. */
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.exit = { code, signal };
+    this.tree.rootExited();
+    this.tree.killAll();
+    this.unwatch();
+    if (this.timedOut) this.stopReading();
+    else if (!this.stderrClosed) this.stderrTimer = setTimeout(() => this.giveUpOnStderr(), STDERR_AFTER_EXIT_MS);
+    this.finish();
+  }
+
+  /** The child could not be started (no such command, say): there is no process to wait for. */
+  private onSpawnError(error: Error): void {
+    if (this.exit !== null) return;
+    this.spawnError = error;
+    this.stopReading();
+    this.finish();
+  }
+
+  /** Its time is up: it is killed with all it started, and its stderr is no longer waited for. */
+  private atLimit(): void {
+    this.timedOut = true;
+    this.tree.killAll();
+    this.stopReading();
+    // SIGKILL ends a process at once, unless it is stuck in the kernel: the check goes on either way.
+    setTimeout(() => {
+      this.killGraceOver = true;
+      this.settle();
+    }, STDERR_AFTER_EXIT_MS).unref();
+  }
+
+  /** Something still holds the ended child's stderr: killed if it can be found, and not read any longer. */
+  private giveUpOnStderr(): void {
+    this.tree.killHoldersOf(this.stderrFd);
+    this.stopReading();
+  }
+
+  private stopReading(): void {
+    this.stderrClosed = true;
+    this.child.stderr?.destroy();
+    this.child.stdin?.destroy();
+  }
+
+  /** Ends the child once its process is gone (or never started) and its stderr read. */
+  private finish(): void {
+    if (this.isEnded || !this.stderrClosed || (this.exit === null && this.spawnError === null)) return;
+    this.isEnded = true;
+    clearTimeout(this.limitTimer);
+    clearTimeout(this.stderrTimer);
+    liveChildren.delete(this.child);
+    this.reaped();
+    this.settle();
+  }
+
+  private settle(): void {
+    const waiter = this.waiter;
+    if (waiter === null || !(this.isEnded || (this.timedOut && this.killGraceOver))) return;
+    this.waiter = null;
+    if (this.spawnError !== null) waiter.reject(this.spawnError);
+    else if (interrupted) waiter.reject(new Interrupted(`${this.command} was killed`));
+    else if (this.timedOut) waiter.reject(new LifeTimedOut(this.command, waiter.timeoutMs!));
+    else waiter.resolve({ ...this.exit!, stderr: this.stderr });
+  }
+}
+
+/** The descriptor of our end of a child's pipe, where Node's stream shows it (to find who else holds the pipe). */
+function pipeFd(stream: unknown): number | undefined {
+  const fd = (stream as { _handle?: { fd?: unknown } } | null)?._handle?.fd;
+  return typeof fd === 'number' && fd >= 0 ? fd : undefined;
 }
 
 /** Tells the spawn listener (tests) that a child started earlier has been given a life. */

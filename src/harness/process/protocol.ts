@@ -17,6 +17,11 @@
 // The exit status says how the life ended: killed by SIGKILL (the kill landed), 0 (finished), or
 // EXIT_FAILED (it stopped on an error it reports on stderr, such as a journal it cannot read: a
 // harness must never resume from garbage nor silently start over).
+//
+// A life is its process and everything it starts: when the process ends (or is killed at its time
+// limit), whatever it started is killed too, in a session of its own as well, and its stderr is
+// read only a short while longer. killpoint finds what a life started by a variable it sets in the
+// life's environment, KILLPOINT_PROCESS_TREE, which the harness needs not read (src/harness/process/child-tree.ts).
 
 import { appendFileSync, closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { MAX_EVENTS_PER_LIFE } from '../life-loop.js';

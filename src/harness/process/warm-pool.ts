@@ -9,9 +9,9 @@
 // spares no life was handed are killed and reaped.
 
 import { announceChild, startChild, wasInterrupted, Interrupted, type ChildExit, type StartedChild } from './processes.js';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { ownedTempDir } from './owned-temp-dirs.js';
 import { TAKEN_VARIABLE, WARM_VARIABLE } from './warm-start.js';
 
 /** Processes handed one life in a row that end before they take it: more means they cannot start. */
@@ -29,7 +29,7 @@ export interface WarmPoolFigures {
 export class WarmPool {
   private readonly idle = new Map<string, StartedChild[]>();
   readonly figures: WarmPoolFigures = { started: 0, handedWarm: 0, unused: 0 };
-  private taken: string | null = null;
+  private taken: { dir: string; release(): void } | null = null;
   private handings = 0;
 
   /** `spares`: processes kept started beside those running lives, per bundle. */
@@ -76,8 +76,8 @@ export class WarmPool {
 
   /** Where children say they took their life (one empty file each, removed once read). */
   private takenFolder(): string {
-    this.taken ??= mkdtempSync(join(tmpdir(), 'killpoint-warm-'));
-    return this.taken;
+    this.taken ??= ownedTempDir('killpoint-warm-');
+    return this.taken.dir;
   }
 
   /** Kills the spares no life was handed, and waits until they are reaped. */
@@ -87,7 +87,7 @@ export class WarmPool {
     this.figures.unused += spares.length;
     for (const child of spares) child.kill();
     await Promise.allSettled(spares.map((child) => child.awaitEnd()));
-    if (this.taken !== null) rmSync(this.taken, { recursive: true, force: true });
+    this.taken?.release();
     this.taken = null;
   }
 

@@ -20,9 +20,10 @@ import { dbosChild } from './bundle.js';
 import type { Backend } from './config.js';
 import { postgresBinDir, startPostgresCluster, type PostgresCluster } from './backends/postgres-cluster.js';
 import { servePglite } from './backends/pglite-server.js';
+import { givenPostgresUrl, maskUrl, POSTGRES_URL_VARIABLE } from './backends/postgres-url.js';
 import { DBOS_ENV, QUEUE_NAME, QUEUE_POLLING_MS, type DbosPrepareSpec } from './run-spec.js';
 
-export const POSTGRES_URL_VARIABLE = 'KILLPOINT_POSTGRES_URL';
+export { maskUrl, POSTGRES_URL_VARIABLE };
 
 /** Creating DBOS's tables takes a second or two; a prepare that takes this long will never end. */
 const PREPARE_TIMEOUT_MS = 60_000;
@@ -54,11 +55,6 @@ export async function stopBackends(): Promise<void> {
   for (const stop of stops) await stop();
 }
 
-/** A URL with its password hidden, for messages. */
-export function maskUrl(url: string): string {
-  return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
-}
-
 async function start(backend: Backend): Promise<string> {
   if (backend === 'pglite') {
     let served;
@@ -78,9 +74,8 @@ async function start(backend: Backend): Promise<string> {
     }
     return served.url;
   }
-  const given = process.env[POSTGRES_URL_VARIABLE];
-  if (given !== undefined && given !== '') {
-    if (!/^postgres(ql)?:\/\//.test(given)) throw new ProtocolError(`${POSTGRES_URL_VARIABLE}: expected a postgres:// URL, got "${maskUrl(given)}"`);
+  const given = givenPostgresUrl();
+  if (given !== null) {
     await prepare(backend, given);
     return given;
   }

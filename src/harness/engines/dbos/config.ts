@@ -19,6 +19,8 @@
 //                      recovery never picks the workflow up and waits forever (the life's time
 //                      limit ends it: bad input, exit 2).
 
+import { givenPostgresUrl } from './backends/postgres-url.js';
+
 export const BACKENDS = ['pglite', 'postgres'] as const;
 export const MODES = ['workflow', 'workflow+keys', 'workflow+random-keys', 'workflow/new-executor'] as const;
 
@@ -53,6 +55,13 @@ export function allDbosConfigs(): DbosConfig[] {
   return BACKENDS.flatMap((backend) => MODES.map((mode) => configOf(backend, mode)));
 }
 
+/**
+ * The system of this name, or undefined. A postgres system on the user's server
+ * (KILLPOINT_POSTGRES_URL) is chosen only once its URL is checked: a bad one is bad input, said
+ * before any session opens (backends/postgres-url.ts).
+ */
 export function dbosConfigNamed(name: string): DbosConfig | undefined {
-  return allDbosConfigs().find((c) => dbosSystemName(c) === name);
+  const config = allDbosConfigs().find((c) => dbosSystemName(c) === name);
+  if (config?.backend === 'postgres') givenPostgresUrl();
+  return config;
 }

@@ -9,11 +9,11 @@
 // copies it into a temp folder of its own and opens that (about a second), without preparing.
 // (Loading PGlite from a tarball instead keeps the process alive after its work is done.)
 
-import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { cacheDir, installedVersion } from '../../../process/package-paths.js';
+import { ownedTempDir } from '../../../process/owned-temp-dirs.js';
 
 export interface ServedPglite {
   url: string;
@@ -36,7 +36,10 @@ export async function servePglite(settings: string): Promise<ServedPglite> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const cached = join(CACHE_DIR, `pglite-${installedVersion('@electric-sql/pglite')}-dbos-${installedVersion('@dbos-inc/dbos-sdk')}-${settings}`);
-  const dir = mkdtempSync(join(tmpdir(), 'killpoint-pglite-'));
+  // Served from this process, PGlite ends with it; its folder names this process, so that the
+  // watcher, or the next killpoint process, removes it should this one be killed with SIGKILL.
+  const folder = ownedTempDir('killpoint-pglite-');
+  const dir = folder.dir;
   const data = join(dir, 'data');
   const prepared = existsSync(cached);
   if (prepared) cpSync(cached, data, { recursive: true });
@@ -60,7 +63,7 @@ export async function servePglite(settings: string): Promise<ServedPglite> {
   try {
     await open();
   } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
+    folder.release();
     throw error;
   }
   return {
@@ -82,10 +85,10 @@ export async function servePglite(settings: string): Promise<ServedPglite> {
     },
     async stop() {
       await close();
-      rmSync(dir, { recursive: true, force: true });
+      folder.release();
     },
     removeNow() {
-      rmSync(dir, { recursive: true, force: true });
+      folder.release();
     },
   };
 }

@@ -2,13 +2,17 @@
 // 127.0.0.1 at a free port with trust auth and without durability it does not need (fsync off: the
 // cluster lives only as long as the sweep, and a kill is of the agent, never of Postgres), and
 // stop and remove it afterwards. initdb refuses to run as root, so as root the cluster belongs to
-// the `postgres` user. Stopping is synchronous, so it can run from an exit or signal handler.
+// the `postgres` user. Stopping is synchronous, so it can run from an exit or signal handler. A
+// killpoint process killed with SIGKILL runs no handler: its watcher then stops the server (an
+// immediate shutdown, SIGQUIT, to its process group: pg_ctl starts the server in a session of its
+// own) and removes the folder (src/harness/process/orphan-watcher.ts).
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ownedTempDir } from '../../../process/owned-temp-dirs.js';
+import { watchGroup } from '../../../process/orphan-watcher.js';
 
 /** Where Debian and Ubuntu put the server binaries; the newest version found is used. */
 /** Where Debian's postgresql packages put the server binaries, newest first. */
@@ -65,7 +69,8 @@ function runnerFor(binDir: string): Runner {
 /** Starts a private cluster; throws with initdb's or pg_ctl's own words when it cannot. */
 export async function startPostgresCluster(binDir: string): Promise<PostgresCluster> {
   const runner = runnerFor(binDir);
-  const dir = mkdtempSync(join(tmpdir(), 'killpoint-postgres-'));
+  const folder = ownedTempDir('killpoint-postgres-');
+  const dir = folder.dir;
   const data = join(dir, 'data');
   if (runner.user === 'postgres') {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
@@ -73,12 +78,14 @@ export async function startPostgresCluster(binDir: string): Promise<PostgresClus
     chownSync(dir, uid, gid);
   }
   let started = false;
+  let unwatch = (): void => {};
   const stop = (): void => {
     if (started) {
       runner.run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
       started = false;
     }
-    rmSync(dir, { recursive: true, force: true });
+    unwatch();
+    folder.release();
   };
   try {
     const init = runner.run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
@@ -88,11 +95,19 @@ export async function startPostgresCluster(binDir: string): Promise<PostgresClus
     const start = runner.run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '30', 'start']);
     started = true;
     if (start.status !== 0) throw new Error(`pg_ctl start failed (exit ${start.status}): ${lastLines(start.output)}`);
+    unwatch = watchGroup(serverPid(data), 'SIGQUIT');
     return { url: `postgres://postgres@127.0.0.1:${port}/killpoint_dbos`, dir, port, stop };
   } catch (error) {
     stop();
     throw error;
   }
+}
+
+/** The server's pid, the first line of the pid file it writes in its data folder once it runs. */
+function serverPid(data: string): number {
+  const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`${join(data, 'postmaster.pid')}: expected the server's pid on its first line`);
+  return pid;
 }
 
 function lastLines(text: string): string {
