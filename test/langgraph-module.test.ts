@@ -42,6 +42,12 @@ test("a write in a node, outside any tool, is found at its minimal kill point: t
   expect(check.minimal?.replay).toBe(`npx killpoint check --langgraph ${FIXTURES}/node-write.ts --input '{}' --schedule 4`);
 }, 300_000);
 
+test('a tool that calls another tool (an agent used as a tool) runs through: the inner call does not wait at the gate its caller holds', () => {
+  const r = killpoint(['check', '--langgraph', `${FIXTURES}/nested-tool.ts`, '--input', '{}', '--schedule', 'tool-result[inner#1]']);
+  expect(r.stdout).toMatch(/outer outer#1: start[\s\S]*inner inner#1: start[\s\S]*inner inner#1: result {3}<-- KILL/);
+  expect(r.status).toBe(1); // the ping repeats: the kill lands between the inner tool's write and any save
+}, 120_000);
+
 describe('a set-up killpoint cannot check is bad input: exit 2, one line naming the cause', () => {
   const cases: [string, string[], RegExp][] = [
     ['a module that is not there', [`${FIXTURES}/missing.ts`], /missing\.ts: no such module/],
@@ -51,6 +57,8 @@ describe('a set-up killpoint cannot check is bad input: exit 2, one line naming 
     ['a graph compiled with MemorySaver', [`${FIXTURES}/memory-saver.ts`], /compiled with MemorySaver, which keeps nothing across processes/],
     ['readEffects throwing', [`${FIXTURES}/effects-throw.ts`], /readEffects\(ctx\) threw: the ledger is locked/],
     ['readEffects returning something other than records, naming the first bad field', [`${FIXTURES}/effects-not-records.ts`], /readEffects\(ctx\)\[1\]\.kind is number 7: expected the kind of effect/],
+    ['readEffects returning a function it forgot to call', [`${FIXTURES}/effects-not-called.ts`], /readEffects\(ctx\) returned a function \(readTinyEffects\) \(not called\?\)/],
+    ['a module that throws as it loads', [`${FIXTURES}/throws-on-load.ts`], /throws-on-load\.ts: the module failed to load: OPENAI_API_KEY is not set/],
     ['two runs never killed that differ, naming where', [`${FIXTURES}/not-repeatable.ts`], /two runs without a kill differ at effect 0: ping world \{"n":0\.\d+\} in the first, ping world \{"n":0\.\d+\} in the second/],
   ];
   test.each(cases)('%s', (_name, moduleArgs, message) => {

@@ -66,7 +66,7 @@ export interface ScenarioSuiteOptions extends SuiteOptions {
 
 /** A LangGraph graph of your own, unchanged: the module that builds it and reads its effects, and its input. */
 export interface LangGraphSuiteOptions extends SuiteOptions {
-  /** The module (from the project root) that exports createGraph(ctx) and readEffects(ctx). */
+  /** The module (from the current folder: the project root in a vitest run) that exports createGraph(ctx) and readEffects(ctx). */
   langgraph: string;
   /** The graph's input for invoke; or `inputFile`, a JSON file holding it. */
   input?: unknown;
@@ -82,7 +82,7 @@ export interface LangGraphSuiteOptions extends SuiteOptions {
 
 /** A DBOS workflow of your own, unchanged: the module that registers it and reads its effects, and its input. */
 export interface DbosSuiteOptions extends SuiteOptions {
-  /** The module (from the project root) that exports createWorkflow(ctx) and readEffects(ctx). */
+  /** The module (from the current folder: the project root in a vitest run) that exports createWorkflow(ctx) and readEffects(ctx). */
   dbos: string;
   /** The workflow's argument; or `inputFile`, a JSON file holding it. */
   input?: unknown;

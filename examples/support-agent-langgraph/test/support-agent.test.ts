@@ -10,7 +10,8 @@ import { killpointTests } from 'killpoint/vitest';
 
 const input = JSON.parse(readFileSync('input.json', 'utf8'));
 
-// Keys: every kill point of the run, every order of the two parallel calls, survives.
+// Keys: every kill point of the run, in the default order of the two parallel calls, survives
+// (interleavingBound: 1 keeps the example quick; leave it out to explore both orders).
 killpointTests('support agent with keys', { langgraph: 'src/agent-keyed.ts', input, interleavingBound: 1 });
 
 // No keys: the refund is done twice, at the earliest kill point that shows it.

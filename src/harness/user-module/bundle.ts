@@ -1,17 +1,24 @@
 // A user's module starts fast: the module, the packages it imports and killpoint's side of the
 // life are bundled by esbuild into one ES module, once per killpoint process, instead of each life
 // loading hundreds of modules through a TypeScript loader (about a second per life for a LangGraph
-// graph). ES module output keeps what a module may rely on (top-level await, import.meta); native
-// addons stay external and load from the project's node_modules, which is why the bundle is
-// written under the project's node_modules/.cache (Node finds packages from where a file lies).
+// graph). ES module output keeps what a module may rely on (top-level await); the user's own files
+// (and killpoint's) keep where they came from: import.meta.url (and dirname, filename), __dirname
+// and __filename are written into each as its own path, so a module that reads a file beside
+// itself still finds it. Packages are bundled as they are. Native addons stay external and load from the project's node_modules, which is
+// why the bundle is written under the project's node_modules/.cache (Node finds packages from
+// where a file lies).
 // The engine may ask for packages of the user's own (resolved from the module's folder) to be
 // handed to the life with the module: the copy the module uses, not another one.
 //
 // Where the bundle cannot be built, or KILLPOINT_MODULE_BUNDLE=0 asks for it, each life loads the
 // module as it is through tsx (load.ts): slower, and as faithful.
 
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Loader, Plugin } from 'esbuild';
+import { CODE_ROOT } from '../process/package-paths.js';
 
 /** Set to 0 to load the user's module unbundled in every life. */
 export const BUNDLE_VARIABLE = 'KILLPOINT_MODULE_BUNDLE';
@@ -27,6 +34,57 @@ export interface ModuleChildEntry {
   packages: Record<string, string>;
   /** Kept external (loaded from node_modules at run time) beside native addons. */
   external?: readonly string[];
+}
+
+const SOURCE_FILE = /\.([mc]?[jt]s|[jt]sx)$/;
+// Not inside a string that names them, nor a property of the same name.
+const OWN_PATH_WORDS = /(?<!["'`])import\.meta\.(url|dirname|filename)|(?<![.\w$"'`])__(dirname|filename)(?![\w$])/g;
+
+/** The user's own files and killpoint's: not a package's. */
+function ownFile(path: string): boolean {
+  return !path.includes(`${sep}node_modules${sep}`) || path.startsWith(`${CODE_ROOT}${sep}`);
+}
+
+/** Each bundled file's own path, where it asks for it (see the top of this file). */
+const keepOwnPaths: Plugin = {
+  name: 'killpoint-keep-own-paths',
+  setup(build) {
+    build.onLoad({ filter: SOURCE_FILE }, (args) => {
+      if (!ownFile(args.path)) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta') && !text.includes('__dirname') && !text.includes('__filename')) return undefined;
+      const contents = text.replace(OWN_PATH_WORDS, (word) => {
+        if (word === 'import.meta.url') return JSON.stringify(pathToFileURL(args.path).href);
+        if (word === 'import.meta.dirname' || word === '__dirname') return JSON.stringify(dirname(args.path));
+        return JSON.stringify(args.path);
+      });
+      return { contents, loader: loaderOf(args.path), resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+function loaderOf(path: string): Loader {
+  if (/\.[mc]?ts$/.test(path)) return 'ts';
+  if (path.endsWith('.tsx')) return 'tsx';
+  if (path.endsWith('.jsx')) return 'jsx';
+  return 'js';
+}
+
+/** A process that ends without its exit handlers (killed, or a test worker stopped) leaves its bundles: the next build removes them. */
+function removeBundlesOfGoneProcesses(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const pid = Number(/^(?:module|langgraph)-child-(\d+)-/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && !processExists(pid)) rmSync(join(dir, name), { force: true });
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** The folder whose node_modules the module's packages come from: the nearest above it that has one. */
@@ -53,15 +111,20 @@ async function build({ module, childMain, packages, external = [] }: ModuleChild
   const root = projectRoot(module);
   if (root === null) return null;
   const dir = join(root, 'node_modules', '.cache', 'killpoint');
-  const out = join(dir, `module-child-${process.pid}-${built.size}.mjs`);
+  // Named apart from every other bundle: worker threads share a process id.
+  const out = join(dir, `module-child-${process.pid}-${randomBytes(6).toString('hex')}.mjs`);
+  // The module is imported inside a try, so that one that throws as it loads is named by the life (bad input), not a crash.
   const entry = [
-    `import * as userModule from ${JSON.stringify(`./${basename(module)}`)};`,
     ...Object.entries(packages).map(([name, specifier]) => `import * as ${name} from ${JSON.stringify(specifier)};`),
     `import { startModuleChild } from ${JSON.stringify(childMain)};`,
-    `startModuleChild({ module: userModule${Object.keys(packages).map((name) => `, ${name}`).join('')} });`,
+    'let userModule;',
+    'let failure;',
+    `try { userModule = await import(${JSON.stringify(`./${basename(module)}`)}); } catch (error) { failure = error; }`,
+    `startModuleChild({ module: userModule, failure${Object.keys(packages).map((name) => `, ${name}`).join('')} });`,
   ].join('\n');
   try {
     mkdirSync(dir, { recursive: true });
+    removeBundlesOfGoneProcesses(dir);
     const { build: esbuild } = await import('esbuild');
     await esbuild({
       stdin: { contents: entry, resolveDir: dirname(module), sourcefile: 'killpoint-module-child.ts', loader: 'ts' },
@@ -71,12 +134,14 @@ async function build({ module, childMain, packages, external = [] }: ModuleChild
       format: 'esm',
       target: 'node20',
       logLevel: 'silent',
-      external: ['better-sqlite3', '*.node', ...external],
+      // tsx loads a module unbundled; a bundled life never needs it.
+      external: ['better-sqlite3', '*.node', 'tsx', 'tsx/*', ...external],
+      plugins: [keepOwnPaths],
       // Packages written as CommonJS call require(): in an ES module it is made from the bundle's place.
       banner: { js: "import { createRequire as __killpointRequire } from 'node:module'; const require = __killpointRequire(import.meta.url);" },
     });
   } catch (error) {
-    process.stderr.write(`killpoint: ${relative(process.cwd(), module)} could not be bundled (${((error as Error).message ?? String(error)).split('\n')[0]}); its lives load it unbundled, which is slower\n`);
+    process.stderr.write(`killpoint: ${relative(process.cwd(), module)} could not be bundled (${((error as Error).message ?? String(error)).split('\n').slice(0, 3).join(' ')}); its lives load it unbundled, which is slower\n`);
     return null;
   }
   process.once('exit', () => rmSync(out, { force: true }));

@@ -41,6 +41,13 @@ function describe(value: unknown): string {
   if (value === undefined) return 'undefined';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'function') return `a function${value.name ? ` (${value.name})` : ''} (not called?)`;
   if (typeof value === 'object') return `an object (${Object.keys(value).slice(0, 4).join(', ') || 'no fields'})`;
-  return `${typeof value} ${JSON.stringify(value).slice(0, 40)}`;
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return `${typeof value} ${text.slice(0, 40)}`;
 }

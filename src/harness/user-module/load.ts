@@ -16,6 +16,20 @@ export async function loadUserModule(file: string, arg: string): Promise<Record<
   }
 }
 
+/** What a bundled child hands a life: the module it imported, or why importing it failed. */
+export interface BundledModule {
+  module?: Record<string, unknown>;
+  failure?: unknown;
+}
+
+/** The module the bundled child loaded, or (unbundled) the module loaded now; either failure named as bad input. */
+export async function moduleOfLife(bundled: BundledModule | undefined, file: string, arg: string): Promise<Record<string, unknown>> {
+  if (bundled === undefined) return loadUserModule(file, arg);
+  if (bundled.module !== undefined) return bundled.module;
+  const e = bundled.failure as Error | undefined;
+  throw new UserModuleSetupError(`${arg}: the module failed to load: ${firstLine(e?.message ?? String(e))}`);
+}
+
 /** The exported function `name`, or bad input naming it and the functions the module does export. */
 export function exportedFunction(module: Record<string, unknown>, name: string, arg: string): (ctx: unknown) => unknown {
   const value = module[name];

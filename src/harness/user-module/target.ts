@@ -10,7 +10,7 @@ import { SystemInputError } from '../engine.js';
 export interface UserModuleOptions {
   /** The module's path (relative to the current folder). */
   module: string;
-  /** The input: a JSON file's path, or the JSON itself when it starts as an object or a list does (`inputFile`); or the value (`input`). */
+  /** The input: a JSON file's path, or the JSON itself (`inputFile`: a file when there is one, else JSON); or the value (`input`). */
   inputFile?: string;
   input?: unknown;
 }
@@ -43,6 +43,9 @@ function inputOf(options: UserModuleOptions): { input: unknown; inputArg: string
       throw new SystemInputError(`--input: the JSON given inline is not JSON (${(error as Error).message})`);
     }
   }
+  // A value written inline in a replay ("O-7", 42, true) where no file has that name.
+  const written = file === undefined || existsSync(file) ? undefined : parsedJson(file);
+  if (written !== undefined && file !== undefined) return { input: written.value, inputArg: file };
   if (file !== undefined) {
     let text: string;
     try {
@@ -68,9 +71,17 @@ function inputOf(options: UserModuleOptions): { input: unknown; inputArg: string
   return { input: options.input, inputArg: inline };
 }
 
-/** `--input` takes a file, or the JSON itself when it starts as an object or a list does. */
+/** `--input` takes a file, or the JSON itself: an object or a list always, any other JSON value where no file has its name. */
 function isInlineJson(arg: string): boolean {
   return /^\s*[[{]/.test(arg);
+}
+
+function parsedJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when `path` names a module file that exists (a system name's first word, read back). */

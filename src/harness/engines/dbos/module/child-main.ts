@@ -7,10 +7,11 @@
 import { ENV } from '../../../process/protocol.js';
 import { picksFromVariable, requiredVariable, runChildMain, runProtocolLife } from '../../../process/child-main.js';
 import { EXIT_BAD_SETUP, UserModuleSetupError } from '../../../user-module/setup-error.js';
+import type { BundledModule } from '../../../user-module/load.js';
 import { runDbosModuleLife } from './life.js';
 import { DBOS_MODULE_ENV, type DbosModuleRunFile } from './spec.js';
 
-export function startModuleChild(loaded?: { module: Record<string, unknown> }): void {
+export function startModuleChild(loaded?: BundledModule): void {
   // The pg client warns on stderr about queries DBOS overlaps; the warning would hide a real error line.
   process.noDeprecation = true;
   // DBOS keeps its pool and queue loop running: the life is over once its result is written.
@@ -21,7 +22,7 @@ export function startModuleChild(loaded?: { module: Record<string, unknown> }): 
         (spec, { emit, onPick }) =>
           runDbosModuleLife({
             spec,
-            ...(loaded === undefined ? {} : { module: loaded.module }),
+            ...(loaded === undefined ? {} : { loaded }),
             stateDir: requiredVariable(ENV.stateDir),
             lifeIndex: Number(requiredVariable(ENV.life)),
             picks: picksFromVariable(DBOS_MODULE_ENV.picks),

@@ -16,7 +16,7 @@ import { getFunctionRegistration } from '@dbos-inc/dbos-sdk/internal/decorators'
 import { canonicalJson } from '../../../../model/canonical-json.js';
 import type { EmitEvent } from '../../../process/child-main.js';
 import { effectRecords } from '../../../user-module/effects.js';
-import { exportedFunction, loadUserModule, userCall } from '../../../user-module/load.js';
+import { exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
 import { writeModuleStores } from '../../../user-module/stores.js';
 import { BatchGate } from '../gate.js';
@@ -33,8 +33,8 @@ const RESULT_POLLING_MS = 10;
 
 export interface DbosModuleLifeInputs {
   spec: DbosModuleRunFile;
-  /** The module as the bundled child loaded it; absent, the life loads it (through tsx). */
-  module?: Record<string, unknown>;
+  /** The module as the bundled child loaded it (or why it failed to load); absent, the life loads it (through tsx). */
+  loaded?: BundledModule;
   stateDir: string;
   lifeIndex: number;
   picks: number[];
@@ -47,7 +47,7 @@ type Workflow = (input: unknown) => Promise<unknown>;
 /** Runs the life to its end; a workflow has no conversation of its own. */
 export async function runDbosModuleLife(inputs: DbosModuleLifeInputs): Promise<null> {
   const { spec, stateDir, emit } = inputs;
-  const module = inputs.module ?? (await loadUserModule(spec.module, spec.moduleArg));
+  const module = await moduleOfLife(inputs.loaded, spec.module, spec.moduleArg);
   const createWorkflow = exportedFunction(module, spec.workflowExport, spec.moduleArg);
   const readEffects = exportedFunction(module, spec.effectsExport, spec.moduleArg);
   const run = spec.run;
@@ -83,14 +83,22 @@ export async function runDbosModuleLife(inputs: DbosModuleLifeInputs): Promise<n
   } else {
     handle = DBOS.retrieveWorkflow(run.workflowId);
   }
-  const output = await handle.getResult({ pollingIntervalMs: RESULT_POLLING_MS });
+  const readBack = async (output: unknown): Promise<void> =>
+    writeModuleStores(stateDir, {
+      effects: effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport),
+      answer: output === undefined ? null : typeof output === 'string' ? output : canonicalJson(output),
+      state: '',
+    });
+  let output: unknown;
+  try {
+    output = await handle.getResult({ pollingIntervalMs: RESULT_POLLING_MS });
+  } catch (error) {
+    // A life that stops on an error has still done what it did: the verdict reads its effects.
+    await readBack(undefined).catch(() => undefined);
+    throw error;
+  }
   emit({ kind: 'workflow-recorded' });
-
-  writeModuleStores(stateDir, {
-    effects: effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport),
-    answer: output === undefined ? null : typeof output === 'string' ? output : canonicalJson(output),
-    state: '',
-  });
+  await readBack(output);
   return null;
 }
 

@@ -10,7 +10,7 @@ import { canonicalJson } from '../../../../model/canonical-json.js';
 import type { Conversation } from '../../../../model/conversation.js';
 import type { EmitEvent } from '../../../process/child-main.js';
 import { effectRecords } from '../../../user-module/effects.js';
-import { exportedFunction, loadUserModule, userCall } from '../../../user-module/load.js';
+import { exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
 import { writeModuleStores } from '../../../user-module/stores.js';
 import { assertCheckpointDatabase } from '../checkpoint-file.js';
@@ -24,9 +24,8 @@ import { MODULE_STATE_FILES, type LangGraphModuleContext, type LangGraphModuleSp
 /** The thread every run of a user's graph is on: killpoint's, the same in every life. */
 export const MODULE_THREAD_ID = 'killpoint-run';
 
-/** What the bundled child hands the life: the user's module, and the copy of @langchain/core it uses. */
-export interface LoadedGraphModule {
-  module: Record<string, unknown>;
+/** What the bundled child hands the life: the user's module (or why it failed to load), and the copy of @langchain/core it uses. */
+export interface LoadedGraphModule extends BundledModule {
   chatModels: unknown;
   caches: unknown;
 }
@@ -56,7 +55,7 @@ interface Message {
 /** Runs the life to its end and returns the conversation the thread holds then (null when its state has no messages). */
 export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversation | null> {
   const { spec, stateDir, emit } = inputs;
-  const module = inputs.loaded?.module ?? (await loadUserModule(spec.module, spec.moduleArg));
+  const module = await moduleOfLife(inputs.loaded, spec.module, spec.moduleArg);
   const cassette = spec.cassette === undefined || spec.cassetteMode === undefined ? null : await installCassette(spec.module, spec.cassette.file, spec.cassetteMode, inputs.loaded);
   const createGraph = exportedFunction(module, spec.graphExport, spec.moduleArg);
   exportedFunction(module, spec.effectsExport, spec.moduleArg); // asked for before anything runs

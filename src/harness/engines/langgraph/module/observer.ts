@@ -14,9 +14,10 @@
 // loads.
 //
 // Parallel tool calls go one at a time, each from its start to its end, in the order the
-// interleaving picks choose (the gate of the bundled engine). killpoint does not own the user's
+// interleaving picks choose (the bundled engine's gate). killpoint does not own the user's
 // tools, so it cannot hold one between its own steps: the interleavings explored are the orders of
-// whole calls.
+// whole calls. A tool run inside another one (an agent used as a tool) belongs to the call that
+// runs it: it has its events but passes no gate, which its caller holds.
 
 import type { EmitEvent } from '../../../process/child-main.js';
 import { Gate } from '../gate.js';
@@ -24,6 +25,8 @@ import { Gate } from '../gate.js';
 interface ToolRun {
   callId: string;
   tool: string;
+  /** Inside another tool run: not gated (its caller holds the gate). */
+  nested: boolean;
 }
 
 export class GraphObserver {
@@ -43,6 +46,8 @@ export class GraphObserver {
   private modelCallCount = 0;
   /** Tool runs without a tool call id (a tool invoked by hand), numbered by name so that lives repeat. */
   private readonly unnamedCalls = new Map<string, number>();
+  /** Every run's parent, to tell a tool run inside another tool run. */
+  private readonly parents = new Map<string, string | undefined>();
 
   constructor(
     private readonly emit: EmitEvent,
@@ -54,7 +59,8 @@ export class GraphObserver {
     return this;
   }
 
-  handleChainStart(_chain: unknown, _inputs: unknown, runId: string, _parentRunId?: string, _tags?: string[], metadata?: Record<string, unknown>, _runType?: string, runName?: string): void {
+  handleChainStart(_chain: unknown, _inputs: unknown, runId: string, parentRunId?: string, _tags?: string[], metadata?: Record<string, unknown>, _runType?: string, runName?: string): void {
+    this.parents.set(runId, parentRunId);
     const node = metadata?.langgraph_node;
     // A node's own run carries its name; the runnables inside it (and LangGraph's internal
     // writers) carry the node in their metadata too, under other names.
@@ -74,7 +80,8 @@ export class GraphObserver {
     this.nodes.delete(runId);
   }
 
-  handleChatModelStart(_llm: unknown, _messages: unknown, runId: string): void {
+  handleChatModelStart(_llm: unknown, _messages: unknown, runId: string, parentRunId?: string): void {
+    this.parents.set(runId, parentRunId);
     const modelCall = this.modelCallCount++;
     this.modelCalls.set(runId, { modelCall, chunks: 0 });
     this.emit({ kind: 'model-request', modelCall });
@@ -98,11 +105,13 @@ export class GraphObserver {
     this.modelCalls.delete(runId);
   }
 
-  async handleToolStart(_tool: unknown, _input: string, runId: string, _parentRunId?: string, _tags?: string[], _metadata?: Record<string, unknown>, runName?: string, toolCallId?: string): Promise<void> {
+  async handleToolStart(_tool: unknown, _input: string, runId: string, parentRunId?: string, _tags?: string[], _metadata?: Record<string, unknown>, runName?: string, toolCallId?: string): Promise<void> {
+    this.parents.set(runId, parentRunId);
     const tool = runName ?? 'tool';
     const callId = toolCallId ?? this.unnamedCall(tool);
-    this.tools.set(runId, { callId, tool });
-    await this.gate.pass(callId);
+    const nested = this.insideToolRun(parentRunId);
+    this.tools.set(runId, { callId, tool, nested });
+    if (!nested) await this.gate.pass(callId);
     this.emit({ kind: 'tool-start', callId, tool });
   }
 
@@ -111,7 +120,7 @@ export class GraphObserver {
     if (run === undefined) return;
     this.tools.delete(runId);
     this.emit({ kind: 'tool-result', callId: run.callId, tool: run.tool });
-    this.gate.finish(run.callId);
+    if (!run.nested) this.gate.finish(run.callId);
   }
 
   handleToolError(error: unknown, runId: string): void {
@@ -119,7 +128,13 @@ export class GraphObserver {
     if (run === undefined) return;
     this.tools.delete(runId);
     this.emit({ kind: 'tool-result', callId: run.callId, tool: run.tool, refused: String((error as Error | undefined)?.message ?? error) });
-    this.gate.finish(run.callId);
+    if (!run.nested) this.gate.finish(run.callId);
+  }
+
+  /** Whether a run whose parent is `runId` lies inside a tool run still open. */
+  private insideToolRun(runId: string | undefined): boolean {
+    for (let id = runId, hops = 0; id !== undefined && hops < 10_000; id = this.parents.get(id), hops++) if (this.tools.has(id)) return true;
+    return false;
   }
 
   private unnamedCall(tool: string): string {

@@ -39,8 +39,6 @@ export const DEFAULT_EFFECTS_EXPORT = 'readEffects';
 /** Environment variables of the module child, beside the protocol's own (src/harness/process/protocol.ts). */
 export const MODULE_ENV = { run: 'KILLPOINT_LG_MODULE_RUN', picks: 'KILLPOINT_LG_MODULE_PICKS' } as const;
 
-/** Seconds a life may take before it is taken to hang (default 120 s). */
-export const MODULE_LIFE_TIMEOUT_VARIABLE = 'KILLPOINT_LANGGRAPH_LIFE_TIMEOUT_S';
 
 
 /** The files a run keeps in its state folder: LangGraph's checkpoints and the agent's folder. */

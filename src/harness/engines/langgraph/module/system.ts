@@ -24,7 +24,8 @@ import { isModulePath, moduleTask, userModuleTarget, type UserModuleOptions } fr
 // Its events' kinds (node-start, checkpoint-saved, ...) are known wherever its runs are read.
 import '../event-kinds.js';
 import type { CassetteMode } from './cassette.js';
-import { DEFAULT_EFFECTS_EXPORT, DEFAULT_GRAPH_EXPORT, MODULE_ENV, MODULE_LIFE_TIMEOUT_VARIABLE, type LangGraphModuleSpec, type ModuleRunFile } from './spec.js';
+import { LANGGRAPH_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
+import { DEFAULT_EFFECTS_EXPORT, DEFAULT_GRAPH_EXPORT, MODULE_ENV, type LangGraphModuleSpec, type ModuleRunFile } from './spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 const CHILD_MAIN = siblingModule(import.meta.url, 'child-main');
@@ -93,7 +94,7 @@ function moduleTier(spec: LangGraphModuleSpec, cassetteMode?: CassetteMode): Who
       // The bundled child hands the life the copy of @langchain/core the graph uses (the cassette wraps its chat models).
       const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: { chatModels: '@langchain/core/language_models/chat_models', caches: '@langchain/core/caches' } });
       const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
-      const child = { engine: 'LangGraph', bundle, runFileVariable: MODULE_ENV.run, picksVariable: MODULE_ENV.picks, timeoutVariable: MODULE_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: 'cannot be checked' };
+      const child = { engine: 'LangGraph', bundle, runFileVariable: MODULE_ENV.run, picksVariable: MODULE_ENV.picks, timeoutVariable: LANGGRAPH_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: 'cannot be checked' };
       return runEngineLife(child, request, `${spec.moduleArg} life ${request.lifeIndex}`, runFile);
     },
     stores: (_scenario, stateDir) => readModuleStores(stateDir, 'graph state'),
