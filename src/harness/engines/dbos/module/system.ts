@@ -7,19 +7,16 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckName } from '../../../check/checks.js';
-import type { Schedule } from '../../../check/outcome.js';
 import type { SystemUnderTest } from '../../../engine.js';
 import { childBundle } from '../../../process/child-bundle.js';
 import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
-import { processSession } from '../../../process/process-lives.js';
 import { runWholeInProcesses, type WholeRunTier } from '../../../process/whole-run.js';
-import { shellWord, shellWords } from '../../../shell-words.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
-import { mustRepeatItself } from '../../../user-module/repeat.js';
 import { EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
-import { isModulePath, moduleTask, userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
+import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
+import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
 import { POSTGRES_URL_VARIABLE, systemDatabase } from '../backend.js';
 import type { Backend } from '../config.js';
 import { runIdentity } from '../identity.js';
@@ -57,31 +54,12 @@ export function dbosModuleSpec(options: DbosModuleOptions): DbosModuleSpec {
   };
 }
 
-function selectorOf(spec: DbosModuleSpec): string[] {
-  return [
-    '--dbos', spec.moduleArg,
-    '--input', spec.inputArg,
-    ...(spec.workflowExport === DEFAULT_WORKFLOW_EXPORT ? [] : ['--workflow-export', spec.workflowExport]),
-    ...(spec.effectsExport === DEFAULT_DBOS_EFFECTS_EXPORT ? [] : ['--effects-export', spec.effectsExport]),
-  ];
-}
-
 /** The system named by its selector's words after `--dbos` (a corpus entry's strategy), or undefined when the words are not one. */
 export function dbosModuleSystemNamed(name: string): SystemUnderTest | undefined {
-  const words = shellWords(name);
-  if (words === undefined || words.length === 0) return undefined;
-  const [module, ...rest] = words as [string, ...string[]];
-  if (!isModulePath(module)) return undefined;
-  const options: DbosModuleOptions = { module };
-  for (let i = 0; i < rest.length; i += 2) {
-    const value = rest[i + 1];
-    if (value === undefined) return undefined;
-    if (rest[i] === '--input') options.inputFile = value;
-    else if (rest[i] === '--workflow-export') options.workflowExport = value;
-    else if (rest[i] === '--effects-export') options.effectsExport = value;
-    else return undefined;
-  }
-  return dbosModuleSystem(dbosModuleSpec(options));
+  const named = moduleOptionsNamed(name, ['--workflow-export', '--effects-export']);
+  if (named === undefined) return undefined;
+  const { values, ...target } = named;
+  return dbosModuleSystem(dbosModuleSpec({ ...target, workflowExport: values.get('--workflow-export'), effectsExport: values.get('--effects-export') }));
 }
 
 function identityIn(stateDir: string): RunIdentity {
@@ -109,27 +87,18 @@ function moduleTier(spec: DbosModuleSpec): WholeRunTier {
 
 export function dbosModuleSystem(spec: DbosModuleSpec): SystemUnderTest {
   const tier = moduleTier(spec);
-  const selector = selectorOf(spec);
-  const name = selector.slice(1).map(shellWord).join(' ');
-  return {
+  return moduleSystem({
     engine: 'dbos',
-    name,
+    option: '--dbos',
+    target: spec,
+    options: [
+      ...(spec.workflowExport === DEFAULT_WORKFLOW_EXPORT ? [] : [['--workflow-export', spec.workflowExport] as const]),
+      ...(spec.effectsExport === DEFAULT_DBOS_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
+    ],
+    what: 'the workflow',
     summary: `the DBOS workflow of ${spec.moduleArg} on ${spec.backend}, each life a process killed with SIGKILL`,
     promised: DBOS_MODULE_PROMISES,
     killPoints: DBOS_MODULE_KILL_POINTS,
-    selector,
-    inProcess: false,
-    ownTask: moduleTask(spec.moduleArg, 'the workflow'),
-    open: (scenario) => {
-      let baselineChecked = false;
-      const run = async (schedule: Schedule) => {
-        const outcome = await runWholeInProcesses(tier, scenario, name, schedule);
-        if (schedule.kills.length > 0 || baselineChecked) return outcome;
-        baselineChecked = true;
-        mustRepeatItself(spec.moduleArg, outcome, await runWholeInProcesses(tier, scenario, name, schedule));
-        return outcome;
-      };
-      return processSession(scenario, run);
-    },
-  };
+    sessionRuns: (scenario, name) => (schedule) => runWholeInProcesses(tier, scenario, name, schedule),
+  });
 }

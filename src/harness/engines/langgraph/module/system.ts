@@ -8,19 +8,17 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CheckName } from '../../../check/checks.js';
-import type { RunOutcome, Schedule } from '../../../check/outcome.js';
+import type { RunOutcome } from '../../../check/outcome.js';
 import type { SystemUnderTest } from '../../../engine.js';
 import { childBundle } from '../../../process/child-bundle.js';
 import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
-import { processSession } from '../../../process/process-lives.js';
 import { runWholeInProcesses, type WholeRunTier } from '../../../process/whole-run.js';
-import { shellWord, shellWords } from '../../../shell-words.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
-import { mustRepeatItself } from '../../../user-module/repeat.js';
 import { EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
-import { isModulePath, moduleTask, userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
+import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
+import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
 // Its events' kinds (node-start, checkpoint-saved, ...) are known wherever its runs are read.
 import '../event-kinds.js';
 import type { CassetteMode } from './cassette.js';
@@ -54,34 +52,12 @@ export function langGraphModuleSpec(options: LangGraphModuleOptions): LangGraphM
   };
 }
 
-/** The words after `killpoint check` that select this system again. */
-function selectorOf(spec: LangGraphModuleSpec): string[] {
-  return [
-    '--langgraph', spec.moduleArg,
-    '--input', spec.inputArg,
-    ...(spec.graphExport === DEFAULT_GRAPH_EXPORT ? [] : ['--graph-export', spec.graphExport]),
-    ...(spec.effectsExport === DEFAULT_EFFECTS_EXPORT ? [] : ['--effects-export', spec.effectsExport]),
-    ...(spec.cassette === undefined ? [] : ['--cassette', spec.cassette.arg]),
-  ];
-}
-
 /** The system named by its selector's words after `--langgraph` (a corpus entry's strategy), or undefined when the words are not one. */
 export function langGraphModuleSystemNamed(name: string): SystemUnderTest | undefined {
-  const words = shellWords(name);
-  if (words === undefined || words.length === 0) return undefined;
-  const [module, ...rest] = words as [string, ...string[]];
-  if (!isModulePath(module)) return undefined;
-  const options: LangGraphModuleOptions = { module };
-  for (let i = 0; i < rest.length; i += 2) {
-    const value = rest[i + 1];
-    if (value === undefined) return undefined;
-    if (rest[i] === '--input') options.inputFile = value;
-    else if (rest[i] === '--graph-export') options.graphExport = value;
-    else if (rest[i] === '--effects-export') options.effectsExport = value;
-    else if (rest[i] === '--cassette') options.cassette = value;
-    else return undefined;
-  }
-  return langGraphModuleSystem(langGraphModuleSpec(options));
+  const named = moduleOptionsNamed(name, ['--graph-export', '--effects-export', '--cassette']);
+  if (named === undefined) return undefined;
+  const { values, ...target } = named;
+  return langGraphModuleSystem(langGraphModuleSpec({ ...target, graphExport: values.get('--graph-export'), effectsExport: values.get('--effects-export'), cassette: values.get('--cassette') }));
 }
 
 /** The tier of a user's graph; with a cassette, its lives record the model's replies or replay them. */
@@ -103,36 +79,32 @@ function moduleTier(spec: LangGraphModuleSpec, cassetteMode?: CassetteMode): Who
 
 export function langGraphModuleSystem(spec: LangGraphModuleSpec): SystemUnderTest {
   const tier = moduleTier(spec, spec.cassette === undefined ? undefined : 'replay');
-  const selector = selectorOf(spec);
-  const name = selector.slice(1).map(shellWord).join(' ');
-  return {
+  return moduleSystem({
     engine: 'langgraph',
-    name,
+    option: '--langgraph',
+    target: spec,
+    options: [
+      ...(spec.graphExport === DEFAULT_GRAPH_EXPORT ? [] : [['--graph-export', spec.graphExport] as const]),
+      ...(spec.effectsExport === DEFAULT_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
+      ...(spec.cassette === undefined ? [] : [['--cassette', spec.cassette.arg] as const]),
+    ],
+    what: 'the graph',
     summary: `the LangGraph graph of ${spec.moduleArg}, each life a process killed with SIGKILL`,
     promised: MODULE_PROMISES,
     killPoints: MODULE_KILL_POINTS,
-    selector,
-    inProcess: false,
-    ownTask: moduleTask(spec.moduleArg, 'the graph'),
-    open: (scenario) => {
-      let baselineChecked = false;
+    sessionRuns: (scenario, name) => {
       // With a cassette that is not there yet, a run never killed records it before anything is judged.
       let recording: Promise<RunOutcome | null> | null = null;
       const record = (): Promise<RunOutcome | null> => {
         if (spec.cassette === undefined || existsSync(spec.cassette.file)) return Promise.resolve(null);
         return (recording ??= runWholeInProcesses(moduleTier(spec, 'record'), scenario, name, { kills: [], interleaving: [] }));
       };
-      const run = async (schedule: Schedule): Promise<RunOutcome> => {
+      return async (schedule) => {
         const recorded = await record();
         // A recording run that did not finish wrote no cassette: it is the baseline that did not finish.
         if (recorded !== null && recorded.lives.at(-1)?.end !== 'finished') return recorded;
-        const outcome = await runWholeInProcesses(tier, scenario, name, schedule);
-        if (schedule.kills.length > 0 || baselineChecked) return outcome;
-        baselineChecked = true;
-        mustRepeatItself(spec.moduleArg, outcome, await runWholeInProcesses(tier, scenario, name, schedule));
-        return outcome;
+        return runWholeInProcesses(tier, scenario, name, schedule);
       };
-      return processSession(scenario, run);
     },
-  };
+  });
 }

@@ -1,0 +1,80 @@
+// A user's module as a system under test, whatever its engine: named by its module, its input and
+// its other options (the words after `killpoint check` that select it again, and the name a
+// corpus entry keeps), running a task of its own, its lives processes, and its run never killed
+// run twice the first time a session asks for it (repeat.ts). An engine gives how a session runs
+// a schedule; the rest is written here.
+
+import type { CheckName } from '../check/checks.js';
+import type { RunOutcome, Schedule } from '../check/outcome.js';
+import type { Scenario } from '../../model/scenario.js';
+import type { SystemUnderTest } from '../engine.js';
+import { processSession } from '../process/process-lives.js';
+import { shellWord, shellWords } from '../shell-words.js';
+import { mustRepeatItself } from './repeat.js';
+import { isModulePath, moduleTask, type UserModuleTarget } from './target.js';
+
+export interface ModuleSystemSpec {
+  /** The engine, as registered, and the option that names a module of it (--langgraph). */
+  engine: string;
+  option: string;
+  target: UserModuleTarget;
+  /** Its other options not at their defaults, as the command line gives them: [--flag, value]. */
+  options: readonly (readonly [string, string])[];
+  /** What the module makes, for the task's title (the graph, the workflow). */
+  what: string;
+  summary: string;
+  promised: readonly CheckName[];
+  killPoints: readonly string[];
+  /** How one session runs a schedule (`name` is the outcome's strategy). */
+  sessionRuns(scenario: Scenario, name: string): (schedule: Schedule) => Promise<RunOutcome>;
+}
+
+export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
+  const { target } = spec;
+  const selector = [spec.option, target.moduleArg, '--input', target.inputArg, ...spec.options.flat()];
+  const name = selector.slice(1).map(shellWord).join(' ');
+  return {
+    engine: spec.engine,
+    name,
+    summary: spec.summary,
+    promised: spec.promised,
+    killPoints: spec.killPoints,
+    selector,
+    inProcess: false,
+    ownTask: moduleTask(target.moduleArg, spec.what),
+    open: (scenario) => {
+      const runs = spec.sessionRuns(scenario, name);
+      let baselineChecked = false;
+      const run = async (schedule: Schedule): Promise<RunOutcome> => {
+        const outcome = await runs(schedule);
+        if (schedule.kills.length > 0 || baselineChecked) return outcome;
+        baselineChecked = true;
+        mustRepeatItself(target.moduleArg, outcome, await runs(schedule));
+        return outcome;
+      };
+      return processSession(scenario, run);
+    },
+  };
+}
+
+/**
+ * A system's name read back (a corpus entry's strategy): the module, then `--input` and the
+ * engine's `flags`, each with its value. Undefined when the words are not one.
+ */
+export function moduleOptionsNamed(name: string, flags: readonly string[]): { module: string; inputFile?: string; values: Map<string, string> } | undefined {
+  const words = shellWords(name);
+  if (words === undefined || words.length === 0) return undefined;
+  const [module, ...rest] = words as [string, ...string[]];
+  if (!isModulePath(module)) return undefined;
+  const values = new Map<string, string>();
+  let inputFile: string | undefined;
+  for (let i = 0; i < rest.length; i += 2) {
+    const flag = rest[i]!;
+    const value = rest[i + 1];
+    if (value === undefined) return undefined;
+    if (flag === '--input') inputFile = value;
+    else if (flags.includes(flag)) values.set(flag, value);
+    else return undefined;
+  }
+  return { module, ...(inputFile === undefined ? {} : { inputFile }), values };
+}
