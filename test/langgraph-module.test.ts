@@ -48,6 +48,21 @@ test('a tool that calls another tool (an agent used as a tool) runs through: the
   expect(r.status).toBe(1); // the ping repeats: the kill lands between the inner tool's write and any save
 }, 120_000);
 
+test('a failure found with --save is kept as a corpus entry that names the module and input, and replays as expected', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'killpoint-module-corpus-'));
+  try {
+    const found = killpoint(['check', '--langgraph', `${FIXTURES}/node-write.ts`, '--input', '{}', '--save', dir]);
+    expect(found.status).toBe(1);
+    const entry = /kept as a corpus entry: (\S+\.json)/.exec(found.stdout)?.[1];
+    expect(JSON.parse(readFileSync(entry!, 'utf8'))).toMatchObject({ engine: 'langgraph', strategy: `${FIXTURES}/node-write.ts --input '{}'`, schedule: { killAt: ['node-end[work]'] } });
+    const replay = killpoint(['check', entry!]);
+    expect(replay.stdout).toContain('replays as expected');
+    expect(replay.status).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 180_000);
+
 describe('a set-up killpoint cannot check is bad input: exit 2, one line naming the cause', () => {
   const cases: [string, string[], RegExp][] = [
     ['a module that is not there', [`${FIXTURES}/missing.ts`], /missing\.ts: no such module/],

@@ -199,7 +199,8 @@ function saveMinimal(minimal: JudgedCase, source: CaseSource, dir: string): stri
     name,
     note: `found by killpoint check: the earliest schedule that breaks ${minimal.broken.join(', ')}`,
     property: 'promised checks',
-    ...(scenarioFile === undefined ? { scenarioInline: null } : { scenarioFile }),
+    // A system that runs a task of its own (a user's module) names no scenario: its strategy says it all.
+    ...(scenarioFile !== undefined ? { scenarioFile } : source.kind === 'own-task' ? {} : { scenarioInline: null }),
     dir: resolve(dir),
     whenNameTaken: 'add a number',
   });
