@@ -11,54 +11,45 @@ import { LANTERN_DIR, lanternScenario, loadScenarioFile } from '../src/model/loa
 import { parseScenario, ScenarioError } from '../src/model/scenario.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
 import { readFileSync } from 'node:fs';
+import { scenarioErrorOf } from './helpers.js';
 
 const danaJson = () => JSON.parse(readFileSync(join(LANTERN_DIR, 'T01-dana-torn-pad.json'), 'utf8'));
-
-function errorOf(raw: unknown): ScenarioError {
-  try {
-    parseScenario(raw, 'my-task.json');
-  } catch (error) {
-    if (error instanceof ScenarioError) return error;
-    throw error;
-  }
-  throw new Error('the scenario loaded');
-}
 
 describe('a scenario with a missing or mistyped field', () => {
   it('names the file and a missing field', () => {
     const raw = danaJson();
     delete raw.customerMessage;
-    expect(errorOf(raw).message).toBe('my-task.json: customerMessage: expected a non-empty string');
+    expect(scenarioErrorOf(raw).message).toBe('my-task.json: customerMessage: expected a non-empty string');
   });
 
   it('names a mistyped field deep inside the shop rows', () => {
     const raw = danaJson();
     raw.shop.orders[0].lines[0].quantity = '2';
-    expect(errorOf(raw).message).toBe('my-task.json: shop.orders[0].lines[0].quantity: expected an integer >= 1');
+    expect(scenarioErrorOf(raw).message).toBe('my-task.json: shop.orders[0].lines[0].quantity: expected an integer >= 1');
   });
 
   it('names a misspelled field instead of ignoring it', () => {
     const raw = danaJson();
     raw.model.steps.refund.nxt = raw.model.steps.refund.next;
-    expect(errorOf(raw).field).toBe('model.steps.refund.nxt');
+    expect(scenarioErrorOf(raw).field).toBe('model.steps.refund.nxt');
   });
 
   it('names a tool argument of the wrong type', () => {
     const raw = danaJson();
     raw.model.steps.refund.calls[0].args.amountCents = 79.5;
-    expect(errorOf(raw).message).toBe('my-task.json: model.steps.refund.calls[0].args.amountCents: expected a whole number of cents >= 1');
+    expect(scenarioErrorOf(raw).message).toBe('my-task.json: model.steps.refund.calls[0].args.amountCents: expected a whole number of cents >= 1');
   });
 
   it('names a branch to a step that does not exist', () => {
     const raw = danaJson();
     raw.model.steps['list-refunds'].next = 'refnud';
-    expect(errorOf(raw).field).toBe('model.steps.list-refunds.next[0].goto');
+    expect(scenarioErrorOf(raw).field).toBe('model.steps.list-refunds.next[0].goto');
   });
 
   it('rejects a step graph with a cycle, which could loop forever', () => {
     const raw = danaJson();
     raw.model.steps['list-refunds'].next = 'find-customer';
-    expect(errorOf(raw).expected).toMatch(/^no cycle \(found find-customer -> .* -> find-customer\)$/);
+    expect(scenarioErrorOf(raw).expected).toMatch(/^no cycle \(found find-customer -> .* -> find-customer\)$/);
   });
 
   const dir = mkdtempSync(join(tmpdir(), 'killpoint-bad-'));
@@ -111,7 +102,7 @@ describe('a scenario the shop or the runner would choke on is a validation error
   ])('%s', (_what, change, field, expected) => {
     const raw = danaJson();
     change(raw);
-    const error = errorOf(raw);
+    const error = scenarioErrorOf(raw);
     expect(error.field).toBe(field);
     expect(error.expected).toBe(expected);
   });
@@ -119,12 +110,12 @@ describe('a scenario the shop or the runner would choke on is a validation error
   it('an argument named __proto__, as JSON.parse reads it (an own key, not the prototype)', () => {
     const text = readFileSync(join(LANTERN_DIR, 'T01-dana-torn-pad.json'), 'utf8').replace('"amountCents": 7950', '"amountCents": 7950, "__proto__": {"x": 1}');
     expect(text).toContain('__proto__');
-    expect(errorOf(JSON.parse(text)).field).toBe('model.steps.refund.calls[0].args.__proto__');
+    expect(scenarioErrorOf(JSON.parse(text)).field).toBe('model.steps.refund.calls[0].args.__proto__');
   });
 
   it('a constructor argument nested 100,000 deep is refused before anything walks it', () => {
     const text = readFileSync(join(LANTERN_DIR, 'T01-dana-torn-pad.json'), 'utf8').replace('"amountCents": 7950', `"amountCents": 7950, "constructor": ${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`);
-    expect(errorOf(JSON.parse(text)).field).toBe('model.steps.refund.calls[0].args.constructor');
+    expect(scenarioErrorOf(JSON.parse(text)).field).toBe('model.steps.refund.calls[0].args.constructor');
   });
 
   it('a step graph whose longest run has more events than a life may have', () => {
@@ -133,6 +124,6 @@ describe('a scenario the shop or the runner would choke on is a validation error
     for (let i = 0; i < 200; i++) steps[`s${i}`] = { calls: [{ tool: 'find_customer', args: { email: 'dana.okafor@example.com' } }], next: i === 199 ? 'end' : `s${i + 1}`, chunks: 1000 };
     steps.end = { say: 'Done.' };
     raw.model = { start: 's0', steps };
-    expect(errorOf(raw).expected).toMatch(/^a run of at most 50000 events \(the longest path through the steps, s0 -> .* -> end, makes about \d+\)$/);
+    expect(scenarioErrorOf(raw).expected).toMatch(/^a run of at most 50000 events \(the longest path through the steps, s0 -> .* -> end, makes about \d+\)$/);
   });
 });

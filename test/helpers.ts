@@ -6,7 +6,8 @@ import { simulate } from '../src/harness/engines/scripted/simulate.js';
 import { noKills, type RunOutcome } from '../src/harness/check/outcome.js';
 import type { AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
 import { judge, type Verdict } from '../src/harness/check/verdict.js';
-import type { Scenario } from '../src/model/scenario.js';
+import { parseScenario, ScenarioError, type Scenario } from '../src/model/scenario.js';
+import { main } from '../src/harness/cli/main.js';
 
 export function baselineOf(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[] = []): RunOutcome {
   return simulate(scenario, strategy, noKills(interleaving));
@@ -49,4 +50,28 @@ export function captureConsole(): { lines: string[]; text(): string; clear(): vo
   });
   afterEach(() => vi.restoreAllMocks());
   return captured;
+}
+
+/** Runs the command line in this process and collects what it printed, standard output and errors apart. */
+export async function runMain(argv: string[]): Promise<{ status: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
+  try {
+    return { status: await main(argv), out, err };
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
+
+/** The error a raw scenario is refused with, as if read from my-task.json (a scenario that loads fails the test). */
+export function scenarioErrorOf(raw: unknown): ScenarioError {
+  try {
+    parseScenario(raw, 'my-task.json');
+  } catch (error) {
+    if (error instanceof ScenarioError) return error;
+    throw error;
+  }
+  throw new Error('the scenario loaded');
 }

@@ -7,26 +7,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../src/harness/cli/main.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { LANTERN_DIR, PROJECT_ROOT } from '../src/model/load.js';
 import { CorpusError, loadCorpusEntry, replayEntry } from '../src/harness/search/corpus.js';
+import { runMain } from './helpers.js';
 
 const FIXTURES = 'test/fixtures/input-faults';
 const DANA_FILE = join(LANTERN_DIR, 'T01-dana-torn-pad.json');
-
-/** Runs the command line in this process and collects what it printed. */
-async function run(argv: string[]): Promise<{ status: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    return { status: await main(argv), out, err };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
 
 /** Runs the killpoint command as a process, bounded in time: a bug here could spin for ever. */
 function runCommand(argv: string[]): { status: number | null; stdout: string; stderr: string; timedOut: boolean } {
@@ -54,7 +41,7 @@ describe('a corpus entry whose kill point lies past the end of the run', () => {
   });
 
   it('makes killpoint check exit 2 with that one line', async () => {
-    const { status, out, err } = await run(['check', join(FIXTURES, 'stale-kill.json')]);
+    const { status, out, err } = await runMain(['check', join(FIXTURES, 'stale-kill.json')]);
     expect(err).toEqual(['killpoint check: test/fixtures/input-faults/stale-kill.json: schedule.kills[0] is 9999 but the run has 73 events (kill points -1 to 72): the entry is stale']);
     expect(out.join('\n')).not.toMatch(/replays as expected/);
     expect(status).toBe(2);
@@ -72,7 +59,7 @@ describe('check --save with two failing scenario files of the same id', () => {
     return file;
   });
   const saveDir = join(scratch, 'kept');
-  const save = () => run(['check', ...copies, '--strategy', 'journal+random-keys', '--save', saveDir]);
+  const save = () => runMain(['check', ...copies, '--strategy', 'journal+random-keys', '--save', saveDir]);
 
   it('keeps both entries under names of their own, each replaying its own file', async () => {
     const { status } = await save();
@@ -81,7 +68,7 @@ describe('check --save with two failing scenario files of the same id', () => {
     expect(names).toHaveLength(2);
     const scenarios = names.map((n) => JSON.parse(readFileSync(join(saveDir, n), 'utf8')).scenario);
     expect(scenarios.sort()).toEqual([...copies].sort());
-    const replay = await run(['check', ...names.map((n) => join(saveDir, n))]);
+    const replay = await runMain(['check', ...names.map((n) => join(saveDir, n))]);
     expect(replay.out.filter((l) => / replays as expected /.test(l))).toHaveLength(2);
     expect(replay.status).toBe(0);
   });
@@ -106,7 +93,7 @@ describe('check --save into a folder that cannot be written', () => {
 
   it('creates a missing folder and leaves nothing in it when nothing fails', async () => {
     const dir = join(scratch, 'new', 'nested');
-    const { status } = await run(['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--strategy', 'journal+keys', '--save', dir]);
+    const { status } = await runMain(['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--strategy', 'journal+keys', '--save', dir]);
     expect(status).toBe(0);
     expect(readdirSync(dir)).toEqual([]);
   });

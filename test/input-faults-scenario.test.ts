@@ -5,10 +5,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../src/harness/cli/main.js';
 import { LANTERN_DIR, loadScenarioFile, PROJECT_ROOT } from '../src/model/load.js';
 import { parseScenario, ScenarioError } from '../src/model/scenario.js';
 import { isCorpusEntry, loadCorpus } from '../src/harness/search/corpus.js';
+import { runMain, scenarioErrorOf } from './helpers.js';
 
 const FIXTURES = 'test/fixtures/input-faults';
 
@@ -16,47 +16,25 @@ const scenarioJson = (file: string) => JSON.parse(readFileSync(join(LANTERN_DIR,
 const danaJson = () => scenarioJson('T01-dana-torn-pad.json');
 const umaJson = () => scenarioJson('T12-uma-cancel-jacket.json');
 
-function errorOf(raw: unknown): ScenarioError {
-  try {
-    parseScenario(raw, 'my-task.json');
-  } catch (error) {
-    if (error instanceof ScenarioError) return error;
-    throw error;
-  }
-  throw new Error('the scenario loaded');
-}
-
-async function run(argv: string[]): Promise<{ status: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    return { status: await main(argv), out, err };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
-
 afterEach(() => vi.restoreAllMocks());
 
 describe('a write that names an order or a line the shop does not have', () => {
   it('refuses a refund of an unknown order, naming the step and the order', () => {
     const raw = danaJson();
     raw.model.steps.refund.calls[0].args.orderId = 'O-9999';
-    expect(errorOf(raw).message).toBe('my-task.json: model.steps.refund.calls[0].args.orderId: expected the id of an order in shop.orders (have: O-1042), got "O-9999"');
+    expect(scenarioErrorOf(raw).message).toBe('my-task.json: model.steps.refund.calls[0].args.orderId: expected the id of an order in shop.orders (have: O-1042), got "O-9999"');
   });
 
   it('refuses a refund of a line the order does not have', () => {
     const raw = danaJson();
     raw.model.steps.refund.calls[0].args.lineId = 'L9';
-    expect(errorOf(raw).message).toBe('my-task.json: model.steps.refund.calls[0].args.lineId: expected the id of a line of order O-1042 (have: L1, L2), got "L9"');
+    expect(scenarioErrorOf(raw).message).toBe('my-task.json: model.steps.refund.calls[0].args.lineId: expected the id of a line of order O-1042 (have: L1, L2), got "L9"');
   });
 
   it('refuses a cancellation of an unknown order', () => {
     const raw = umaJson();
     raw.model.steps.cancel.calls[0].args.orderId = 'O-1231';
-    expect(errorOf(raw).message).toBe('my-task.json: model.steps.cancel.calls[0].args.orderId: expected the id of an order in shop.orders (have: O-1230), got "O-1231"');
+    expect(scenarioErrorOf(raw).message).toBe('my-task.json: model.steps.cancel.calls[0].args.orderId: expected the id of an order in shop.orders (have: O-1230), got "O-1231"');
   });
 
   it('still lets a read look up an order the shop does not have (the shop refuses it, a branch may follow)', () => {
@@ -87,7 +65,7 @@ describe('timings no run can be measured in', () => {
   ])('refuses timings.%s of %s when the scenario loads', (field, value) => {
     const raw = danaJson();
     raw.timings = { [field]: value };
-    expect(errorOf(raw).message).toBe(`my-task.json: timings.${field}: expected milliseconds from 0 to 3600000 (an hour), got ${value}`);
+    expect(scenarioErrorOf(raw).message).toBe(`my-task.json: timings.${field}: expected milliseconds from 0 to 3600000 (an hour), got ${value}`);
   });
 
   it('keeps 0 for one timing and an hour for another', () => {
@@ -97,13 +75,13 @@ describe('timings no run can be measured in', () => {
   });
 
   it('estimate: names the file and the field of a timing of 1e308, exit 2', async () => {
-    const { status, err } = await run(['estimate', join(FIXTURES, 'huge-model-latency.json')]);
+    const { status, err } = await runMain(['estimate', join(FIXTURES, 'huge-model-latency.json')]);
     expect(err).toEqual(['killpoint estimate: test/fixtures/input-faults/huge-model-latency.json: timings.modelLatencyMs: expected milliseconds from 0 to 3600000 (an hour), got 1e+308']);
     expect(status).toBe(2);
   });
 
   it('estimate: names the file and its timings when nothing in the run takes time, exit 2', async () => {
-    const { status, err } = await run(['estimate', join(FIXTURES, 'no-time.json')]);
+    const { status, err } = await runMain(['estimate', join(FIXTURES, 'no-time.json')]);
     expect(err).toEqual(['killpoint estimate: test/fixtures/input-faults/no-time.json: timings: expected a run that takes time, but with modelLatencyMs 0, chunkMs 0, toolWaitMs 0 and gapMs 0 every event of T01 happens at 0 ms, so no kill time can be drawn']);
     expect(status).toBe(2);
   });
