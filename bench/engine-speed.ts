@@ -2,6 +2,7 @@
 // an empty `node`. Measured in one run, so the ratio holds on a machine whose speed drifts.
 //
 //   npx tsx bench/engine-speed.ts [--engine langgraph] [--strategy react/sync] [--scenario T01] [--runs 12]
+//   npx tsx bench/engine-speed.ts --engine langgraph --strategy 'src/agent.ts --input input.json'   (a user's own graph)
 //                                 [--target-each-s 1] [--target-sweep-min 5] [--task-by-equivalence]
 // A target, when given, is printed beside the figure it is about, met or missed, from this run. With
 // --target-sweep-min, a system explored by equivalence runs the whole single-kill sweep of the 14
@@ -30,7 +31,8 @@ if (system === undefined) {
   console.error(`engine-speed: no system "${values.strategy}" in engine "${values.engine}"`);
   process.exit(2);
 }
-const scenario = lanternScenario(values.scenario ?? 'T01');
+// A user's own module runs its own task; a bundled system, one of the scenarios.
+const scenario = system.ownTask ?? lanternScenario(values.scenario ?? 'T01');
 const runs = Number(values.runs ?? 12);
 const concurrency = Math.min(2, availableParallelism());
 
