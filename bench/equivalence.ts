@@ -2,7 +2,11 @@
 // every one- and two-kill schedule of every bundled scenario under every strategy and broken
 // variant, in the default order of parallel calls, and every order of the parallel-call task T03
 // with single kills, each verdict and its failed checks compared with judge() of the same schedule
-// run from scratch. Exit 1 on any difference, naming the schedule and the command that replays it.
+// run from scratch; then each broken promise's earliest schedule (and the minimal counterexample)
+// of every scenario under every strategy, single kills, the reduced explorer against the one that
+// runs every schedule from scratch, with the default search beyond the sampled orders. Exit 1 on
+// any difference, naming the schedule and the command that replays it.
+// npm run equivalence runs it all.
 // Run: npx tsx bench/equivalence.ts [--scenarios T01,T03] [--strategies journal,restart]
 
 import { parseArgs } from 'node:util';
@@ -16,6 +20,7 @@ import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../src/harness/engines
 import { lanternScenarios } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
 import { exploreByEquivalence, type InterleavingsToExplore } from '../src/harness/search/equivalence.js';
+import { explore } from '../src/harness/search/explore.js';
 
 const { values } = parseArgs({ options: { scenarios: { type: 'string' }, strategies: { type: 'string' } } });
 const all = lanternScenarios();
@@ -64,4 +69,23 @@ for (const scenario of scenarios) {
 const s = (performance.now() - t0) / 1000; // real clock
 console.log(`explorer by equivalence against runs from scratch: ${compared.toLocaleString('en-US')} schedules over ${scenarios.length} scenarios x ${strategies.length} strategies in ${s.toFixed(1)} s: ${differ.length === 0 ? 'every verdict the same' : `${differ.length} differ`}`);
 for (const d of differ.slice(0, 20)) console.log(`  differs: ${d}`);
-process.exitCode = differ.length > 0 ? 1 : 0;
+
+// Each broken promise keeps its own earliest schedule, by equivalence as from scratch (the search
+// beyond the sampled orders included: test/equivalence.test.ts keeps it to 10 orders).
+const t1 = performance.now(); // real clock
+const minimaDiffer: string[] = [];
+let explorations = 0;
+for (const scenario of scenarios) {
+  for (const name of strategies) {
+    const options = { kills: 1 as const, interleavingBound: 4, seed: 1 };
+    const reduced = explore(scenario, scripted(name), options);
+    const full = explore(scenario, scripted(name), { ...options, reduce: false });
+    explorations++;
+    const replay = `replay: npx tsx bench/equivalence.ts --scenarios ${scenario.id} --strategies '${name}'`;
+    if (!isDeepStrictEqual(reduced.minimalByCheck, full.minimalByCheck)) minimaDiffer.push(`${scenario.id} ${name}: each broken promise's earliest schedule (minimalByCheck); ${replay}`);
+    if (!isDeepStrictEqual(reduced.minimal?.schedule, full.minimal?.schedule)) minimaDiffer.push(`${scenario.id} ${name}: the minimal counterexample; ${replay}`);
+  }
+}
+console.log(`earliest schedules, reduced against from scratch: ${explorations} scenario x strategy explorations in ${((performance.now() - t1) / 1000).toFixed(1)} s: ${minimaDiffer.length === 0 ? 'every one the same' : `${minimaDiffer.length} differ`}`);
+for (const d of minimaDiffer.slice(0, 20)) console.log(`  differs: ${d}`);
+process.exitCode = differ.length + minimaDiffer.length > 0 ? 1 : 0;

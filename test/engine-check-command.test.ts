@@ -2,49 +2,72 @@
 // line, as every engine behind the seam does: every kill point explored, the minimal counterexample
 // with the replay command that replays it, a two-kill schedule (a kill during the recovery), and
 // --save keeping the failure as a corpus entry that replays. On a one-refund task (a few dozen
-// kill points), so that the real engines' lives stay few.
+// kill points), so that the real engines' lives stay few. The commands run side by side: a
+// command on PGlite stays alive some seconds after its output (PGlite's own timers), time the
+// others use.
 
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { PROJECT_ROOT } from '../src/model/load.js';
 
 const TASK = 'test/fixtures/one-refund.json';
 const saved = mkdtempSync(join(tmpdir(), 'killpoint-engine-corpus-'));
 afterAll(() => rmSync(saved, { recursive: true, force: true }));
 
-function killpoint(args: string[]) {
-  return spawnSync(process.execPath, ['bin/killpoint.mjs', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
 }
 
-describe.each([
-  { engine: 'dbos', broken: 'pglite/workflow+random-keys', keyed: 'pglite/workflow+keys' },
-  { engine: 'langgraph', broken: 'react/sync+keys/next-only-resume', keyed: 'react/sync+keys' },
-])('check --engine $engine', ({ engine, broken, keyed }) => {
-  it('explores every kill point of a broken variant: exit 1, the minimal counterexample, a replay command that replays it, a corpus entry that replays', () => {
-    const dir = join(saved, engine);
-    const r = killpoint(['check', TASK, '--engine', engine, '--strategy', broken, '--save', dir]);
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(new RegExp(`refund-one-mug ${broken.replace(/[+/]/g, '\\$&')}: FAIL`));
-    expect(r.stdout).toMatch(/minimal counterexample:/);
-    const replay = /replay: npx killpoint (check .*)/.exec(r.stdout)![1]!;
-    const again = killpoint(replay.split(' '));
-    expect(again.status).toBe(1);
-    expect(again.stdout).toMatch(/<-- KILL/);
-    const [entry] = readdirSync(dir);
-    const replayed = killpoint(['check', join(dir, entry!)]);
-    expect(replayed.stdout).toMatch(/replays as expected/);
-    expect(replayed.status).toBe(0);
-  }, 400_000);
+/** The command line in a process of its own, its output collected; stopped after 300 s as a hung run. */
+function killpoint(args: string[]): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/killpoint.mjs', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
 
-  it('with keys, a kill in the gap and a second kill during the recovery leave every promise kept', () => {
-    const r = killpoint(['check', TASK, '--engine', engine, '--strategy', keyed, '--schedule', 'shop-commit[call_refund],tool-start[call_refund]']);
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/life 2 \(recovery 1\): \d+ events, killed after event \d+/);
-    expect(r.stdout).toMatch(/life 3 \(recovery 2\)/);
-    expect(r.status).toBe(0);
-  }, 200_000);
+describe('the real engines behind the seam', () => {
+  describe.each([
+    { engine: 'dbos', broken: 'pglite/workflow+random-keys', keyed: 'pglite/workflow+keys' },
+    { engine: 'langgraph', broken: 'react/sync+keys/next-only-resume', keyed: 'react/sync+keys' },
+  ])('check --engine $engine', ({ engine, broken, keyed }) => {
+    it('explores every kill point of a broken variant: exit 1, the minimal counterexample, a replay command that replays it, a corpus entry that replays', async ({ expect }) => {
+      const dir = join(saved, engine);
+      const r = await killpoint(['check', TASK, '--engine', engine, '--strategy', broken, '--save', dir]);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(1);
+      expect(r.stdout).toMatch(new RegExp(`refund-one-mug ${broken.replace(/[+/]/g, '\\$&')}: FAIL`));
+      expect(r.stdout).toMatch(/minimal counterexample:/);
+      const replay = /replay: npx killpoint (check .*)/.exec(r.stdout)![1]!;
+      const [entry] = readdirSync(dir);
+      // The replay command and the corpus entry, each in a process of its own, side by side.
+      const [again, replayed] = await Promise.all([killpoint(replay.split(' ')), killpoint(['check', join(dir, entry!)])]);
+      expect(again.status).toBe(1);
+      expect(again.stdout).toMatch(/<-- KILL/);
+      expect(replayed.stdout).toMatch(/replays as expected/);
+      expect(replayed.status).toBe(0);
+    }, 400_000);
+
+    it('with keys, a kill in the gap and a second kill during the recovery leave every promise kept', async ({ expect }) => {
+      const r = await killpoint(['check', TASK, '--engine', engine, '--strategy', keyed, '--schedule', 'shop-commit[call_refund],tool-start[call_refund]']);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(/life 2 \(recovery 1\): \d+ events, killed after event \d+/);
+      expect(r.stdout).toMatch(/life 3 \(recovery 2\)/);
+      expect(r.status).toBe(0);
+    }, 300_000);
+  });
 });

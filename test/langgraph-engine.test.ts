@@ -1,9 +1,16 @@
 // LangGraph.js under killpoint: real LangGraph agents on the SQLite checkpointer, each life a
-// process killed with SIGKILL. The sample npm test runs (the full sweep is `npm run langgraph`):
-// Dana's task at every kill point in one shape and mode, checked against killpoint's own journal
-// strategy kill point by kill point; the parallel-call task at its chosen points in both shapes;
-// the order of parallel calls is killpoint's to choose and repeatable; the broken resume is caught.
+// process killed with SIGKILL. The sample npm test runs: Dana's task in one shape and mode at the
+// kill points of the refund's gap and a stride through the rest, each run from scratch and checked
+// against killpoint's own journal strategy; a one-refund task at every kill point, explored by
+// equivalence, checked against the journal strategy and against runs from scratch; the
+// parallel-call task at its chosen points in both shapes; the order of parallel calls is
+// killpoint's to choose and repeatable; the broken resume is caught. The full sweep is
+// `npm run langgraph` (every kill point of the 14 tasks under every system, explored by
+// equivalence); `npm run langgraph -- --strategies react/sync --scenarios T01 --from-scratch
+// --model journal` runs every kill point of Dana's task from scratch too, each checked against
+// its verdict by equivalence and against the journal strategy.
 
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { failedChecks, type CheckName } from '../src/harness/check/checks.js';
 import { eventIdentities, findKillPoint } from '../src/harness/check/kill-points.js';
@@ -11,7 +18,7 @@ import type { RunOutcome } from '../src/harness/check/outcome.js';
 import { judge, type Verdict } from '../src/harness/check/verdict.js';
 import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';
-import { lanternScenario } from '../src/model/load.js';
+import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
 import { inPool } from '../src/harness/process/pool.js';
 import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
@@ -20,8 +27,13 @@ import { runSchedule } from '../src/harness/session.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
+const oneRefund = loadScenarioFile(join(import.meta.dirname, 'fixtures', 'one-refund.json'));
 const CONCURRENCY = 2;
 const NONE = { kills: [], interleaving: [] };
+/** Of Dana's task, every STRIDE-th kill point is run from scratch, besides the refund's. */
+const STRIDE = 12;
+/** Where a kill repeats the refund: after its commit, before its writes are saved. */
+const GAP = ['shop-commit[call_refund]', 'tool-result[call_refund]'];
 
 const system = (name: string) => langGraphSystem(name)!;
 const runAt = async (scenario: Scenario, name: string, identity: string, base?: RunOutcome) => {
@@ -33,81 +45,112 @@ const runAt = async (scenario: Scenario, name: string, identity: string, base?: 
   return { outcome, verdict, failed: failedChecks({ scenario, outcome, verdict }) };
 };
 
-/** Dana's task on react/sync at every kill point, each kill-and-resume run from scratch (two tests read it). */
-let danaFromScratch: Promise<{ baseline: RunOutcome; ids: string[]; verdicts: { identity: string; verdict: Verdict; failed: CheckName[] }[] }> | undefined;
-function danaAtEveryKillPoint() {
-  danaFromScratch ??= (async () => {
+const comparable = (v: Verdict) => ({ doneTwice: v.doneTwice.map(String), lost: v.lostWrites.map(String), refused: v.refused, sameAnswer: v.sameAnswer, modelCallsRedone: v.modelCallsRedone, answers: v.answersDelivered });
+type Judged = { k: number; identity: string; verdict: Verdict; failed: readonly CheckName[] };
+
+/** Kill-and-resume runs from scratch at the given kill points, judged against a baseline. */
+async function fromScratch(scenario: Scenario, name: string, baseline: RunOutcome, points: number[]): Promise<Judged[]> {
+  const ids = eventIdentities(baseline.lives[0]!.events);
+  return inPool(points, CONCURRENCY, async (k) => {
+    const outcome = await runSchedule(system(name), scenario, { kills: [k], interleaving: [] });
+    const verdict = judge(scenario, outcome, baseline);
+    return { k, identity: k < 0 ? 'start' : ids[k]!, verdict, failed: failedChecks({ scenario, outcome, verdict }) };
+  });
+}
+
+/**
+ * killpoint's journal saves after every step as LangGraph saves after every task: at every moment
+ * both runs have (the model's, the tools', the answer's), the same verdict. The differences, one
+ * line each, and how many moments were compared.
+ */
+function againstJournal(scenario: Scenario, verdicts: readonly Judged[]): { shared: number; differences: string[] } {
+  const journal = scripted('journal');
+  const journalBaseline = runSchedule(journal, scenario, NONE) as RunOutcome;
+  const journalIds = eventIdentities(journalBaseline.lives[0]!.events);
+  const shared = verdicts.filter((v) => journalIds.includes(v.identity));
+  const differences = shared.flatMap((v) => {
+    const outcome = runSchedule(journal, scenario, { kills: [journalIds.indexOf(v.identity)], interleaving: [] }) as RunOutcome;
+    const j = comparable(judge(scenario, outcome, journalBaseline));
+    const l = comparable(v.verdict);
+    return JSON.stringify(l) === JSON.stringify(j) ? [] : [`${v.identity}: langgraph ${JSON.stringify(l)}, journal ${JSON.stringify(j)}`];
+  });
+  return { shared: shared.length, differences };
+}
+
+describe("Dana's refund on createReactAgent v2, durability sync", () => {
+  it('at the refund\'s kill points and a stride through the rest: repeats the refund exactly when killed after its commit and before its writes are saved, and agrees with the journal strategy wherever both have the moment', async () => {
     const lg = system('react/sync');
     const baseline = await runSchedule(lg, dana, NONE);
     const ids = eventIdentities(baseline.lives[0]!.events);
-    const verdicts = await inPool(ids.map((_, k) => k), CONCURRENCY, async (k) => {
-      const outcome = await runSchedule(lg, dana, { kills: [k], interleaving: [] });
-      const verdict = judge(dana, outcome, baseline);
-      return { identity: ids[k]!, verdict, failed: failedChecks({ scenario: dana, outcome, verdict }) };
-    });
-    return { baseline, ids, verdicts };
-  })();
-  return danaFromScratch;
-}
-
-describe("Dana's refund on createReactAgent v2, durability sync, at every kill point", () => {
-  it('repeats the refund exactly when killed after its commit and before its writes are saved, and agrees with the journal strategy wherever both have the moment', async () => {
-    const lg = system('react/sync');
-    const { verdicts } = await danaAtEveryKillPoint();
-    expect(verdicts.filter((v) => v.verdict.doneTwice.length > 0).map((v) => v.identity)).toEqual(['shop-commit[call_refund]', 'tool-result[call_refund]']);
+    // Every event of the refund's call, the one before and the one after them (the checkpoint
+    // that follows its writes), the first and last events, and every STRIDE-th kill point.
+    const refund = ids.flatMap((id, k) => (id.endsWith('[call_refund]') ? [k] : []));
+    expect(refund.length).toBeGreaterThanOrEqual(4);
+    const points = [...new Set([-1, 0, ids.length - 1, refund[0]! - 1, ...refund, refund.at(-1)! + 1, ...Array.from({ length: Math.ceil((ids.length + 1) / STRIDE) }, (_, i) => i * STRIDE - 1)])].sort((a, b) => a - b);
+    const verdicts = await fromScratch(dana, 'react/sync', baseline, points);
+    expect(verdicts.filter((v) => v.verdict.doneTwice.length > 0).map((v) => v.identity)).toEqual(GAP);
     expect(verdicts.flatMap((v) => v.failed.filter((c) => lg.promised.includes(c)))).toEqual([]);
-
-    // killpoint's journal saves after every step as LangGraph saves after every task: at every
-    // moment both runs have (the model's, the tools', the answer's), the same verdict.
-    const journal = scripted('journal');
-    const journalBaseline = runSchedule(journal, dana, NONE) as RunOutcome;
-    const journalIds = eventIdentities(journalBaseline.lives[0]!.events);
-    const shared = verdicts.filter((v) => journalIds.includes(v.identity));
-    expect(shared.length).toBeGreaterThan(40);
-    for (const v of shared) {
-      const outcome = runSchedule(journal, dana, { kills: [journalIds.indexOf(v.identity)], interleaving: [] }) as RunOutcome;
-      const j = judge(dana, outcome, journalBaseline);
-      const comparable = (x: typeof j) => ({ doneTwice: x.doneTwice.map(String), lost: x.lostWrites.map(String), refused: x.refused, sameAnswer: x.sameAnswer, modelCallsRedone: x.modelCallsRedone, answers: x.answersDelivered });
-      expect({ at: v.identity, ...comparable(v.verdict) }).toEqual({ at: v.identity, ...comparable(j) });
-    }
+    const { shared, differences } = againstJournal(dana, verdicts);
+    // The refund's moments and those of the stride that both runs have.
+    expect(shared).toBeGreaterThan(8);
+    expect(differences).toEqual([]);
     expect(liveChildCount()).toBe(0);
   }, 300_000);
+});
 
-  it('explored by equivalence (a child killed at every kill point, one recovery per distinct state of the real files), every kill point has the verdict of its run from scratch', async () => {
+describe('a one-refund task on createReactAgent v2, durability sync, at every kill point', () => {
+  it('explored by equivalence (a child killed at every kill point, one recovery per distinct state of the real files): the refund repeated exactly in its gap, the journal strategy\'s verdict wherever both have the moment, and the verdict of the run from scratch', async () => {
     const lg = system('react/sync');
-    const { baseline, ids, verdicts } = await danaAtEveryKillPoint();
+    const baseline = await runSchedule(lg, oneRefund, NONE);
+    const events = baseline.lives[0]!.events;
+    const ids = eventIdentities(events);
     const spawned: number[] = [];
     onChildSpawned((pid) => spawned.push(pid));
-    const reduced = new Map<string, { verdict: Verdict; failed: readonly CheckName[] }>();
+    const reduced: Judged[] = [];
     let result;
     try {
-      result = await exploreByEquivalence(dana, lg, [{ picks: [], baseline }], 1, (c) => {
-        if (c.kills[0]! >= 0) reduced.set(ids[c.kills[0]!]!, { verdict: c.verdict(), failed: c.failed });
+      result = await exploreByEquivalence(oneRefund, lg, [{ picks: [], baseline }], 1, (c) => {
+        const k = c.kills[0]!;
+        if (k >= 0) reduced.push({ k, identity: ids[k]!, verdict: c.verdict(), failed: c.failed });
       }, { concurrency: CONCURRENCY });
     } finally {
       onChildSpawned(null);
     }
-    const comparable = (v: Verdict) => ({ doneTwice: v.doneTwice.map(String), lost: v.lostWrites.map(String), refused: v.refused, sameAnswer: v.sameAnswer, modelCallsRedone: v.modelCallsRedone, answers: v.answersDelivered });
-    expect(reduced.size).toBe(ids.length);
-    for (const v of verdicts) {
-      const r = reduced.get(v.identity)!;
+    expect(reduced.map((v) => v.k)).toEqual(ids.map((_, k) => k));
+    expect(reduced.filter((v) => v.verdict.doneTwice.length > 0).map((v) => v.identity)).toEqual(GAP);
+    expect(reduced.flatMap((v) => v.failed.filter((c) => lg.promised.includes(c)))).toEqual([]);
+    const { shared, differences } = againstJournal(oneRefund, reduced);
+    expect(shared).toBeGreaterThan(8);
+    expect(differences).toEqual([]);
+
+    // The verdict of the run from scratch: in the gap, at its edges, and at the first and last events.
+    const points = [0, ...['tool-start[call_refund]', ...GAP, 'writes-saved[call_refund]'].map((id) => ids.indexOf(id)), ids.length - 1];
+    expect(points.every((k) => k >= 0)).toBe(true);
+    for (const v of await fromScratch(oneRefund, 'react/sync', baseline, points)) {
+      const r = reduced[v.k]!;
       expect({ at: v.identity, failed: r.failed, ...comparable(r.verdict) }).toEqual({ at: v.identity, failed: v.failed, ...comparable(v.verdict) });
     }
-    // The root life, a killed child at each of its events, and one recovery per distinct state.
+
+    // The root life, a killed child at each of its events, and one recovery per distinct state:
+    // one before anything and one after each event that saves something (a checkpoint, a task's
+    // writes, the shop's commit, the answer), whatever the kill points between them.
     const { livesRun, distinctStates } = result.reduction;
+    const saving = events.filter((e) => ['checkpoint-saved', 'writes-saved', 'shop-commit', 'answer-delivered'].includes(e.kind)).length;
     expect(spawned.length).toBe(1 + ids.length + (livesRun - 1));
     expect(result.reduction.childrenKilled).toBe(ids.length);
-    expect(distinctStates).toBeLessThan(ids.length / 2);
-    expect(livesRun).toBeLessThan(ids.length / 2);
+    expect(distinctStates).toBe(1 + saving);
+    expect(livesRun).toBe(distinctStates);
+    expect(distinctStates).toBeLessThan(ids.length);
     expect(liveChildCount()).toBe(0);
   }, 300_000);
 });
 
 describe("Ivan's two cancellations, called in parallel", () => {
   it('toolnode saves both results together: a kill after the first commit sends both again', async () => {
-    const { verdict } = await runAt(ivan, 'toolnode/sync', 'shop-commit[call_cancel-both_1]');
+    const base = await runSchedule(system('toolnode/sync'), ivan, NONE);
+    const { verdict } = await runAt(ivan, 'toolnode/sync', 'shop-commit[call_cancel-both_1]', base);
     expect(verdict.refused).toEqual({ 'already-cancelled': 1 });
-    const { verdict: later } = await runAt(ivan, 'toolnode/sync', 'shop-commit[call_cancel-both_2]');
+    const { verdict: later } = await runAt(ivan, 'toolnode/sync', 'shop-commit[call_cancel-both_2]', base);
     expect(later.refused).toEqual({ 'already-cancelled': 2 });
   }, 120_000);
 
@@ -117,8 +160,9 @@ describe("Ivan's two cancellations, called in parallel", () => {
   }, 120_000);
 
   it('with keys, no cancellation is refused or repeated at those points', async () => {
+    const base = await runSchedule(system('toolnode/sync+keys'), ivan, NONE);
     for (const identity of ['shop-commit[call_cancel-both_1]', 'shop-commit[call_cancel-both_2]']) {
-      const { failed } = await runAt(ivan, 'toolnode/sync+keys', identity);
+      const { failed } = await runAt(ivan, 'toolnode/sync+keys', identity, base);
       expect({ identity, failed }).toEqual({ identity, failed: [] });
     }
   }, 120_000);

@@ -1,14 +1,20 @@
 // Starting children faster changes when a process starts, never what it does: lives handed to
 // processes started ahead of them (src/harness/process/warm-pool.ts) give the verdicts that cold ones give,
 // and a bundle started through the code-cache loader (src/harness/process/child-bundle.ts) prints what it
-// prints without the cache.
+// prints without the cache. On a one-refund task, so that every kill point stays a few dozen
+// processes: the warm exploration at every kill point, against a cold one (killpoint's own agent)
+// or against cold runs from scratch where the verdicts change (DBOS, whose processes are slow to
+// start). `npm run real` explores every bundled task under every strategy with warm children and
+// with cold ones, each verdict checked against the simulation; `npm run dbos -- --by-equivalence
+// --warm` explores each bundled task on DBOS with warm children, every kill point's verdict
+// checked against its cold run from scratch.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
+import { loadScenarioFile } from '../src/model/load.js';
 import { compareTiersByEquivalence, formatMismatch } from '../src/harness/differential/real-vs-simulated.js';
 import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
 import { childBundle } from '../src/harness/process/child-bundle.js';
@@ -21,6 +27,11 @@ import { dbosTier } from '../src/harness/engines/dbos/tier.js';
 import { runDbos } from '../src/harness/engines/dbos/run.js';
 import { exploreByEquivalence } from '../src/harness/search/equivalence.js';
 import type { SystemUnderTest } from '../src/harness/engine.js';
+import { eventIdentities } from '../src/harness/check/kill-points.js';
+import { failedChecks } from '../src/harness/check/checks.js';
+import { judge, type Verdict } from '../src/harness/check/verdict.js';
+import { inPool } from '../src/harness/process/pool.js';
+import { runSchedule } from '../src/harness/session.js';
 
 let tempRoot = '';
 const savedTmp = process.env.TMPDIR;
@@ -35,8 +46,8 @@ afterAll(() => {
 });
 
 describe('warm children', () => {
-  it("give every kill point of Dana's task the verdict cold children give, each life still in a process of its own, and leave no spare running", async () => {
-    const scenario = lanternScenario('T01');
+  it('give every kill point of a one-refund task the verdict cold children give, each life still in a process of its own, and leave no spare running', async () => {
+    const scenario = loadScenarioFile(join(import.meta.dirname, 'fixtures', 'one-refund.json'));
     const pools: WarmPoolFigures[] = [];
     const cold = await compareTiersByEquivalence(scenario, 'journal', [], 2, { onWarmFigures: (f) => pools.push(f) });
     expect(pools).toEqual([]); // cold unless asked for
@@ -70,23 +81,35 @@ describe('warm DBOS children', () => {
   it('run every kill point of a one-refund task with the verdicts cold ones give (DBOS reads its life from stdin too)', async () => {
     const scenario = loadScenarioFile(join(import.meta.dirname, 'fixtures', 'one-refund.json'));
     const config = dbosConfigNamed('pglite/workflow')!;
-    const explore = async (warm: boolean) => {
-      const figures: WarmPoolFigures[] = [];
-      const livesOf = processLives(dbosTier(config, 'pglite/workflow'), { warm, onWarmFigures: (f) => figures.push(f) });
-      const system: SystemUnderTest = { ...dbosSystem('pglite/workflow')!, open: (s) => processSession(s, (schedule) => runDbos(s, config, 'pglite/workflow', schedule), livesOf) };
-      const verdicts: { kills: number[]; failed: readonly string[]; doneTwice: string[]; sameAnswer: boolean }[] = [];
-      await exploreByEquivalence(scenario, system, { orders: [[]] }, 1, (c) => {
-        verdicts.push({ kills: c.kills, failed: c.failed, doneTwice: c.verdict().doneTwice.map(String), sameAnswer: c.verdict().sameAnswer });
-      }, { concurrency: 2 });
-      return { verdicts, figures };
-    };
+    type Seen = { kills: number[]; failed: readonly string[]; doneTwice: string[]; sameAnswer: boolean };
+    const seen = (kills: number[], failed: readonly string[], verdict: Verdict): Seen => ({ kills, failed, doneTwice: verdict.doneTwice.map(String), sameAnswer: verdict.sameAnswer });
     try {
-      const cold = await explore(false);
-      const warm = await explore(true);
-      expect(warm.verdicts).toEqual(cold.verdicts);
-      expect(warm.figures[0]!.handedWarm).toBeGreaterThan(0);
+      // Warm: every kill point explored by equivalence, each life handed to a process started ahead.
+      const figures: WarmPoolFigures[] = [];
+      const livesOf = processLives(dbosTier(config, 'pglite/workflow'), { warm: true, onWarmFigures: (f) => figures.push(f) });
+      const system: SystemUnderTest = { ...dbosSystem('pglite/workflow')!, open: (s) => processSession(s, (schedule) => runDbos(s, config, 'pglite/workflow', schedule), livesOf) };
+      const warm: Seen[] = [];
+      await exploreByEquivalence(scenario, system, { orders: [[]] }, 1, (c) => {
+        warm.push(seen(c.kills, c.failed, c.verdict()));
+      }, { concurrency: 2 });
+      expect(figures[0]!.handedWarm).toBeGreaterThan(0);
+      // Cold: each life a process started for it, run from scratch, at the kill points where the
+      // verdicts differ (before anything, in the gap, after the step's record, after the workflow's).
+      const cold = dbosSystem('pglite/workflow')!;
+      const baseline = await runSchedule(cold, scenario, { kills: [], interleaving: [] });
+      const ids = eventIdentities(baseline.lives[0]!.events);
+      const points = [-1, ...['shop-commit[call_refund]', 'step-recorded[call_refund]', 'workflow-recorded'].map((id) => ids.indexOf(id))];
+      expect(points.every((k) => k >= -1) && new Set(points).size === points.length).toBe(true);
+      const fromScratch = await inPool(points, 2, async (k) => {
+        const outcome = await runSchedule(cold, scenario, { kills: [k], interleaving: [] });
+        const verdict = judge(scenario, outcome, baseline);
+        return seen([k], failedChecks({ scenario, outcome, verdict }), verdict);
+      });
+      expect(warm.map((v) => v.kills[0])).toEqual(Array.from({ length: ids.length + 1 }, (_, i) => i - 1));
+      expect(warm.filter((v) => points.includes(v.kills[0]!))).toEqual(fromScratch);
       // The gap is there, found by warm children as by cold ones.
-      expect(warm.verdicts.some((v) => v.doneTwice.length > 0)).toBe(true);
+      expect(fromScratch.some((v) => v.doneTwice.length > 0)).toBe(true);
+      expect(warm.some((v) => v.doneTwice.length > 0)).toBe(true);
     } finally {
       await stopBackends();
     }
