@@ -34,6 +34,7 @@ import { exploreByEquivalence } from '../src/harness/search/equivalence.js';
 import { runSchedule } from '../src/harness/session.js';
 import type { Verdict } from '../src/harness/check/verdict.js';
 import type { CheckName } from '../src/harness/check/checks.js';
+import { judgedFromScratch, type JudgedPoint } from './helpers.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -56,20 +57,8 @@ const runAt = async (scenario: Scenario, name: string, identity: string, base?: 
   return { outcome, verdict, failed: failedChecks({ scenario, outcome, verdict }) };
 };
 
-type Judged = { k: number; identity: string; verdict: Verdict; failed: readonly CheckName[] };
-
-/** Kill-and-resume runs from scratch at the given kill points, judged against a baseline. */
-async function fromScratch(scenario: Scenario, name: string, baseline: RunOutcome, points: number[]): Promise<Judged[]> {
-  const ids = eventIdentities(baseline.lives[0]!.events);
-  return inPool(points, CONCURRENCY, async (k) => {
-    const outcome = await runSchedule(system(name), scenario, { kills: [k], interleaving: [] });
-    const verdict = judge(scenario, outcome, baseline);
-    return { k, identity: k < 0 ? 'start' : ids[k]!, verdict, failed: failedChecks({ scenario, outcome, verdict }) };
-  });
-}
-
 /** killpoint's model of DBOS: the same verdict at every kill point, moment for moment (one line per difference). */
-function againstModel(scenario: Scenario, events: readonly RunEvent[], verdicts: readonly Judged[]): string[] {
+function againstModel(scenario: Scenario, events: readonly RunEvent[], verdicts: readonly JudgedPoint[]): string[] {
   const model = scripted('workflow');
   const modelBaseline = runSchedule(model, scenario, NONE) as RunOutcome;
   const modelEvents = modelBaseline.lives[0]!.events;
@@ -112,7 +101,7 @@ describe('DBOS + Postgres', () => {
     const refund = ids.flatMap((id, k) => (id.endsWith('[call_refund]') ? [k] : []));
     expect(refund.length).toBe(4);
     const points = [...new Set([-1, 0, refund[0]! - 1, ...refund, refund.at(-1)! + 1, ids.indexOf('workflow-recorded'), ids.length - 1, ...Array.from({ length: Math.ceil((ids.length + 1) / STRIDE) }, (_, i) => i * STRIDE - 1)])].sort((a, b) => a - b);
-    const verdicts = await fromScratch(dana, 'postgres/workflow', baseline, points);
+    const verdicts = await judgedFromScratch(system('postgres/workflow'), dana, baseline, points);
     expect(verdicts.filter((v) => v.verdict.doneTwice.length > 0).map((v) => v.identity)).toEqual(GAP);
     expect(verdicts.flatMap((v) => v.failed.filter((c) => db.promised.includes(c)))).toEqual([]);
     expect(againstModel(dana, events, verdicts)).toEqual([]);
@@ -124,7 +113,7 @@ describe('DBOS + Postgres', () => {
     const baseline = await runSchedule(db, oneRefund, NONE);
     const events = baseline.lives[0]!.events;
     const ids = eventIdentities(events);
-    const reduced: Judged[] = [];
+    const reduced: JudgedPoint[] = [];
     const explored = await exploreByEquivalence(oneRefund, db, [{ picks: [], baseline }], 1, (c) => {
       const k = c.kills[0]!;
       if (k >= 0) reduced.push({ k, identity: ids[k]!, verdict: c.verdict(), failed: c.failed });
@@ -137,7 +126,7 @@ describe('DBOS + Postgres', () => {
     // The verdict of the run from scratch where it changes: before the commit, in the gap, after the step's record, after the workflow's.
     const points = ['tool-start[call_refund]', 'shop-commit[call_refund]', 'step-recorded[call_refund]', 'workflow-recorded'].map((id) => ids.indexOf(id));
     expect(points.every((k) => k >= 0)).toBe(true);
-    for (const v of await fromScratch(oneRefund, 'postgres/workflow', baseline, points)) {
+    for (const v of await judgedFromScratch(system('postgres/workflow'), oneRefund, baseline, points)) {
       const r = reduced[v.k]!;
       expect({ at: v.identity, failed: r.failed, ...comparable(r.verdict) }).toEqual({ at: v.identity, failed: v.failed, ...comparable(v.verdict) });
     }

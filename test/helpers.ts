@@ -8,6 +8,11 @@ import type { AnyStrategyName } from '../src/harness/engines/scripted/strategies
 import { judge, type Verdict } from '../src/harness/check/verdict.js';
 import { parseScenario, ScenarioError, type Scenario } from '../src/model/scenario.js';
 import { main } from '../src/harness/cli/main.js';
+import { failedChecks, type CheckName } from '../src/harness/check/checks.js';
+import { eventIdentities } from '../src/harness/check/kill-points.js';
+import type { SystemUnderTest } from '../src/harness/engine.js';
+import { inPool } from '../src/harness/process/pool.js';
+import { runSchedule } from '../src/harness/session.js';
 
 export function baselineOf(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[] = []): RunOutcome {
   return simulate(scenario, strategy, noKills(interleaving));
@@ -74,4 +79,17 @@ export function scenarioErrorOf(raw: unknown): ScenarioError {
     throw error;
   }
   throw new Error('the scenario loaded');
+}
+
+/** A kill point judged from a run from scratch: its index and identity, the verdict and the checks it failed. */
+export type JudgedPoint = { k: number; identity: string; verdict: Verdict; failed: readonly CheckName[] };
+
+/** Kill-and-resume runs from scratch of `system` at the given kill points (two at a time), judged against a baseline. */
+export async function judgedFromScratch(system: SystemUnderTest, scenario: Scenario, baseline: RunOutcome, points: number[]): Promise<JudgedPoint[]> {
+  const ids = eventIdentities(baseline.lives[0]!.events);
+  return inPool(points, 2, async (k) => {
+    const outcome = await runSchedule(system, scenario, { kills: [k], interleaving: [] });
+    const verdict = judge(scenario, outcome, baseline);
+    return { k, identity: k < 0 ? 'start' : ids[k]!, verdict, failed: failedChecks({ scenario, outcome, verdict }) };
+  });
 }

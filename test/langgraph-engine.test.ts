@@ -24,6 +24,7 @@ import { inPool } from '../src/harness/process/pool.js';
 import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
 import { exploreByEquivalence } from '../src/harness/search/equivalence.js';
 import { runSchedule } from '../src/harness/session.js';
+import { judgedFromScratch, type JudgedPoint } from './helpers.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -46,24 +47,12 @@ const runAt = async (scenario: Scenario, name: string, identity: string, base?: 
 };
 
 const comparable = (v: Verdict) => ({ doneTwice: v.doneTwice.map(String), lost: v.lostWrites.map(String), refused: v.refused, sameAnswer: v.sameAnswer, modelCallsRedone: v.modelCallsRedone, answers: v.answersDelivered });
-type Judged = { k: number; identity: string; verdict: Verdict; failed: readonly CheckName[] };
-
-/** Kill-and-resume runs from scratch at the given kill points, judged against a baseline. */
-async function fromScratch(scenario: Scenario, name: string, baseline: RunOutcome, points: number[]): Promise<Judged[]> {
-  const ids = eventIdentities(baseline.lives[0]!.events);
-  return inPool(points, CONCURRENCY, async (k) => {
-    const outcome = await runSchedule(system(name), scenario, { kills: [k], interleaving: [] });
-    const verdict = judge(scenario, outcome, baseline);
-    return { k, identity: k < 0 ? 'start' : ids[k]!, verdict, failed: failedChecks({ scenario, outcome, verdict }) };
-  });
-}
-
 /**
  * killpoint's journal saves after every step as LangGraph saves after every task: at every moment
  * both runs have (the model's, the tools', the answer's), the same verdict. The differences, one
  * line each, and how many moments were compared.
  */
-function againstJournal(scenario: Scenario, verdicts: readonly Judged[]): { shared: number; differences: string[] } {
+function againstJournal(scenario: Scenario, verdicts: readonly JudgedPoint[]): { shared: number; differences: string[] } {
   const journal = scripted('journal');
   const journalBaseline = runSchedule(journal, scenario, NONE) as RunOutcome;
   const journalIds = eventIdentities(journalBaseline.lives[0]!.events);
@@ -87,7 +76,7 @@ describe("Dana's refund on createReactAgent v2, durability sync", () => {
     const refund = ids.flatMap((id, k) => (id.endsWith('[call_refund]') ? [k] : []));
     expect(refund.length).toBeGreaterThanOrEqual(4);
     const points = [...new Set([-1, 0, ids.length - 1, refund[0]! - 1, ...refund, refund.at(-1)! + 1, ...Array.from({ length: Math.ceil((ids.length + 1) / STRIDE) }, (_, i) => i * STRIDE - 1)])].sort((a, b) => a - b);
-    const verdicts = await fromScratch(dana, 'react/sync', baseline, points);
+    const verdicts = await judgedFromScratch(system('react/sync'), dana, baseline, points);
     expect(verdicts.filter((v) => v.verdict.doneTwice.length > 0).map((v) => v.identity)).toEqual(GAP);
     expect(verdicts.flatMap((v) => v.failed.filter((c) => lg.promised.includes(c)))).toEqual([]);
     const { shared, differences } = againstJournal(dana, verdicts);
@@ -106,7 +95,7 @@ describe('a one-refund task on createReactAgent v2, durability sync, at every ki
     const ids = eventIdentities(events);
     const spawned: number[] = [];
     onChildSpawned((pid) => spawned.push(pid));
-    const reduced: Judged[] = [];
+    const reduced: JudgedPoint[] = [];
     let result;
     try {
       result = await exploreByEquivalence(oneRefund, lg, [{ picks: [], baseline }], 1, (c) => {
@@ -126,7 +115,7 @@ describe('a one-refund task on createReactAgent v2, durability sync, at every ki
     // The verdict of the run from scratch: in the gap, at its edges, and at the first and last events.
     const points = [0, ...['tool-start[call_refund]', ...GAP, 'writes-saved[call_refund]'].map((id) => ids.indexOf(id)), ids.length - 1];
     expect(points.every((k) => k >= 0)).toBe(true);
-    for (const v of await fromScratch(oneRefund, 'react/sync', baseline, points)) {
+    for (const v of await judgedFromScratch(system('react/sync'), oneRefund, baseline, points)) {
       const r = reduced[v.k]!;
       expect({ at: v.identity, failed: r.failed, ...comparable(r.verdict) }).toEqual({ at: v.identity, failed: v.failed, ...comparable(v.verdict) });
     }

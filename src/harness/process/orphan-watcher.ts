@@ -88,6 +88,7 @@ async function endAll() {
       send(pid, 'SIGKILL');
     }
   }
+  // real clock: how long a server is given to stop before it is killed.
   const until = Date.now() + ${GENTLE_STOP_MS};
   while ([...groups].some(([pgid, signal]) => signal !== 'SIGKILL' && send(-pgid, 0)) && Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -52,7 +52,8 @@ export function isRunning(pid: number, startTicks: string): boolean {
   return fields !== null && fields[19] === startTicks && fields[0] !== 'Z';
 }
 
-function pidAnswers(pid: number): boolean {
+/** Whether a process of this id exists (it may be another's: EPERM still means it exists). */
+export function pidAnswers(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -19,6 +19,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Loader, Plugin } from 'esbuild';
 import { CODE_ROOT } from '../process/package-paths.js';
+import { pidAnswers } from '../process/process-tree.js';
 
 /** Set to 0 to load the user's module unbundled in every life. */
 export const BUNDLE_VARIABLE = 'KILLPOINT_MODULE_BUNDLE';
@@ -74,16 +75,7 @@ function loaderOf(path: string): Loader {
 function removeBundlesOfGoneProcesses(dir: string): void {
   for (const name of readdirSync(dir)) {
     const pid = Number(/^(?:module|langgraph)-child-(\d+)-/.exec(name)?.[1]);
-    if (Number.isInteger(pid) && pid > 0 && !processExists(pid)) rmSync(join(dir, name), { force: true });
-  }
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (Number.isInteger(pid) && pid > 0 && !pidAnswers(pid)) rmSync(join(dir, name), { force: true });
   }
 }
 
