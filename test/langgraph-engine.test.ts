@@ -88,8 +88,8 @@ describe("Dana's refund on createReactAgent v2, durability sync", () => {
 });
 
 describe('a one-refund task on createReactAgent v2, durability sync, at every kill point', () => {
-  it('explored by equivalence (a child killed at every kill point, one recovery per distinct state of the real files): the refund repeated exactly in its gap, the journal strategy\'s verdict wherever both have the moment, and the verdict of the run from scratch', async () => {
-    const lg = system('react/sync');
+  it('explored by equivalence with processes (a child killed at every kill point, one recovery per distinct state of the real files): the refund repeated exactly in its gap, the journal strategy\'s verdict wherever both have the moment, and the verdict of the run from scratch in process', async () => {
+    const lg = langGraphSystem('react/sync', { tier: 'process' })!;
     const baseline = await runSchedule(lg, oneRefund, NONE);
     const events = baseline.lives[0]!.events;
     const ids = eventIdentities(events);

@@ -12,6 +12,24 @@ import type { Scenario } from '../model/scenario.js';
 import type { RunEvent } from './check/events.js';
 import type { MaybePromise } from './maybe-promise.js';
 
+/**
+ * Where a system's lives run: simulated in memory (killpoint's own runner), a real engine inside
+ * killpoint's own process (cut off from its stores at the kill: src/harness/in-process/), or a
+ * process each, killed with SIGKILL.
+ */
+export type LifeTier = 'simulated' | 'in-process' | 'process';
+
+/** What a caller may ask of an engine's system beyond its name. */
+export interface SystemOptions {
+  /** Real engines that run both ways: in process (their default, where proved equal) or as processes killed with SIGKILL. */
+  tier?: 'in-process' | 'process';
+}
+
+/** Where the system's lives run, for the report and --json. */
+export function tierOf(system: SystemUnderTest): LifeTier {
+  return system.tier ?? (system.inProcess ? 'simulated' : 'process');
+}
+
 export interface SystemUnderTest {
   /** The engine it belongs to, as registered. */
   engine: string;
@@ -26,6 +44,8 @@ export interface SystemUnderTest {
   selector: readonly string[];
   /** True when its sessions answer at once (in process); false when they answer with promises (processes). */
   inProcess: boolean;
+  /** Where its lives run; without it, 'simulated' when inProcess, else 'process' (tierOf). */
+  tier?: LifeTier;
   /**
    * Set when the system runs a task of its own instead of a scenario (a user's graph on its own
    * input): the task its sessions are opened on, so a corpus entry of it names no scenario.
@@ -185,7 +205,12 @@ export interface Engine {
   /** The systems `check` explores when none is named. */
   defaultSystems: readonly string[];
   /** The system of this name; undefined when the engine has none. */
-  system(name: string): SystemUnderTest | undefined;
+  system(name: string, options?: SystemOptions): SystemUnderTest | undefined;
+  /**
+   * The tiers its systems can run in, the default first; without it, the one its systems say
+   * (tierOf). Asking a system for a tier not listed here is bad input.
+   */
+  tiers?: readonly ('in-process' | 'process')[];
   /**
    * Set when the engine's agents run a task of their own instead of a scenario (an agent behind the
    * kill protocol): the task its systems are given, so a corpus entry of the engine names none.

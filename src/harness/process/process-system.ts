@@ -3,7 +3,7 @@
 // same tier. A real engine names its system and says what it promises; the rest is written here.
 
 import type { CheckName } from '../check/checks.js';
-import type { SystemUnderTest } from '../engine.js';
+import type { LifeTier, SystemUnderTest } from '../engine.js';
 import { processLives, processSession, type ProcessTier } from './process-lives.js';
 import { runWholeInProcesses } from './whole-run.js';
 
@@ -16,10 +16,14 @@ export interface ProcessSystemSpec {
   /** The kinds of event a life can be killed right after. */
   killPoints: readonly string[];
   tier: ProcessTier;
+  /** Set when its lives run in killpoint's own process (the tier's life says how); default 'process'. */
+  runsIn?: Extract<LifeTier, 'in-process' | 'process'>;
+  /** Words after --strategy that select it again in a replay command (the tier, when it is not the engine's default). */
+  selectorTail?: readonly string[];
 }
 
 export function processSystem(spec: ProcessSystemSpec): SystemUnderTest {
-  const { engine, name, summary, promised, killPoints, tier } = spec;
+  const { engine, name, summary, promised, killPoints, tier, runsIn = 'process' } = spec;
   const livesOf = processLives(tier);
   return {
     engine,
@@ -27,8 +31,9 @@ export function processSystem(spec: ProcessSystemSpec): SystemUnderTest {
     summary,
     promised,
     killPoints,
-    selector: ['--engine', engine, '--strategy', name],
+    selector: ['--engine', engine, '--strategy', name, ...(spec.selectorTail ?? [])],
     inProcess: false,
+    tier: runsIn,
     open: (scenario) => processSession(scenario, (schedule) => runWholeInProcesses(tier, scenario, name, schedule), livesOf),
   };
 }

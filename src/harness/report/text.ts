@@ -176,7 +176,8 @@ export function formatExploration(e: Exploration, source: CaseSource): string {
     `${e.scenarioId} ${e.strategy}: ${header}`,
     `  ${e.schedulesExplored} schedules of up to ${e.kills} kill${e.kills === 1 ? '' : 's'}, ${coverage}`,
     ...minimalSearchLines(e),
-    ...(r === null ? [] : [`  covered by ${r.livesRun} lives run${r.childrenKilled === undefined ? '' : ` to their end and ${r.childrenKilled} children killed at a kill point`}${r.livesJoined === undefined ? '' : `, ${r.livesJoined} of them stopped where they joined a life run before`} (${r.livesUnreduced} from scratch): ${r.distinctStates} distinct durable states, ${r.verdictsJudged} verdicts judged`]),
+    ...tierLines(e),
+    ...(r === null ? [] : [`  covered by ${r.livesRun} lives run${r.childrenKilled === undefined ? '' : ` to their end and ${r.childrenKilled} ${e.tier === 'in-process' ? 'lives' : 'children'} killed at a kill point`}${r.livesJoined === undefined ? '' : `, ${r.livesJoined} of them stopped where they joined a life run before`} (${r.livesUnreduced} from scratch): ${r.distinctStates} distinct durable states, ${r.verdictsJudged} verdicts judged`]),
     `  promised: ${e.promised.map((c) => CHECK_LABELS[c]).join(', ')}`,
     `  not promised: ${notPromised.map((c) => CHECK_LABELS[c]).join(', ') || 'nothing (every check is promised)'}`,
     `  failures: ${counts.join(', ') || 'none'}`,
@@ -197,10 +198,18 @@ export function formatExploration(e: Exploration, source: CaseSource): string {
 }
 
 /** The JSON form of an exploration (no event lists; the replay command brings them back). */
+/** Where a real engine's lives ran, said once (simulated lives need no word: they are killpoint's own). */
+function tierLines(e: Exploration): string[] {
+  if (e.tier === 'in-process') return ['  lives: in this process, each cut off from its stores at its kill point (--tier process: a process each, killed with SIGKILL)'];
+  if (e.tier === 'process') return ['  lives: a process each, killed with SIGKILL'];
+  return [];
+}
+
 export function explorationJson(e: Exploration, source: CaseSource): Record<string, unknown> {
   return {
     scenario: e.scenarioId,
     strategy: e.strategy,
+    tier: e.tier,
     kills: e.kills,
     interleavings: e.interleavings,
     schedulesExplored: e.schedulesExplored,

@@ -21,7 +21,7 @@ import { brokenPromises, CHECK_NAMES, failedChecks, type CheckName } from '../ch
 import { findKillPoint, killPointIdentity, UnknownKillPoint, type KillPointSpec } from '../check/kill-points.js';
 import type { RunOutcome, Schedule } from '../check/outcome.js';
 import { judge, type Verdict } from '../check/verdict.js';
-import type { Answer, Session, SystemUnderTest } from '../engine.js';
+import { tierOf, type Answer, type LifeTier, type Session, type SystemUnderTest } from '../engine.js';
 import { andThen, type MaybePromise } from '../maybe-promise.js';
 import { withSession } from '../session.js';
 import { runPlan, type DriveOptions, type Plan } from './plan.js';
@@ -50,6 +50,8 @@ export interface JudgedCase {
 export interface Exploration {
   scenarioId: string;
   strategy: string;
+  /** Where the system's lives ran: simulated, a real engine in process, or processes killed with SIGKILL. */
+  tier: LifeTier;
   kills: 1 | 2 | 3;
   promised: readonly CheckName[];
   interleavings: InterleavingCoverage;
@@ -185,6 +187,7 @@ export function* explorePlan(scenario: Scenario, system: SystemUnderTest, option
   return {
     scenarioId: scenario.id,
     strategy: system.name,
+    tier: tierOf(system),
     kills: options.kills,
     promised,
     interleavings: coverage,
@@ -266,6 +269,7 @@ function reducedExploration(scenario: Scenario, system: SystemUnderTest, options
   return {
     scenarioId: scenario.id,
     strategy: system.name,
+    tier: tierOf(system),
     kills: options.kills,
     promised,
     interleavings: coverage,

@@ -1,5 +1,6 @@
 // killpoint check <scenario.json | corpus-entry.json ...> [--engine E] [--strategy S ...] [--kills 1|2]
 //                 [--interleavings N] [--seed N] [--schedule k1,k2 [--interleaving p1,p2]] [--json] [--save DIR]
+//                 [--tier in-process|process]
 // A kill point of --schedule is an event's index or its identity (shop-commit[call_refund]).
 // Explores every kill schedule of each scenario under each of the engine's systems (the bundled
 // scenarios and the scripted engine's five strategies when none are named) and exits 0 when every
@@ -27,7 +28,7 @@ import { mustLandEveryKill, mustPickInRange } from '../../search/schedule-bounds
 import { startProgress } from '../progress.js';
 import { readerGone, yieldToReader } from '../reader.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames } from '../../registry.js';
-import type { SystemUnderTest } from '../../engine.js';
+import { tierOf, type SystemUnderTest } from '../../engine.js';
 import { stripCasesPlan, stripOf, type Strip } from '../../report/check-data.js';
 import { checkReportHtml } from '../../report/check-html.js';
 import { writeReportFile } from '../../report/write.js';
@@ -53,6 +54,8 @@ interface CheckArgs {
   htmlPath: string | null;
   /** Only this shard of the work (scenario x system units, corpus entries first). */
   shard: Shard | null;
+  /** Where a real engine's lives run, when asked (--tier): else the engine's default. */
+  tier: 'in-process' | 'process' | null;
   /** A user's own LangGraph graph (--langgraph) or DBOS workflow (--dbos), with --input and its options, checked on its own input. */
   ownModule: { engine: '--langgraph' | '--dbos' | null; options: LangGraphModuleOptions & DbosModuleOptions } | null;
 }
@@ -75,7 +78,7 @@ function oneInt(value: string | undefined, option: string, min: number, max = In
 const MAX_INTERLEAVINGS = 10_000;
 
 export function parseCheckArgs(args: string[]): CheckArgs {
-  const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null, htmlPath: null, shard: null, ownModule: null };
+  const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null, htmlPath: null, shard: null, tier: null, ownModule: null };
   const own = (): { engine: '--langgraph' | '--dbos' | null; options: LangGraphModuleOptions & DbosModuleOptions } => (parsed.ownModule ??= { engine: null, options: { module: '' } });
   const module = () => own().options;
   const moduleOf = (engine: '--langgraph' | '--dbos', path: string | undefined, exports: string) => {
@@ -132,6 +135,12 @@ export function parseCheckArgs(args: string[]): CheckArgs {
       case '--shard':
         parsed.shard = parseShard(value(), '--shard');
         break;
+      case '--tier': {
+        const tier = value();
+        if (tier !== 'in-process' && tier !== 'process') throw new UsageError(`--tier: expected in-process or process, got ${tier === undefined ? 'nothing' : `"${tier}"`}`);
+        parsed.tier = tier;
+        break;
+      }
       case '--langgraph':
         moduleOf('--langgraph', value(), 'createGraph(ctx)');
         break;
@@ -154,7 +163,7 @@ export function parseCheckArgs(args: string[]): CheckArgs {
         module().cassette = word(value(), '--cassette', "the file of the model's recorded replies (recorded when missing)");
         break;
       default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard, --langgraph, --dbos, --input, --graph-export, --workflow-export, --effects-export, --cassette)`);
+        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard, --tier, --langgraph, --dbos, --input, --graph-export, --workflow-export, --effects-export, --cassette)`);
         parsed.files.push(arg);
     }
   }
@@ -170,6 +179,11 @@ export function parseCheckArgs(args: string[]): CheckArgs {
   if (parsed.schedule !== null && parsed.htmlPath !== null) throw new UsageError('--html: draws every kill point of an exploration; leave out --schedule');
   if (parsed.schedule !== null && parsed.shard !== null) throw new UsageError('--shard: splits an exploration among machines; leave out --schedule');
   const engine = engineNamed(parsed.engine)!;
+  if (parsed.tier !== null && mine === null && !(engine.tiers ?? []).includes(parsed.tier)) {
+    const both = engineNames().filter((n) => (engineNamed(n)!.tiers ?? []).length > 1);
+    throw new UsageError(`--tier ${parsed.tier}: the ${engine.name} engine ${engine.tiers === undefined ? 'runs its lives one way only' : `runs its lives ${engine.tiers.join(' or ')}`}; --tier chooses for ${both.join(', ')}`);
+  }
+  if (parsed.tier === 'in-process' && mine !== null) throw new UsageError(`--tier in-process: ${mine.engine} runs each life of your module as a process killed with SIGKILL; leave out --tier`);
   for (const name of parsed.strategies) {
     if (engine.system(name) === undefined) throw new UsageError(`--strategy: expected one of ${engine.systemNames.join(', ')}, got "${name}"`);
   }
@@ -216,7 +230,7 @@ export async function checkCommand(args: string[]): Promise<number> {
     : readdirSync(LANTERN_DIR).filter((n) => n.endsWith('.json')).sort().map((n) => displayPath(join(LANTERN_DIR, n)));
   const engine = engineNamed(a.engine)!;
   const ownGraph = a.ownModule === null ? null : a.ownModule.engine === '--dbos' ? dbosModuleSystem(dbosModuleSpec(a.ownModule.options)) : langGraphModuleSystem(langGraphModuleSpec(a.ownModule.options));
-  const systems = ownGraph !== null ? [ownGraph] : (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name)!);
+  const systems = ownGraph !== null ? [ownGraph] : (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name, a.tier === null ? {} : { tier: a.tier })!);
   const scenarios: { scenario: Scenario; source: CaseSource }[] = ownGraph?.ownTask === undefined ? [] : [{ scenario: ownGraph.ownTask, source: { kind: 'own-task' } }];
   const corpusFiles: string[] = [];
   for (const file of ownGraph === null ? files : []) {
@@ -285,7 +299,7 @@ export async function checkCommand(args: string[]): Promise<number> {
         mustPickInRange([judged.baseline, judged.outcome], a.interleaving, '--interleaving');
         mustLandEveryKill(judged.outcome, kills, '--schedule');
         if (judged.broken.length > 0) failing++;
-        json.push({ scenario: scenario.id, engine: system.engine, strategy: system.name, ok: judged.broken.length === 0, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) });
+        json.push({ scenario: scenario.id, engine: system.engine, strategy: system.name, tier: tierOf(system), ok: judged.broken.length === 0, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) });
         print(formatFailure({ judged, source }));
         continue;
       }

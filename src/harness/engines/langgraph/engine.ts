@@ -1,7 +1,9 @@
 // LangGraph.js as an engine: real LangGraph agents (two graph shapes, three durability modes, with
 // and without keys) on the embedded SQLite checkpointer, on the bundled scenarios unchanged (the
-// scenario's scripted model as a LangChain chat model, the shop's tools as LangChain tools), each
-// life a child process killed with SIGKILL right after its kill point.
+// scenario's scripted model as a LangChain chat model, the shop's tools as LangChain tools). Each
+// life runs inside killpoint's process and is cut off from its stores right after its kill point
+// (src/harness/in-process/), or, with --tier process, is a child process killed with SIGKILL there;
+// `npm run differential:in-process` proves the two give the same verdict at every kill point.
 //
 // What each system promises follows from when LangGraph saves:
 // - async and sync save a task's results as soon as it ends, and every step's checkpoint: nothing
@@ -18,11 +20,11 @@
 
 import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
 import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
-import type { Engine } from '../../engine.js';
+import type { Engine, SystemOptions, SystemUnderTest } from '../../engine.js';
 import { LANGGRAPH_EVENT_KINDS } from './event-kinds.js';
 import { allLangGraphConfigs, langGraphConfigNamed, langGraphSystemName, type LangGraphConfig } from './config.js';
 import { processSystem, systemsByName } from '../../process/process-system.js';
-import { langGraphTier } from './run.js';
+import { langGraphTier, type LangGraphLivesIn } from './run.js';
 import { langGraphModuleSystemNamed } from './module/system.js';
 
 function promises(c: LangGraphConfig): readonly CheckName[] {
@@ -37,19 +39,30 @@ function summaryOf(c: LangGraphConfig): string {
   return `LangGraph.js ${c.shape === 'toolnode' ? 'StateGraph + ToolNode' : 'createReactAgent v2'}, durability "${c.durability}"${c.keys ? ', keys thread id + tool call id' : ''}${c.resume === 'next-only' ? ' (BROKEN: a recovery that reads an empty next as finished)' : ''}`;
 }
 
-/** The LangGraph system of this name (see config.ts), or undefined. */
-export const langGraphSystem = systemsByName((name) => {
+/** Where the bundled systems' lives run unless asked: proved equal to SIGKILL by `npm run differential:in-process`. */
+const DEFAULT_TIER = 'in-process';
+
+function bundledSystem(name: string, livesIn: LangGraphLivesIn): SystemUnderTest | undefined {
   const config = langGraphConfigNamed(name);
   // A user's own graph is named by its module and input, as after --langgraph.
   if (config === undefined) return langGraphModuleSystemNamed(name);
-  return processSystem({ engine: 'langgraph', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: langGraphTier(config, name) });
-});
+  const selectorTail = livesIn === DEFAULT_TIER ? [] : ['--tier', livesIn];
+  return processSystem({ engine: 'langgraph', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: langGraphTier(config, name, undefined, livesIn), runsIn: livesIn, selectorTail });
+}
+
+const systemsIn = { 'in-process': systemsByName((name) => bundledSystem(name, 'in-process')), process: systemsByName((name) => bundledSystem(name, 'process')) };
+
+/** The LangGraph system of this name (see config.ts), or undefined; its lives in process unless `tier` says 'process'. */
+export function langGraphSystem(name: string, options: SystemOptions = {}): SystemUnderTest | undefined {
+  return systemsIn[options.tier ?? DEFAULT_TIER](name);
+}
 
 export const langGraphEngine: Engine = {
   name: 'langgraph',
-  summary: 'LangGraph.js agents on the SQLite checkpointer, each life a process killed with SIGKILL',
+  summary: 'LangGraph.js agents on the SQLite checkpointer, each life run in process and cut off from its stores at the kill (--tier process: a process killed with SIGKILL)',
   systemNames: allLangGraphConfigs().map(langGraphSystemName),
   defaultSystems: allLangGraphConfigs().filter((c) => c.resume === 'pending-writes').map(langGraphSystemName),
   system: langGraphSystem,
+  tiers: [DEFAULT_TIER, 'process'],
   eventKinds: LANGGRAPH_EVENT_KINDS,
 };

@@ -22,6 +22,7 @@ import { finalAnswer, threadStatus } from './resume.js';
 import { LANGGRAPH_STATE_FILES, type LangGraphFaults } from './run-spec.js';
 import { shopTools } from './shop-tools.js';
 import type { EmitEvent } from '../../process/child-main.js';
+import type { LifeFence } from '../../in-process/fence.js';
 
 export interface LangGraphLifeInputs {
   scenario: Scenario;
@@ -33,6 +34,8 @@ export interface LangGraphLifeInputs {
   /** Told of every interleaving pick as it is taken. */
   onPick: (pick: number, width: number) => void;
   faults?: LangGraphFaults;
+  /** Run in killpoint's own process: the stores are opened through it, so that a kill closes them. */
+  fence?: LifeFence;
 }
 
 /** Runs the life to its end and returns the conversation the thread holds then. */
@@ -41,8 +44,11 @@ export async function runLangGraphLife(inputs: LangGraphLifeInputs): Promise<Con
   const threadId = scenario.id;
   const checkpoints = join(stateDir, LANGGRAPH_STATE_FILES.checkpoints);
   assertCheckpointDatabase(checkpoints);
+  const { fence } = inputs;
   const shop = Shop.open(join(stateDir, LANGGRAPH_STATE_FILES.shop));
+  fence?.hold(shop, (s) => s.close());
   const saver = inputs.faults?.checkpointer === 'memory' ? new MemorySaver() : EventedSqliteSaver.openFile(checkpoints, emit);
+  if (saver instanceof EventedSqliteSaver) fence?.hold(saver, (s) => s.close());
   const gate = new Gate(inputs.picks, inputs.onPick);
   const model = new ScriptedChatModel({ scenario, onEvent: emit });
   const tools = shopTools({ shop, gate, onEvent: emit, keys: config.keys });
@@ -58,6 +64,7 @@ export async function runLangGraphLife(inputs: LangGraphLifeInputs): Promise<Con
   const outbox = new FileOutbox(join(stateDir, LANGGRAPH_STATE_FILES.outbox));
   const answer = await finalAnswer(graph, threadId);
   if (answer !== null && outbox.delivered(threadId).length === 0) {
+    fence?.assertAlive();
     outbox.deliver(threadId, answer);
     emit({ kind: 'answer-delivered' });
   }

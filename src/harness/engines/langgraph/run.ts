@@ -4,19 +4,26 @@
 // rows, the delivered answers and the conversation the thread holds. LangChain is loaded only in
 // the children: the parent stays light. The same life, one at a time from a state folder, is what
 // the explorer by equivalence runs (langGraphTier, src/harness/process/process-lives.ts).
+//
+// The same life also runs inside killpoint's own process (src/harness/in-process/): the same
+// state folder, the same code, its stores closed at the kill instead of its process killed. Only
+// then is LangChain loaded in this process, when the first such life starts.
 
 import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { RunEvent } from '../../check/events.js';
 import type { LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
 import type { Scenario } from '../../../model/scenario.js';
 import { Shop } from '../../../model/shop.js';
-import { childBundle } from '../../process/child-bundle.js';
+import { childBundle, inlinedModule } from '../../process/child-bundle.js';
 import { siblingModule } from '../../process/package-paths.js';
 import { runWholeInProcesses } from '../../process/whole-run.js';
 import type { ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { readRunStores, runEngineLife } from '../../process/process-life.js';
 import { renameUuidsAndTimes } from '../../process/state-digest.js';
+import { lifeTimeoutFrom } from '../../process/processes.js';
+import { runInProcessLife } from '../../in-process/in-process-life.js';
 import { SystemInputError } from '../../engine.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
 import type { LangGraphConfig } from './config.js';
@@ -31,6 +38,9 @@ const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 export function langGraphChild(): Promise<string> {
   return childBundle({ entry: CHILD_ENTRY, packages: 'inline' });
 }
+
+/** Where a LangGraph system's lives run: a child process each, or in killpoint's own process. */
+export type LangGraphLivesIn = 'process' | 'in-process';
 
 interface LangGraphRun {
   scenario: Scenario;
@@ -56,6 +66,36 @@ async function langGraphLife(run: LangGraphRun, request: TierLifeRequest): Promi
   return life;
 }
 
+const IN_PROCESS_ENTRY = siblingModule(import.meta.url, 'in-process-entry');
+
+/**
+ * LangChain and LangGraph, loaded into this process once, when its first in-process life starts:
+ * from the same kind of bundle the child starts from (one file, far faster to load than the
+ * packages' hundreds of modules).
+ */
+let inProcessModule: Promise<typeof import('./in-process-entry.js')> | null = null;
+
+function loadInProcessModule(): Promise<typeof import('./in-process-entry.js')> {
+  return (inProcessModule ??= inlinedModule(IN_PROCESS_ENTRY).then((path) => createRequire(import.meta.url)(path) as typeof import('./in-process-entry.js')));
+}
+
+/** One life in killpoint's own process, from the state in `stateDir`: what its child would answer. */
+async function langGraphLifeInProcess(run: LangGraphRun, request: TierLifeRequest, brokenKill?: 'life-runs-on'): Promise<TierLife> {
+  const { scenario, systemName, config } = run;
+  const { runLangGraphLife, NotACheckpointDatabase } = await loadInProcessModule();
+  const life = await runInProcessLife({
+    engine: 'LangGraph',
+    what: `${scenario.id} langgraph ${systemName} life ${request.lifeIndex}`,
+    killAfter: request.killAfter,
+    timeoutMs: lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE),
+    isBadInput: (error) => error instanceof NotACheckpointDatabase,
+    run: ({ emit, onPick }, fence) => runLangGraphLife({ scenario, config, stateDir: request.stateDir, picks: [...request.picks], emit, onPick, fence }),
+    ...(brokenKill === undefined ? {} : { brokenKill }),
+  });
+  if (request.lifeIndex === 0 && request.killAfter === null) mustSaveACheckpoint(run, life.record);
+  return life;
+}
+
 /**
  * A run that never reached a checkpoint on disk leaves a kill nothing to resume from: every
  * verdict would be about a restart nobody asked for. Asked of the first life of the run never
@@ -70,8 +110,8 @@ function mustSaveACheckpoint(run: LangGraphRun, life: LifeRecord): void {
 const storesOf = (scenario: Scenario, stateDir: string) => readRunStores(join(stateDir, LANGGRAPH_STATE_FILES.shop), join(stateDir, LANGGRAPH_STATE_FILES.outbox), scenario.id);
 
 /** `faults`: for tests only (see LangGraphFaults). */
-export function runLangGraph(scenario: Scenario, config: LangGraphConfig, systemName: string, schedule: Schedule, faults?: LangGraphFaults): Promise<RunOutcome> {
-  return runWholeInProcesses(langGraphTier(config, systemName, faults), scenario, systemName, schedule);
+export function runLangGraph(scenario: Scenario, config: LangGraphConfig, systemName: string, schedule: Schedule, faults?: LangGraphFaults, livesIn: LangGraphLivesIn = 'process'): Promise<RunOutcome> {
+  return runWholeInProcesses(langGraphTier(config, systemName, faults, livesIn), scenario, systemName, schedule);
 }
 
 /**
@@ -79,12 +119,15 @@ export function runLangGraph(scenario: Scenario, config: LangGraphConfig, system
  * life reads: the shop, LangGraph's checkpoints and pending writes, the outbox. Checkpoint ids are
  * time-based UUIDs, message ids random ones, and each checkpoint has a timestamp; LangGraph only
  * compares them with each other, so the digest renames them by order (renameUuidsAndTimes).
- * `faults`: for tests only (see LangGraphFaults).
+ * `faults`: for tests only (see LangGraphFaults); a life with faults runs in a process whatever
+ * `livesIn` says, since a fault hangs or ends the process it runs in. `brokenKill`: for the
+ * differential's test only, an in-process kill that cuts nothing off (in-process-life.ts).
  */
-export function langGraphTier(config: LangGraphConfig, systemName: string, faults?: LangGraphFaults): ProcessTier {
+export function langGraphTier(config: LangGraphConfig, systemName: string, faults?: LangGraphFaults, livesIn: LangGraphLivesIn = 'process', brokenKill?: 'life-runs-on'): ProcessTier {
+  const inProcess = livesIn === 'in-process' && faults === undefined;
   const run = (scenario: Scenario): LangGraphRun => ({ scenario, config, systemName, ...(faults === undefined ? {} : { faults }) });
   return {
-    name: `langgraph-${systemName}`,
+    name: `langgraph-${systemName}${inProcess ? '-in-process' : ''}`,
     files: [
       { name: LANGGRAPH_STATE_FILES.shop, kind: 'sqlite' },
       { name: LANGGRAPH_STATE_FILES.checkpoints, kind: 'sqlite' },
@@ -92,7 +135,7 @@ export function langGraphTier(config: LangGraphConfig, systemName: string, fault
     ],
     canonical: renameUuidsAndTimes,
     prepare: (scenario, stateDir) => prepareState(run(scenario), stateDir),
-    life: (scenario, request) => langGraphLife(run(scenario), request),
+    life: (scenario, request) => (inProcess ? langGraphLifeInProcess(run(scenario), request, brokenKill) : langGraphLife(run(scenario), request)),
     stores: storesOf,
   };
 }

@@ -1,0 +1,62 @@
+// Real engines killed in process against the same engines killed by SIGKILL, at every single kill
+// point of the bundled tasks (src/harness/differential/in-process-vs-process.ts): the proof the
+// in-process tier stands on. One line per engine:
+//   in-process vs process, <engine>: <n> kill points, <d> disagreements, <r>x faster
+// where <r> is the process tier's time over the in-process tier's for the same kill points, both
+// measured in this run. Exit 1 on any disagreement, each printed with its task, system, kill point
+// and what differs.
+//
+//   npm run differential:in-process
+//   npm run differential:in-process -- --systems langgraph:react/sync --scenarios T01,T03 --concurrency 2
+
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { engineNamed } from '../src/harness/registry.js';
+import { lanternScenarios } from '../src/model/load.js';
+import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
+import { startProgress } from '../src/harness/cli/progress.js';
+
+/** The systems the in-process tier is proved on, by engine: a plain and a keyed one each. */
+const DEFAULT_SYSTEMS = ['langgraph:react/sync', 'langgraph:toolnode/sync+keys'];
+
+function fail(message: string): never {
+  console.error(`in-process-differential: ${message}`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { systems: { type: 'string' }, scenarios: { type: 'string' }, concurrency: { type: 'string' } } });
+  const concurrency = values.concurrency === undefined ? availableParallelism() : Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) fail(`--concurrency: expected a whole number >= 1, got "${values.concurrency}"`);
+  const all = lanternScenarios();
+  const scenarios = values.scenarios === undefined ? all : values.scenarios.split(',').map((id) => all.find((s) => s.id === id) ?? fail(`--scenarios: no bundled task "${id}"`));
+  const byEngine = new Map<string, { killPoints: number; disagreements: string[]; inProcessMs: number; processMs: number }>();
+  for (const spec of values.systems?.split(',') ?? DEFAULT_SYSTEMS) {
+    const [engineName, name] = spec.split(':');
+    const engine = engineNamed(engineName ?? '') ?? fail(`--systems: "${spec}" names no engine (expected engine:system)`);
+    if (!(engine.tiers ?? []).includes('in-process')) fail(`--systems: the ${engine.name} engine has no in-process tier`);
+    const inProcess = engine.system(name ?? '', { tier: 'in-process' }) ?? fail(`--systems: the ${engine.name} engine has no system "${name}"`);
+    const processTier = engine.system(name!, { tier: 'process' })!;
+    const sum = byEngine.get(engine.name) ?? { killPoints: 0, disagreements: [], inProcessMs: 0, processMs: 0 };
+    byEngine.set(engine.name, sum);
+    const progress = startProgress(`${engine.name} ${name}`, scenarios.length);
+    for (const scenario of scenarios) {
+      const r = await compareTiers(scenario, inProcess, processTier, { concurrency });
+      sum.killPoints += r.killPoints;
+      sum.disagreements.push(...r.disagreements);
+      sum.inProcessMs += r.inProcessMs;
+      sum.processMs += r.processMs;
+      progress.tick(`${scenario.id}: ${r.killPoints} kill points, ${r.disagreements.length} disagreements, ${(r.inProcessMs / 1000).toFixed(1)} s in process, ${(r.processMs / 1000).toFixed(1)} s by SIGKILL`);
+    }
+    progress.end();
+  }
+  let disagreements = 0;
+  for (const [engine, s] of byEngine) {
+    console.log(`in-process vs process, ${engine}: ${s.killPoints} kill points, ${s.disagreements.length} disagreements, ${(s.processMs / s.inProcessMs).toFixed(1)}x faster (${(s.inProcessMs / 1000).toFixed(1)} s in process, ${(s.processMs / 1000).toFixed(1)} s by SIGKILL, ${concurrency} at a time)`);
+    for (const d of s.disagreements) console.log(`  ${d}`);
+    disagreements += s.disagreements.length;
+  }
+  process.exitCode = disagreements === 0 ? 0 : 1;
+}
+
+await main();

@@ -1,0 +1,128 @@
+// One life of a real engine run inside killpoint's own process, answering what a child process
+// answers (process/process-life.ts) from the same engine code: its events, numbered as the kill
+// protocol numbers them, the interleaving picks each event line would carry, how it ended, its
+// conversation. The kill lands right after the kill point's event, as the child's sink sends
+// SIGKILL right after writing it: the fence cuts the life off from every store there and then
+// (fence.ts), and the life is abandoned.
+//
+// Everything a child's life hands its parent crosses a file as JSON; here it is copied through
+// JSON too, so that the two tiers hand the explorer the same values.
+
+import type { Conversation } from '../../model/conversation.js';
+import type { LifeRecord } from '../check/outcome.js';
+import type { RunEvent } from '../check/events.js';
+import { SystemInputError } from '../engine.js';
+import type { EmitEvent, LifeReporting } from '../process/child-main.js';
+import type { TierLife } from '../process/process-lives.js';
+import { LifeTimedOut } from '../process/processes.js';
+import { EXIT_FAILED, errorLine, lifeEnd, type LifeExit } from '../process/protocol.js';
+import { LifeFence, LifeKilled } from './fence.js';
+import { oneAtATime } from './one-at-a-time.js';
+
+export interface InProcessLife {
+  /** The engine's name in a crashed life's error ("the LangGraph life crashed"), as its child says it. */
+  engine: string;
+  /** Names the life in errors. */
+  what: string;
+  killAfter: number | null;
+  /** How long the life may take before it is called hung (its process would be killed at this limit). */
+  timeoutMs: number;
+  /** An error the life ends with that means its durable state is unusable: bad input, not a verdict. */
+  isBadInput?: (error: unknown) => boolean;
+  /** What that error says of the life, after its name (as the engine's child says it). */
+  badInputPhrase?: string;
+  /** The engine's life: it reports through `reporting` and opens its stores through `fence`. */
+  run(reporting: LifeReporting, fence: LifeFence): Promise<Conversation | null>;
+  /**
+   * For the differential's own test only: a kill that cuts nothing off. The life is called killed
+   * at its kill point but runs on to its end, its stores open (what a fence that forgot its job
+   * would do); the differential against SIGKILL must catch it.
+   */
+  brokenKill?: 'life-runs-on';
+}
+
+type Ending = { how: 'returned'; conversation: Conversation | null } | { how: 'threw'; error: unknown } | { how: 'killed' } | { how: 'timed out' };
+
+/** Runs the life in this process, after any other in-process life has ended. */
+export function runInProcessLife(life: InProcessLife): Promise<TierLife> {
+  return oneAtATime(() => runNow(life));
+}
+
+async function runNow(life: InProcessLife): Promise<TierLife> {
+  const fence = new LifeFence(life.what);
+  const events: RunEvent[] = [];
+  const picks: number[] = [];
+  const widths: number[] = [];
+  // Picks taken since the last event: a child writes them on its next event line, so picks taken
+  // after a life's last event are never read back, here as there.
+  let pendingPicks: number[] = [];
+  let pendingWidths: number[] = [];
+  let killedNow: () => void = () => undefined;
+  const killed = new Promise<Ending>((resolve) => (killedNow = () => resolve({ how: 'killed' })));
+
+  let killedAt: number | null = null;
+  const emit: EmitEvent = (event) => {
+    fence.assertAlive();
+    if (killedAt !== null) return; // brokenKill: the life runs on unheard
+    const index = events.length;
+    events.push(JSON.parse(JSON.stringify({ ...event, index })) as RunEvent);
+    picks.push(...pendingPicks);
+    widths.push(...pendingWidths);
+    pendingPicks = [];
+    pendingWidths = [];
+    if (index === life.killAfter) {
+      killedAt = index;
+      if (life.brokenKill === 'life-runs-on') return;
+      fence.kill();
+      killedNow();
+      throw new LifeKilled(life.what);
+    }
+  };
+  const onPick = (pick: number, width: number): void => {
+    if (fence.killed) return;
+    pendingPicks.push(pick);
+    pendingWidths.push(width);
+  };
+
+  if (life.killAfter === -1) return { record: { events: [], end: 'killed', killedAfter: -1, error: null, errorKind: null }, conversation: null, picks: [], widths: [] };
+
+  let timer: NodeJS.Timeout | undefined;
+  // real clock: a life that never ends (waiting on something its killed predecessor left) must be
+  // stopped as its process would be at its time limit; the virtual clock does not run here.
+  const timedOut = new Promise<Ending>((resolve) => (timer = setTimeout(() => resolve({ how: 'timed out' }), life.timeoutMs)));
+  const running = (async (): Promise<Ending> => ({ how: 'returned', conversation: await life.run({ emit, onPick }, fence) }))().catch((error: unknown): Ending => ({ how: 'threw', error }));
+  let ending: Ending;
+  try {
+    ending = await Promise.race([killed, running, timedOut]);
+    if (killedAt !== null) ending = { how: 'killed' };
+  } finally {
+    clearTimeout(timer);
+    // The life is over either way: whatever it left open is closed, whatever it still runs is cut off.
+    fence.kill();
+  }
+  if (ending.how === 'timed out') throw new LifeTimedOut(life.what, life.timeoutMs);
+  if (ending.how === 'threw' && ending.error instanceof LifeKilled) throw new Error(`${life.what}: the life ran into its fence without being killed at its kill point`);
+  if (ending.how === 'threw' && life.isBadInput?.(ending.error)) {
+    throw new SystemInputError(`${life.what}: ${life.badInputPhrase ?? 'the life cannot run on its durable state'}: ${(ending.error as Error).message}`);
+  }
+  return { ...recordOf(life, ending, events), picks, widths };
+}
+
+/** How the life ended, judged by the same rule as a child's exit (protocol.ts: lifeEnd). */
+function recordOf(life: InProcessLife, ending: Exclude<Ending, { how: 'timed out' }>, events: RunEvent[]): { record: LifeRecord; conversation: Conversation | null } {
+  const rejected = ending.how === 'threw' && (ending.error as Error | undefined)?.name === 'ConversationRejected';
+  const stack = ending.how === 'threw' ? `${(ending.error as Error)?.stack ?? String(ending.error)}\n` : '';
+  const exit: LifeExit = ending.how === 'killed' ? { code: null, signal: 'SIGKILL', stderr: '' } : ending.how === 'returned' ? { code: 0, signal: null, stderr: '' } : { code: rejected ? EXIT_FAILED : 1, signal: null, stderr: stack };
+  const end = lifeEnd(exit, events.length, life.killAfter, life.what, 'verdict');
+  const record: LifeRecord = { events, end: end === 'crashed' ? 'failed' : end, killedAfter: end === 'killed' ? life.killAfter : null, error: null, errorKind: null };
+  if (end === 'crashed') {
+    record.error = `the ${life.engine} life crashed (exit 1)${errorLine(stack)}`;
+    record.errorKind = 'crashed';
+  }
+  if (end === 'failed' && ending.how === 'threw') {
+    record.error = (ending.error as Error).message;
+    record.errorKind = 'conversation-rejected';
+  }
+  const conversation = end === 'finished' && ending.how === 'returned' && ending.conversation !== null ? (JSON.parse(JSON.stringify(ending.conversation)) as Conversation) : null;
+  return { record, conversation };
+}

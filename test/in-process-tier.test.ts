@@ -1,0 +1,91 @@
+// A real engine killed inside killpoint's own process must say what the same engine says when its
+// process is killed with SIGKILL: the same lives, the same verdict, at every kill point sampled
+// here (npm run differential:in-process compares every kill point of the 14 tasks). A kill that
+// cuts nothing off is caught by the same comparison, and abandoned lives leave nothing open.
+
+import { describe, expect, it } from 'vitest';
+import { eventIdentities } from '../src/harness/check/kill-points.js';
+import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
+import { langGraphConfigNamed } from '../src/harness/engines/langgraph/config.js';
+import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
+import { langGraphTier } from '../src/harness/engines/langgraph/run.js';
+import { processSystem } from '../src/harness/process/process-system.js';
+import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
+import { runSchedule } from '../src/harness/session.js';
+import { lanternScenario } from '../src/model/load.js';
+import { runMain } from './helpers.js';
+
+const dana = lanternScenario('T01');
+const ivan = lanternScenario('T03');
+const NONE = { kills: [], interleaving: [] };
+const both = (name: string) => ({ inProcess: langGraphSystem(name)!, process: langGraphSystem(name, { tier: 'process' })! });
+
+/** The kill points of a run never killed with these identities, and its first and last. */
+async function pointsOf(name: string, scenario: typeof dana, identities: string[]): Promise<number[]> {
+  const ids = eventIdentities((await runSchedule(langGraphSystem(name)!, scenario, NONE)).lives[0]!.events);
+  const points = identities.map((id) => ids.indexOf(id));
+  expect(points.every((k) => k >= 0), `${identities.join(', ')} among ${ids.join(', ')}`).toBe(true);
+  return [...new Set([-1, 0, ...points, ids.length - 1])];
+}
+
+describe('a LangGraph life killed in process against the same life killed by SIGKILL', () => {
+  it("Dana's refund on createReactAgent v2 (sync): the same lives and verdicts before, in and after the refund's gap", async () => {
+    const points = await pointsOf('react/sync', dana, ['tool-start[call_refund]', 'shop-commit[call_refund]', 'tool-result[call_refund]', 'writes-saved[call_refund]', 'answer-delivered']);
+    const { inProcess, process } = both('react/sync');
+    const r = await compareTiers(dana, inProcess, process, { concurrency: 2, killPoints: points });
+    expect(r.disagreements).toEqual([]);
+    expect(r.killPoints).toBe(points.length);
+    expect(liveChildCount()).toBe(0);
+  }, 180_000);
+
+  it("Ivan's parallel cancellations on a ToolNode with keys: the same at the commits of both calls", async () => {
+    const points = await pointsOf('toolnode/sync+keys', ivan, ['tool-start[call_cancel-both_2]', 'shop-commit[call_cancel-both_1]', 'shop-commit[call_cancel-both_2]', 'writes-saved[call_cancel-both_1+call_cancel-both_2]']);
+    const { inProcess, process } = both('toolnode/sync+keys');
+    const r = await compareTiers(ivan, inProcess, process, { concurrency: 2, killPoints: points });
+    expect(r.disagreements).toEqual([]);
+  }, 180_000);
+
+  it('a kill that cuts nothing off (the life runs on to its end, its stores open) is caught: the refund is no longer repeated in its gap', async () => {
+    const config = langGraphConfigNamed('react/sync')!;
+    const broken = processSystem({ engine: 'langgraph', name: 'react/sync', summary: 'a broken in-process kill', promised: [], killPoints: [], tier: langGraphTier(config, 'react/sync', undefined, 'in-process', 'life-runs-on'), runsIn: 'in-process' });
+    const points = await pointsOf('react/sync', dana, ['shop-commit[call_refund]']);
+    const r = await compareTiers(dana, broken, langGraphSystem('react/sync', { tier: 'process' })!, { concurrency: 2, killPoints: points.slice(2, 3) });
+    expect(r.disagreements).toHaveLength(1);
+    expect(r.disagreements[0]).toMatch(/shop-commit\[call_refund\].*doneTwice: in process \[\], process \["refund/);
+  }, 120_000);
+
+  it('in-process lives start no process and leave no handle open, however they were killed', async () => {
+    const system = langGraphSystem('react/sync')!;
+    const baseline = await runSchedule(system, dana, NONE);
+    const handlesBefore = process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap').length;
+    const spawned: number[] = [];
+    onChildSpawned((pid) => spawned.push(pid));
+    try {
+      const events = baseline.lives[0]!.events.length;
+      for (let k = 0; k < events; k += 5) await runSchedule(system, dana, { kills: [k], interleaving: [] });
+    } finally {
+      onChildSpawned(null);
+    }
+    expect(spawned).toEqual([]);
+    expect(process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap').length).toBeLessThanOrEqual(handlesBefore);
+  }, 120_000);
+});
+
+describe('the tier, on the command line', () => {
+  it('LangGraph runs in process unless --tier process asks for SIGKILL; --json and the replay command say which', async () => {
+    const args = ['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'langgraph', '--strategy', 'toolnode/sync', '--schedule', 'shop-commit[call_refund]', '--json'];
+    // Without keys, toolnode/sync does not promise "no write done twice": the refund is repeated, exit 0.
+    const inProcess = await runMain(args);
+    expect(inProcess.status).toBe(0);
+    expect(JSON.parse(inProcess.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: true, failed: expect.arrayContaining(['done-twice']) });
+    const processTier = await runMain([...args.slice(0, -1), '--tier', 'process']);
+    expect(processTier.status).toBe(0);
+    expect(processTier.out.join('\n')).toContain('replay: npx killpoint check scenarios/lantern/T01-dana-torn-pad.json --engine langgraph --strategy toolnode/sync --tier process --schedule');
+  }, 120_000);
+
+  it('an engine that runs its lives one way only refuses --tier for the other (exit 2, naming the engines that choose)', async () => {
+    const r = await runMain(['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'dbos', '--tier', 'in-process']);
+    expect(r.status).toBe(2);
+    expect(r.err.join('\n')).toContain('--tier in-process: the dbos engine runs its lives one way only; --tier chooses for langgraph');
+  });
+});
