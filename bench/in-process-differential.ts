@@ -8,6 +8,7 @@
 //
 //   npm run differential:in-process
 //   npm run differential:in-process -- --systems langgraph:react/sync --scenarios T01,T03 --concurrency 2
+//   npm run differential:in-process -- --systems '' --modules examples/support-agent-langgraph/src/agent.ts
 
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -15,9 +16,13 @@ import { engineNamed } from '../src/harness/registry.js';
 import { lanternScenarios } from '../src/model/load.js';
 import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
 import { startProgress } from '../src/harness/cli/progress.js';
+import { langGraphModuleSpec, langGraphModuleSystem } from '../src/harness/engines/langgraph/module/system.js';
 
 /** The systems the in-process tier is proved on, by engine: a plain and a keyed one each. */
 const DEFAULT_SYSTEMS = ['langgraph:react/sync', 'langgraph:toolnode/sync+keys'];
+/** Users' graphs, on their own input: the example support agent, without and with keys. */
+const DEFAULT_MODULES = ['examples/support-agent-langgraph/src/agent.ts', 'examples/support-agent-langgraph/src/agent-keyed.ts'];
+const MODULE_INPUT = 'examples/support-agent-langgraph/input.json';
 
 function fail(message: string): never {
   console.error(`in-process-differential: ${message}`);
@@ -25,13 +30,13 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { systems: { type: 'string' }, scenarios: { type: 'string' }, concurrency: { type: 'string' } } });
+  const { values } = parseArgs({ options: { systems: { type: 'string' }, scenarios: { type: 'string' }, concurrency: { type: 'string' }, modules: { type: 'string' } } });
   const concurrency = values.concurrency === undefined ? availableParallelism() : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) fail(`--concurrency: expected a whole number >= 1, got "${values.concurrency}"`);
   const all = lanternScenarios();
   const scenarios = values.scenarios === undefined ? all : values.scenarios.split(',').map((id) => all.find((s) => s.id === id) ?? fail(`--scenarios: no bundled task "${id}"`));
   const byEngine = new Map<string, { killPoints: number; disagreements: string[]; inProcessMs: number; processMs: number }>();
-  for (const spec of values.systems?.split(',') ?? DEFAULT_SYSTEMS) {
+  for (const spec of values.systems?.split(',').filter((x) => x !== '') ?? DEFAULT_SYSTEMS) {
     const [engineName, name] = spec.split(':');
     const engine = engineNamed(engineName ?? '') ?? fail(`--systems: "${spec}" names no engine (expected engine:system)`);
     if (!(engine.tiers ?? []).includes('in-process')) fail(`--systems: the ${engine.name} engine has no in-process tier`);
@@ -49,6 +54,19 @@ async function main(): Promise<void> {
       progress.tick(`${scenario.id}: ${r.killPoints} kill points, ${r.disagreements.length} disagreements, ${(r.inProcessMs / 1000).toFixed(1)} s in process, ${(r.processMs / 1000).toFixed(1)} s by SIGKILL`);
     }
     progress.end();
+  }
+  // A user's graph runs its own task: every kill point of it, from scratch, on both tiers.
+  for (const module of values.modules === undefined ? DEFAULT_MODULES : values.modules.split(',').filter((m) => m !== '')) {
+    const spec = langGraphModuleSpec({ module, inputFile: MODULE_INPUT });
+    const inProcess = langGraphModuleSystem(spec, 'in-process');
+    const sum = byEngine.get('langgraph (your graph)') ?? { killPoints: 0, disagreements: [], inProcessMs: 0, processMs: 0 };
+    byEngine.set('langgraph (your graph)', sum);
+    const r = await compareTiers(inProcess.ownTask!, inProcess, langGraphModuleSystem(spec, 'process'), { concurrency });
+    sum.killPoints += r.killPoints;
+    sum.disagreements.push(...r.disagreements);
+    sum.inProcessMs += r.inProcessMs;
+    sum.processMs += r.processMs;
+    console.error(`${module}: ${r.killPoints} kill points, ${r.disagreements.length} disagreements, ${(r.inProcessMs / 1000).toFixed(1)} s in process, ${(r.processMs / 1000).toFixed(1)} s by SIGKILL`);
   }
   let disagreements = 0;
   for (const [engine, s] of byEngine) {

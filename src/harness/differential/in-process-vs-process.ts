@@ -36,14 +36,20 @@ const TEMP_PATH = /\/[^\s"':]*killpoint-[^\s"':]*/g;
 /** What the two tiers must agree on at one kill point, as text (temp folders renamed). */
 function comparable(r: PointResult): string {
   const lives = r.lives.map((l) => ({ end: l.end, killedAfter: l.killedAfter, errorKind: l.errorKind, error: l.error, events: l.events }));
-  return JSON.stringify({ failed: r.failed, verdict: r.verdict, lives }).replace(TEMP_PATH, '<temp>');
+  return JSON.stringify({ failed: r.failed, verdict: sameNamed(r.verdict), lives }).replace(TEMP_PATH, '<temp>');
+}
+
+/** The verdict without the system's name, which says the tier for a user's module (--tier process). */
+function sameNamed(v: Verdict): Omit<Verdict, 'strategy'> {
+  const { strategy: _name, ...rest } = v;
+  return rest;
 }
 
 /** Which fields differ, for the report line. */
 function whatDiffers(a: PointResult, b: PointResult): string {
   const fields: string[] = [];
   if (JSON.stringify(a.failed) !== JSON.stringify(b.failed)) fields.push(`failed checks: in process [${a.failed.join(', ')}], process [${b.failed.join(', ')}]`);
-  for (const key of Object.keys(a.verdict) as (keyof Verdict)[]) {
+  for (const key of Object.keys(sameNamed(a.verdict)) as (keyof Verdict)[]) {
     const x = JSON.stringify(a.verdict[key]).replace(TEMP_PATH, '<temp>');
     const y = JSON.stringify(b.verdict[key]).replace(TEMP_PATH, '<temp>');
     if (x !== y) fields.push(`${key}: in process ${x}, process ${y}`);
@@ -61,6 +67,8 @@ async function resultsOn(scenario: Scenario, system: SystemUnderTest, killPoints
   const identities = eventIdentities(baseline.lives[0]!.events);
   const results = new Map<number, PointResult>();
   const keep = (k: number, outcome: RunOutcome, verdict: Verdict, failed: readonly CheckName[]) => results.set(k, { failed, verdict, lives: outcome.lives });
+  // A system whose lives cannot start from a saved state (a user's module) runs each point from scratch.
+  if (killPoints === 'every' && !(await offersLives(system, scenario))) killPoints = Array.from({ length: identities.length + 1 }, (_, i) => i - 1);
   if (killPoints === 'every') {
     await exploreByEquivalence(scenario, system, [{ picks: [], baseline }], 1, (c) => keep(c.kills[0]!, c.outcome(), c.verdict(), c.failed), { concurrency });
   } else {
@@ -71,6 +79,15 @@ async function resultsOn(scenario: Scenario, system: SystemUnderTest, killPoints
     });
   }
   return { results, identities };
+}
+
+async function offersLives(system: SystemUnderTest, scenario: Scenario): Promise<boolean> {
+  const session = system.open(scenario);
+  try {
+    return session.lives !== undefined;
+  } finally {
+    await session.close();
+  }
 }
 
 /** Compares the two tiers of one system on one task, at every single kill point or at those given. */

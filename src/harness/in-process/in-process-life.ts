@@ -2,12 +2,20 @@
 // answers (process/process-life.ts) from the same engine code: its events, numbered as the kill
 // protocol numbers them, the interleaving picks each event line would carry, how it ended, its
 // conversation. The kill lands right after the kill point's event, as the child's sink sends
-// SIGKILL right after writing it: the fence cuts the life off from every store there and then
-// (fence.ts), and the life is abandoned.
+// SIGKILL right after writing it.
+//
+// What a SIGKILL leaves is what the files held at that instant, whatever the process would have
+// done next. So a life runs in a private copy of the state folder, and at its kill point that
+// copy is copied back, there and then (nothing else runs in between: it is one synchronous
+// step): that is the state the next life starts from. The life itself cannot be stopped between
+// two of its awaits, so it is cut off from its stores (fence.ts) and abandoned; whatever it still
+// does (a node of a user's graph already running when a checkpoint's save was the kill point)
+// lands in its private copy, which nothing reads.
 //
 // Everything a child's life hands its parent crosses a file as JSON; here it is copied through
 // JSON too, so that the two tiers hand the explorer the same values.
 
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Conversation } from '../../model/conversation.js';
 import type { LifeRecord } from '../check/outcome.js';
 import type { RunEvent } from '../check/events.js';
@@ -20,6 +28,8 @@ import { LifeFence, LifeKilled } from './fence.js';
 import { oneAtATime } from './one-at-a-time.js';
 
 export interface InProcessLife {
+  /** The state folder the life starts from, and where what it leaves is found once it ends or is killed. */
+  stateDir: string;
   /** The engine's name in a crashed life's error ("the LangGraph life crashed"), as its child says it. */
   engine: string;
   /** Names the life in errors. */
@@ -31,8 +41,8 @@ export interface InProcessLife {
   isBadInput?: (error: unknown) => boolean;
   /** What that error says of the life, after its name (as the engine's child says it). */
   badInputPhrase?: string;
-  /** The engine's life: it reports through `reporting` and opens its stores through `fence`. */
-  run(reporting: LifeReporting, fence: LifeFence): Promise<Conversation | null>;
+  /** The engine's life, in `workDir` (its private copy of the state folder): it reports through `reporting` and opens its stores through `fence`. */
+  run(reporting: LifeReporting, fence: LifeFence, workDir: string): Promise<Conversation | null>;
   /**
    * For the differential's own test only: a kill that cuts nothing off. The life is called killed
    * at its kill point but runs on to its end, its stores open (what a fence that forgot its job
@@ -50,6 +60,16 @@ export function runInProcessLife(life: InProcessLife): Promise<TierLife> {
 
 async function runNow(life: InProcessLife): Promise<TierLife> {
   const fence = new LifeFence(life.what);
+  const workDir = mkdtempSync(`${life.stateDir}.life-`);
+  cpSync(life.stateDir, workDir, { recursive: true });
+  let published = false;
+  /** What the life left becomes the state folder's contents, once: at its kill point, or when it ends. */
+  const publish = (): void => {
+    if (published) return;
+    published = true;
+    rmSync(life.stateDir, { recursive: true, force: true });
+    cpSync(workDir, life.stateDir, { recursive: true });
+  };
   const events: RunEvent[] = [];
   const picks: number[] = [];
   const widths: number[] = [];
@@ -73,6 +93,7 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
     if (index === life.killAfter) {
       killedAt = index;
       if (life.brokenKill === 'life-runs-on') return;
+      publish();
       fence.kill();
       killedNow();
       throw new LifeKilled(life.what);
@@ -84,21 +105,28 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
     pendingWidths.push(width);
   };
 
-  if (life.killAfter === -1) return { record: { events: [], end: 'killed', killedAfter: -1, error: null, errorKind: null }, conversation: null, picks: [], widths: [] };
+  if (life.killAfter === -1) {
+    rmSync(workDir, { recursive: true, force: true });
+    return { record: { events: [], end: 'killed', killedAfter: -1, error: null, errorKind: null }, conversation: null, picks: [], widths: [] };
+  }
 
   let timer: NodeJS.Timeout | undefined;
   // real clock: a life that never ends (waiting on something its killed predecessor left) must be
   // stopped as its process would be at its time limit; the virtual clock does not run here.
   const timedOut = new Promise<Ending>((resolve) => (timer = setTimeout(() => resolve({ how: 'timed out' }), life.timeoutMs)));
-  const running = (async (): Promise<Ending> => ({ how: 'returned', conversation: await life.run({ emit, onPick }, fence) }))().catch((error: unknown): Ending => ({ how: 'threw', error }));
+  const running = (async (): Promise<Ending> => ({ how: 'returned', conversation: await life.run({ emit, onPick }, fence, workDir) }))().catch((error: unknown): Ending => ({ how: 'threw', error }));
   let ending: Ending;
   try {
     ending = await Promise.race([killed, running, timedOut]);
     if (killedAt !== null) ending = { how: 'killed' };
   } finally {
     clearTimeout(timer);
-    // The life is over either way: whatever it left open is closed, whatever it still runs is cut off.
+    // The life is over either way: what it left is the state, whatever it left open is closed,
+    // whatever it still runs is cut off. Its private folder goes once nothing holds it; an
+    // abandoned life that still writes there gets an error nobody reads.
+    publish();
     fence.kill();
+    rmSync(workDir, { recursive: true, force: true });
   }
   if (ending.how === 'timed out') throw new LifeTimedOut(life.what, life.timeoutMs);
   if (ending.how === 'threw' && ending.error instanceof LifeKilled) throw new Error(`${life.what}: the life ran into its fence without being killed at its kill point`);

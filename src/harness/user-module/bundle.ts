@@ -35,6 +35,11 @@ export interface ModuleChildEntry {
   packages: Record<string, string>;
   /** Kept external (loaded from node_modules at run time) beside native addons. */
   external?: readonly string[];
+  /**
+   * For lives run in killpoint's own process: the bundle starts nothing; it exports what
+   * `childMain` exports, and `loaded` ({ module, failure, ...packages }), to be imported here.
+   */
+  asModule?: boolean;
 }
 
 const SOURCE_FILE = /\.([mc]?[jt]s|[jt]sx)$/;
@@ -90,7 +95,7 @@ function projectRoot(module: string): string | null {
 /** The bundled child of this module, or null when it is to be loaded unbundled. */
 export function userModuleChildBundle(entry: ModuleChildEntry): Promise<string | null> {
   if (process.env[BUNDLE_VARIABLE] === '0') return Promise.resolve(null);
-  const key = `${entry.module}|${entry.childMain}`;
+  const key = `${entry.module}|${entry.childMain}|${entry.asModule === true}`;
   let bundle = built.get(key);
   if (bundle === undefined) {
     bundle = build(entry);
@@ -99,20 +104,21 @@ export function userModuleChildBundle(entry: ModuleChildEntry): Promise<string |
   return bundle;
 }
 
-async function build({ module, childMain, packages, external = [] }: ModuleChildEntry): Promise<string | null> {
+async function build({ module, childMain, packages, external = [], asModule = false }: ModuleChildEntry): Promise<string | null> {
   const root = projectRoot(module);
   if (root === null) return null;
   const dir = join(root, 'node_modules', '.cache', 'killpoint');
   // Named apart from every other bundle: worker threads share a process id.
   const out = join(dir, `module-child-${process.pid}-${randomBytes(6).toString('hex')}.mjs`);
   // The module is imported inside a try, so that one that throws as it loads is named by the life (bad input), not a crash.
+  const loaded = `{ module: userModule, failure${Object.keys(packages).map((name) => `, ${name}`).join('')} }`;
   const entry = [
     ...Object.entries(packages).map(([name, specifier]) => `import * as ${name} from ${JSON.stringify(specifier)};`),
-    `import { startModuleChild } from ${JSON.stringify(childMain)};`,
+    asModule ? `export * from ${JSON.stringify(childMain)};` : `import { startModuleChild } from ${JSON.stringify(childMain)};`,
     'let userModule;',
     'let failure;',
     `try { userModule = await import(${JSON.stringify(`./${basename(module)}`)}); } catch (error) { failure = error; }`,
-    `startModuleChild({ module: userModule, failure${Object.keys(packages).map((name) => `, ${name}`).join('')} });`,
+    asModule ? `export const loaded = ${loaded};` : `startModuleChild(${loaded});`,
   ].join('\n');
   try {
     mkdirSync(dir, { recursive: true });

@@ -22,6 +22,8 @@ export interface ModuleSystemSpec {
   options: readonly (readonly [string, string])[];
   /** What the module makes, for the task's title (the graph, the workflow). */
   what: string;
+  /** Where its lives run (default: a process each). */
+  tier?: 'in-process' | 'process';
   summary: string;
   promised: readonly CheckName[];
   killPoints: readonly string[];
@@ -41,6 +43,7 @@ export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
     killPoints: spec.killPoints,
     selector,
     inProcess: false,
+    tier: spec.tier ?? 'process',
     ownTask: moduleTask(target.moduleArg, spec.what),
     open: (scenario) => {
       const runs = spec.sessionRuns(scenario, name);

@@ -183,7 +183,7 @@ export function parseCheckArgs(args: string[]): CheckArgs {
     const both = engineNames().filter((n) => (engineNamed(n)!.tiers ?? []).length > 1);
     throw new UsageError(`--tier ${parsed.tier}: the ${engine.name} engine ${engine.tiers === undefined ? 'runs its lives one way only' : `runs its lives ${engine.tiers.join(' or ')}`}; --tier chooses for ${both.join(', ')}`);
   }
-  if (parsed.tier === 'in-process' && mine !== null) throw new UsageError(`--tier in-process: ${mine.engine} runs each life of your module as a process killed with SIGKILL; leave out --tier`);
+  if (parsed.tier === 'in-process' && mine?.engine === '--dbos') throw new UsageError('--tier in-process: --dbos runs each life of your workflow as a process killed with SIGKILL; leave out --tier');
   for (const name of parsed.strategies) {
     if (engine.system(name) === undefined) throw new UsageError(`--strategy: expected one of ${engine.systemNames.join(', ')}, got "${name}"`);
   }
@@ -229,7 +229,7 @@ export async function checkCommand(args: string[]): Promise<number> {
     ? a.files
     : readdirSync(LANTERN_DIR).filter((n) => n.endsWith('.json')).sort().map((n) => displayPath(join(LANTERN_DIR, n)));
   const engine = engineNamed(a.engine)!;
-  const ownGraph = a.ownModule === null ? null : a.ownModule.engine === '--dbos' ? dbosModuleSystem(dbosModuleSpec(a.ownModule.options)) : langGraphModuleSystem(langGraphModuleSpec(a.ownModule.options));
+  const ownGraph = a.ownModule === null ? null : a.ownModule.engine === '--dbos' ? dbosModuleSystem(dbosModuleSpec(a.ownModule.options)) : langGraphModuleSystem(langGraphModuleSpec(a.ownModule.options), a.tier ?? undefined);
   const systems = ownGraph !== null ? [ownGraph] : (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name, a.tier === null ? {} : { tier: a.tier })!);
   const scenarios: { scenario: Scenario; source: CaseSource }[] = ownGraph?.ownTask === undefined ? [] : [{ scenario: ownGraph.ownTask, source: { kind: 'own-task' } }];
   const corpusFiles: string[] = [];

@@ -25,7 +25,7 @@ export class EventedSqliteSaver extends SqliteSaver {
 
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, ...rest: unknown[]): Promise<RunnableConfig> {
     const saved = await (super.put as (...a: unknown[]) => Promise<RunnableConfig>).call(this, config, checkpoint, metadata, ...rest);
-    this.onEvent({ kind: CHECKPOINT_SAVED.kind, step: metadata.step });
+    await this.say({ kind: CHECKPOINT_SAVED.kind, step: metadata.step });
     return saved;
   }
 
@@ -33,7 +33,22 @@ export class EventedSqliteSaver extends SqliteSaver {
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, ...rest: unknown[]): Promise<void> {
     await (super.putWrites as (...a: unknown[]) => Promise<void>).call(this, config, writes, taskId, ...rest);
     const callIds = toolCallIdsOf(writes);
-    this.onEvent(callIds.length > 0 ? { kind: WRITES_SAVED.kind, callIds } : { kind: WRITES_SAVED.kind });
+    await this.say(callIds.length > 0 ? { kind: WRITES_SAVED.kind, callIds } : { kind: WRITES_SAVED.kind });
+  }
+
+  /**
+   * Writes the event. A life run in killpoint's own process is told of its kill by an error from
+   * its emit (src/harness/in-process/fence.ts): the save then never returns, so the graph, which
+   * awaits it, goes no further, as if its process had been killed.
+   */
+  private say(event: SaverEvent): Promise<never> | undefined {
+    try {
+      this.onEvent(event);
+    } catch (error) {
+      if ((error as Error | undefined)?.name === 'LifeKilled') return new Promise<never>(() => undefined);
+      throw error;
+    }
+    return undefined;
   }
 
   close(): void {

@@ -89,7 +89,8 @@ async function langGraphLifeInProcess(run: LangGraphRun, request: TierLifeReques
     killAfter: request.killAfter,
     timeoutMs: lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE),
     isBadInput: (error) => error instanceof NotACheckpointDatabase,
-    run: ({ emit, onPick }, fence) => runLangGraphLife({ scenario, config, stateDir: request.stateDir, picks: [...request.picks], emit, onPick, fence }),
+    stateDir: request.stateDir,
+    run: ({ emit, onPick }, fence, workDir) => runLangGraphLife({ scenario, config, stateDir: workDir, picks: [...request.picks], emit, onPick, fence }),
     ...(brokenKill === undefined ? {} : { brokenKill }),
   });
   if (request.lifeIndex === 0 && request.killAfter === null) mustSaveACheckpoint(run, life.record);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { canonicalJson } from '../../../../model/canonical-json.js';
 import type { Conversation } from '../../../../model/conversation.js';
 import type { EmitEvent } from '../../../process/child-main.js';
+import type { LifeFence } from '../../../in-process/fence.js';
 import { effectRecords } from '../../../user-module/effects.js';
 import { exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
@@ -38,6 +39,8 @@ export interface ModuleLifeInputs {
   picks: number[];
   emit: EmitEvent;
   onPick: (pick: number, width: number) => void;
+  /** Run in killpoint's own process: the checkpointer is opened through it, so that a kill closes it. */
+  fence?: LifeFence;
 }
 
 interface UserGraph {
@@ -65,6 +68,7 @@ export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversat
   const dataDir = join(stateDir, MODULE_STATE_FILES.data);
   mkdirSync(dataDir, { recursive: true });
   const saver = EventedSqliteSaver.openFile(checkpoints, emit);
+  inputs.fence?.hold(saver, (s) => s.close());
   const ctx: LangGraphModuleContext = { checkpointer: saver, dataDir, threadId: MODULE_THREAD_ID };
 
   const graph = (await userCall(() => createGraph(ctx), spec.graphExport)) as UserGraph;
@@ -78,24 +82,27 @@ export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversat
     if (status !== 'finished') await graph.invoke(status === 'new' ? spec.input : null, { ...thread, callbacks: [observer], recursionLimit: 200 });
   } catch (error) {
     // A life that stops on an error has still done what it did: the verdict reads its effects.
-    await readBack(graph, ctx, spec, stateDir, module).catch(() => undefined);
+    await readBack(graph, ctx, spec, stateDir, module, inputs.fence).catch(() => undefined);
     throw error;
   }
   cassette?.save();
-  const messages = await readBack(graph, ctx, spec, stateDir, module);
+  const messages = await readBack(graph, ctx, spec, stateDir, module, inputs.fence);
   saver.close();
   if (messages === null) return null;
   return toConversation(messages.filter((m) => m.getType?.() !== 'system') as never);
 }
 
 /** Writes what the run did for the parent (its effects, answer and state) and returns the thread's messages (null when its state has none). */
-async function readBack(graph: UserGraph, ctx: LangGraphModuleContext, spec: LangGraphModuleSpec, stateDir: string, module: Record<string, unknown>): Promise<Message[] | null> {
+async function readBack(graph: UserGraph, ctx: LangGraphModuleContext, spec: LangGraphModuleSpec, stateDir: string, module: Record<string, unknown>, fence?: LifeFence): Promise<Message[] | null> {
   const readEffects = exportedFunction(module, spec.effectsExport, spec.moduleArg);
   const state = await graph.getState({ configurable: { thread_id: MODULE_THREAD_ID } });
   const { messages, ...rest } = state.values ?? {};
   const list = (Array.isArray(messages) ? messages : []) as Message[];
+  const effects = effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport);
+  // A life killed in process writes nothing more (a process would be gone).
+  fence?.assertAlive();
   writeModuleStores(stateDir, {
-    effects: effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport),
+    effects,
     answer: finalAnswer(list),
     state: canonicalJson(rest),
   });

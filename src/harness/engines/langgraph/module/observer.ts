@@ -54,51 +54,66 @@ export class GraphObserver {
     private readonly gate: Gate,
   ) {}
 
+  /**
+   * Writes the event. A life run in killpoint's own process is told of its kill by an error from
+   * its emit (src/harness/in-process/fence.ts): the handler then never returns, so the graph,
+   * which awaits it, goes no further, as if its process had been killed.
+   */
+  private say(event: Parameters<EmitEvent>[0]): Promise<never> | undefined {
+    try {
+      this.emit(event);
+    } catch (error) {
+      if ((error as Error | undefined)?.name === 'LifeKilled') return new Promise<never>(() => undefined);
+      throw error;
+    }
+    return undefined;
+  }
+
   /** The callback manager copies handlers for child runs: every copy is this one observer. */
   copy(): this {
     return this;
   }
 
-  handleChainStart(_chain: unknown, _inputs: unknown, runId: string, parentRunId?: string, _tags?: string[], metadata?: Record<string, unknown>, _runType?: string, runName?: string): void {
+  handleChainStart(_chain: unknown, _inputs: unknown, runId: string, parentRunId?: string, _tags?: string[], metadata?: Record<string, unknown>, _runType?: string, runName?: string): Promise<never> | undefined {
     this.parents.set(runId, parentRunId);
     const node = metadata?.langgraph_node;
     // A node's own run carries its name; the runnables inside it (and LangGraph's internal
     // writers) carry the node in their metadata too, under other names.
     if (typeof node !== 'string' || runName !== node || node.startsWith('__')) return;
     this.nodes.set(runId, node);
-    this.emit({ kind: 'node-start', node });
+    return this.say({ kind: 'node-start', node });
   }
 
-  handleChainEnd(_outputs: unknown, runId: string): void {
+  handleChainEnd(_outputs: unknown, runId: string): Promise<never> | undefined {
     const node = this.nodes.get(runId);
     if (node === undefined) return;
     this.nodes.delete(runId);
-    this.emit({ kind: 'node-end', node });
+    return this.say({ kind: 'node-end', node });
   }
 
   handleChainError(_error: unknown, runId: string): void {
     this.nodes.delete(runId);
   }
 
-  handleChatModelStart(_llm: unknown, _messages: unknown, runId: string, parentRunId?: string): void {
+  handleChatModelStart(_llm: unknown, _messages: unknown, runId: string, parentRunId?: string): Promise<never> | undefined {
     this.parents.set(runId, parentRunId);
     const modelCall = this.modelCallCount++;
     this.modelCalls.set(runId, { modelCall, chunks: 0 });
-    this.emit({ kind: 'model-request', modelCall });
+    return this.say({ kind: 'model-request', modelCall });
   }
 
-  handleLLMNewToken(_token: string, _idx: unknown, runId: string): void {
+  handleLLMNewToken(_token: string, _idx: unknown, runId: string): Promise<never> | undefined {
     const call = this.modelCalls.get(runId);
     if (call === undefined) return;
-    this.emit({ kind: 'model-chunk', modelCall: call.modelCall, chunk: call.chunks++ });
+    return this.say({ kind: 'model-chunk', modelCall: call.modelCall, chunk: call.chunks++ });
   }
 
-  handleLLMEnd(output: { generations?: { message?: { tool_calls?: unknown[] } }[][] }, runId: string): void {
+  handleLLMEnd(output: { generations?: { message?: { tool_calls?: unknown[] } }[][] }, runId: string): Promise<never> | undefined {
     const call = this.modelCalls.get(runId);
     if (call === undefined) return;
     this.modelCalls.delete(runId);
     const message = output.generations?.[0]?.[0]?.message;
-    this.emit({ kind: 'model-reply', modelCall: call.modelCall, final: (message?.tool_calls?.length ?? 0) === 0 });
+    return this.say({ kind: 'model-reply', modelCall: call.modelCall, final: (message?.tool_calls?.length ?? 0) === 0 });
   }
 
   handleLLMError(_error: unknown, runId: string): void {
@@ -112,23 +127,26 @@ export class GraphObserver {
     const nested = this.insideToolRun(parentRunId);
     this.tools.set(runId, { callId, tool, nested });
     if (!nested) await this.gate.pass(callId);
-    this.emit({ kind: 'tool-start', callId, tool });
+    const killed = this.say({ kind: 'tool-start', callId, tool });
+    if (killed !== undefined) await killed;
   }
 
-  handleToolEnd(_output: unknown, runId: string): void {
+  handleToolEnd(_output: unknown, runId: string): Promise<never> | undefined {
     const run = this.tools.get(runId);
     if (run === undefined) return;
     this.tools.delete(runId);
-    this.emit({ kind: 'tool-result', callId: run.callId, tool: run.tool });
-    if (!run.nested) this.gate.finish(run.callId);
+    const killed = this.say({ kind: 'tool-result', callId: run.callId, tool: run.tool });
+    if (killed === undefined && !run.nested) this.gate.finish(run.callId);
+    return killed;
   }
 
-  handleToolError(error: unknown, runId: string): void {
+  handleToolError(error: unknown, runId: string): Promise<never> | undefined {
     const run = this.tools.get(runId);
     if (run === undefined) return;
     this.tools.delete(runId);
-    this.emit({ kind: 'tool-result', callId: run.callId, tool: run.tool, refused: String((error as Error | undefined)?.message ?? error) });
-    if (!run.nested) this.gate.finish(run.callId);
+    const killed = this.say({ kind: 'tool-result', callId: run.callId, tool: run.tool, refused: String((error as Error | undefined)?.message ?? error) });
+    if (killed === undefined && !run.nested) this.gate.finish(run.callId);
+    return killed;
   }
 
   /** Whether a run whose parent is `runId` lies inside a tool run still open. */

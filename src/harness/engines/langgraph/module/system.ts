@@ -19,6 +19,10 @@ import { EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
+import { runInProcessLife } from '../../../in-process/in-process-life.js';
+import { lifeTimeoutFrom } from '../../../process/processes.js';
+import { pathToFileURL } from 'node:url';
+import type { LoadedGraphModule } from './life.js';
 // Its events' kinds (node-start, checkpoint-saved, ...) are known wherever its runs are read.
 import '../event-kinds.js';
 import type { CassetteMode } from './cassette.js';
@@ -27,6 +31,37 @@ import { DEFAULT_EFFECTS_EXPORT, DEFAULT_GRAPH_EXPORT, MODULE_ENV, type LangGrap
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 const CHILD_MAIN = siblingModule(import.meta.url, 'child-main');
+const LIFE_MODULE = siblingModule(import.meta.url, 'life');
+/** The packages of the user's own the life is handed with the module (the cassette wraps its chat models). */
+const USER_PACKAGES = { chatModels: '@langchain/core/language_models/chat_models', caches: '@langchain/core/caches' };
+
+/** Where a user's graph's lives run: inside killpoint's process unless asked (proved against SIGKILL by the module differential). */
+export type ModuleLivesIn = 'in-process' | 'process';
+export const DEFAULT_MODULE_TIER: ModuleLivesIn = 'in-process';
+
+type ModuleLife = typeof import('./life.js');
+const inProcessLives = new Map<string, Promise<{ life: ModuleLife; loaded?: LoadedGraphModule }>>();
+
+/**
+ * The user's module and killpoint's side of its life, loaded into this process once: bundled as
+ * its child is (one file, its packages inlined), or, unbundled, the life loads the module itself.
+ */
+function inProcessLifeOf(spec: LangGraphModuleSpec): Promise<{ life: ModuleLife; loaded?: LoadedGraphModule }> {
+  let found = inProcessLives.get(spec.module);
+  if (found === undefined) {
+    found = (async () => {
+      const bundle = await userModuleChildBundle({ module: spec.module, childMain: LIFE_MODULE, packages: USER_PACKAGES, asModule: true });
+      if (bundle === null) return { life: await import('./life.js') };
+      const bundled = (await import(pathToFileURL(bundle).href)) as ModuleLife & { loaded: LoadedGraphModule };
+      return { life: bundled, loaded: bundled.loaded };
+    })();
+    inProcessLives.set(spec.module, found);
+  }
+  return found;
+}
+
+/** Bad input from a life, matched by name: the bundle has classes of its own. */
+const SETUP_ERRORS = new Set(['UserModuleSetupError', 'NotACheckpointDatabase']);
 
 /** What a user's graph is held to: everything killpoint can read of it (it delivers no answer of its own, so "answer twice" is not read). */
 export const MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'shop-differs', 'different-answer', 'invalid-conversation'];
@@ -54,21 +89,36 @@ export function langGraphModuleSpec(options: LangGraphModuleOptions): LangGraphM
 
 /** The system named by its selector's words after `--langgraph` (a corpus entry's strategy), or undefined when the words are not one. */
 export function langGraphModuleSystemNamed(name: string): SystemUnderTest | undefined {
-  const named = moduleOptionsNamed(name, ['--graph-export', '--effects-export', '--cassette']);
+  const named = moduleOptionsNamed(name, ['--graph-export', '--effects-export', '--cassette', '--tier']);
   if (named === undefined) return undefined;
   const { values, ...target } = named;
-  return langGraphModuleSystem(langGraphModuleSpec({ ...target, graphExport: values.get('--graph-export'), effectsExport: values.get('--effects-export'), cassette: values.get('--cassette') }));
+  const tier = values.get('--tier');
+  if (tier !== undefined && tier !== 'in-process' && tier !== 'process') return undefined;
+  return langGraphModuleSystem(langGraphModuleSpec({ ...target, graphExport: values.get('--graph-export'), effectsExport: values.get('--effects-export'), cassette: values.get('--cassette') }), tier);
 }
 
 /** The tier of a user's graph; with a cassette, its lives record the model's replies or replay them. */
-function moduleTier(spec: LangGraphModuleSpec, cassetteMode?: CassetteMode): WholeRunTier {
+function moduleTier(spec: LangGraphModuleSpec, livesIn: ModuleLivesIn, cassetteMode?: CassetteMode): WholeRunTier {
   const runFile: ModuleRunFile = cassetteMode === undefined ? spec : { ...spec, cassetteMode };
   return {
     name: 'langgraph-module',
     prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
     life: async (_scenario, request) => {
+      if (livesIn === 'in-process') {
+        const { life, loaded } = await inProcessLifeOf(spec);
+        return runInProcessLife({
+          engine: 'LangGraph',
+          what: `${spec.moduleArg} life ${request.lifeIndex}`,
+          killAfter: request.killAfter,
+          timeoutMs: lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE),
+          isBadInput: (error) => SETUP_ERRORS.has((error as Error | undefined)?.name ?? ''),
+          badInputPhrase: 'cannot be checked',
+          stateDir: request.stateDir,
+          run: ({ emit, onPick }, fence, workDir) => life.runModuleLife({ spec: runFile, stateDir: workDir, picks: [...request.picks], emit, onPick, fence, ...(loaded === undefined ? {} : { loaded }) }),
+        });
+      }
       // The bundled child hands the life the copy of @langchain/core the graph uses (the cassette wraps its chat models).
-      const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: { chatModels: '@langchain/core/language_models/chat_models', caches: '@langchain/core/caches' } });
+      const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: USER_PACKAGES });
       const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
       const child = { engine: 'LangGraph', bundle, runFileVariable: MODULE_ENV.run, picksVariable: MODULE_ENV.picks, timeoutVariable: LANGGRAPH_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: 'cannot be checked' };
       return runEngineLife(child, request, `${spec.moduleArg} life ${request.lifeIndex}`, runFile);
@@ -77,8 +127,11 @@ function moduleTier(spec: LangGraphModuleSpec, cassetteMode?: CassetteMode): Who
   };
 }
 
-export function langGraphModuleSystem(spec: LangGraphModuleSpec): SystemUnderTest {
-  const tier = moduleTier(spec, spec.cassette === undefined ? undefined : 'replay');
+export function langGraphModuleSystem(spec: LangGraphModuleSpec, asked: ModuleLivesIn = DEFAULT_MODULE_TIER): SystemUnderTest {
+  // A cassette installs itself in the graph's copy of LangChain for the whole process (its cache):
+  // lives that record and lives that replay cannot share one process, so a cassette's lives are processes.
+  const livesIn: ModuleLivesIn = spec.cassette === undefined ? asked : 'process';
+  const tier = moduleTier(spec, livesIn, spec.cassette === undefined ? undefined : 'replay');
   return moduleSystem({
     engine: 'langgraph',
     option: '--langgraph',
@@ -87,9 +140,11 @@ export function langGraphModuleSystem(spec: LangGraphModuleSpec): SystemUnderTes
       ...(spec.graphExport === DEFAULT_GRAPH_EXPORT ? [] : [['--graph-export', spec.graphExport] as const]),
       ...(spec.effectsExport === DEFAULT_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
       ...(spec.cassette === undefined ? [] : [['--cassette', spec.cassette.arg] as const]),
+      ...(livesIn === DEFAULT_MODULE_TIER || spec.cassette !== undefined ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the graph',
-    summary: `the LangGraph graph of ${spec.moduleArg}, each life a process killed with SIGKILL`,
+    tier: livesIn,
+    summary: livesIn === 'in-process' ? `the LangGraph graph of ${spec.moduleArg}, each life run in process and cut off from its stores at its kill point` : `the LangGraph graph of ${spec.moduleArg}, each life a process killed with SIGKILL`,
     promised: MODULE_PROMISES,
     killPoints: MODULE_KILL_POINTS,
     sessionRuns: (scenario, name) => {
@@ -97,7 +152,7 @@ export function langGraphModuleSystem(spec: LangGraphModuleSpec): SystemUnderTes
       let recording: Promise<RunOutcome | null> | null = null;
       const record = (): Promise<RunOutcome | null> => {
         if (spec.cassette === undefined || existsSync(spec.cassette.file)) return Promise.resolve(null);
-        return (recording ??= runWholeInProcesses(moduleTier(spec, 'record'), scenario, name, { kills: [], interleaving: [] }));
+        return (recording ??= runWholeInProcesses(moduleTier(spec, livesIn, 'record'), scenario, name, { kills: [], interleaving: [] }));
       };
       return async (schedule) => {
         const recorded = await record();
