@@ -2,9 +2,9 @@
 // line, as every engine behind the seam does: every kill point explored, the minimal counterexample
 // with the replay command that replays it, a two-kill schedule (a kill during the recovery), and
 // --save keeping the failure as a corpus entry that replays. On a one-refund task (a few dozen
-// kill points), so that the real engines' lives stay few. The commands run side by side: a
-// command on PGlite stays alive some seconds after its output (PGlite's own timers), time the
-// others use.
+// kill points), so that the real engines' lives stay few. The replay and the corpus entry run
+// side by side. A command on PGlite exits as soon as it has printed: PGlite, served from its
+// process, is stopped once no session holds it (it used to keep the process some 10 s longer).
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -21,7 +21,12 @@ interface Ran {
   status: number | null;
   stdout: string;
   stderr: string;
+  /** Milliseconds from its last output to its exit. */
+  lingered: number;
 }
+
+/** How long a command may live after its last output: its teardown, on a machine at half speed or worse. */
+const EXIT_AFTER_OUTPUT_MS = 5_000;
 
 /** The command line in a process of its own, its output collected; stopped after 300 s as a hung run. */
 function killpoint(args: string[]): Promise<Ran> {
@@ -29,13 +34,17 @@ function killpoint(args: string[]): Promise<Ran> {
     const child = spawn(process.execPath, ['bin/killpoint.mjs', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    let last = Date.now(); // real clock: how long the process outlives its output
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      last = Date.now(); // real clock: as above
+    });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
     child.on('error', reject);
     child.on('close', (status) => {
       clearTimeout(timer);
-      resolve({ status, stdout, stderr });
+      resolve({ status, stdout, stderr, lingered: Date.now() - last }); // real clock: as above
     });
   });
 }
@@ -52,6 +61,7 @@ describe('the real engines behind the seam', () => {
       expect(r.status).toBe(1);
       expect(r.stdout).toMatch(new RegExp(`refund-one-mug ${broken.replace(/[+/]/g, '\\$&')}: FAIL`));
       expect(r.stdout).toMatch(/minimal counterexample:/);
+      if (engine === 'dbos') expect(r.lingered).toBeLessThan(EXIT_AFTER_OUTPUT_MS);
       const replay = /replay: npx killpoint (check .*)/.exec(r.stdout)![1]!;
       const [entry] = readdirSync(dir);
       // The replay command and the corpus entry, each in a process of its own, side by side.
@@ -68,6 +78,7 @@ describe('the real engines behind the seam', () => {
       expect(r.stdout).toMatch(/life 2 \(recovery 1\): \d+ events, killed after event \d+/);
       expect(r.stdout).toMatch(/life 3 \(recovery 2\)/);
       expect(r.status).toBe(0);
+      if (engine === 'dbos') expect(r.lingered).toBeLessThan(EXIT_AFTER_OUTPUT_MS);
     }, 300_000);
   });
 });

@@ -4,7 +4,9 @@
 //   postgres  KILLPOINT_POSTGRES_URL when set (the user's server; killpoint only adds DBOS's
 //             tables); otherwise a private cluster from this machine's server binaries, stopped
 //             and removed when the process exits, and on Ctrl-C or SIGTERM.
-//   pglite    PGlite served from this process (it dies with it; nothing on disk).
+//   pglite    PGlite served from this process (it dies with it; nothing on disk). Being in this
+//             process, it would keep the process alive after its work (its server, its clients'
+//             sockets, its own timers), so it is stopped once no session holds it (holdBackend).
 //
 // Preparing runs DBOS's own launch once in a child (it creates the database and its tables, and
 // registers killpoint's queue), so no life pays for it; PGlite keeps its prepared data folder for
@@ -13,7 +15,9 @@
 // that names the backend and what failed (exit 2), with nothing left running.
 
 import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { Session, SystemUnderTest } from '../../engine.js';
 import { runChild, withTempDir, LifeTimedOut } from '../../process/processes.js';
 import { errorLine, ProtocolError } from '../../process/protocol.js';
 import { dbosChild } from './bundle.js';
@@ -32,6 +36,122 @@ const databases = new Map<Backend, Promise<string>>();
 /** How to stop what this process started for each backend. */
 const stoppers = new Map<Backend, () => Promise<void>>();
 
+export interface Queryable {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+export interface Pool extends Queryable {
+  connect(): Promise<Queryable & { release(): void }>;
+  on(event: 'error', listener: () => void): void;
+  end(): Promise<void>;
+}
+
+interface PgModule {
+  Pool: new (options: { connectionString: string; max: number; allowExitOnIdle: boolean }) => Pool;
+}
+
+/**
+ * `pg`, the client DBOS is built on, found where DBOS finds it (installed beside DBOS or inside
+ * it): killpoint does not depend on it, and its types are not installed, so it is described here.
+ */
+function pgOfDbos(): PgModule {
+  const dbos = createRequire(import.meta.url).resolve('@dbos-inc/dbos-sdk');
+  return createRequire(dbos)('pg') as PgModule;
+}
+
+const pools = new Map<string, Pool>();
+
+/**
+ * This process's own client of a system database (the tier reads and copies rows with it): one
+ * pool per database, of one connection, which is all the parent's few queries per life need. It
+ * lets the process exit when idle, and is ended when its backend stops.
+ */
+export function databaseClient(url: string): Pool {
+  let pool = pools.get(url);
+  if (pool === undefined) {
+    const made = new (pgOfDbos().Pool)({ connectionString: url, max: 1, allowExitOnIdle: true });
+    // An idle connection that drops (the backend stopped at the end of a check) is not an error
+    // of any query: the next query connects again, and one that cannot fails with its own error.
+    made.on('error', () => {});
+    pools.set(url, (pool = made));
+  }
+  return pool;
+}
+
+async function endClient(url: string): Promise<void> {
+  const pool = pools.get(url);
+  pools.delete(url);
+  await pool?.end().catch(() => {});
+}
+
+/** Sessions that hold each backend (see holdBackend), and the stop waiting for none to hold it. */
+const holders = new Map<Backend, number>();
+const idleStops = new Map<Backend, NodeJS.Timeout>();
+
+/**
+ * How long PGlite stays up once no session holds it: the next session of a command or a test
+ * usually opens within it and finds the backend running, instead of starting it again.
+ */
+const IDLE_STOP_MS = 300;
+
+/**
+ * Holds the backend for a session: PGlite, served from this process, is stopped (its server, its
+ * clients, PGlite itself) once no session has held it for IDLE_STOP_MS, so that a command exits
+ * as soon as its work is done; its rows go with it, none of which a later session reads. A
+ * Postgres backend runs outside this process and keeps nothing of it alive: holding it is nothing.
+ * Returns the release (releasing twice is releasing once).
+ */
+export function holdBackend(backend: Backend): () => void {
+  if (backend !== 'pglite') return () => {};
+  clearTimeout(idleStops.get(backend));
+  idleStops.delete(backend);
+  holders.set(backend, (holders.get(backend) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (holders.get(backend) ?? 1) - 1;
+    holders.set(backend, left);
+    if (left > 0) return;
+    // real clock: a grace period for the next session, not a wait on anything; unref'd, it never keeps the process alive by itself.
+    const stop = setTimeout(() => {
+      idleStops.delete(backend);
+      if ((holders.get(backend) ?? 0) === 0) void stopBackend(backend);
+    }, IDLE_STOP_MS);
+    stop.unref();
+    idleStops.set(backend, stop);
+  };
+}
+
+/** The system with each of its sessions holding `backend` until the session is closed (see holdBackend). */
+export function holdingBackend(system: SystemUnderTest, backend: Backend): SystemUnderTest {
+  return {
+    ...system,
+    open: (scenario): Session => {
+      const release = holdBackend(backend);
+      let session: Session;
+      try {
+        session = system.open(scenario);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      return { ...session, close: async () => {
+        try {
+          await session.close();
+        } finally {
+          release();
+        }
+      } };
+    },
+  };
+}
+
+/** Whether this process has the backend running or starting (for tests). */
+export function backendRunning(backend: Backend): boolean {
+  return databases.has(backend);
+}
+
 /** The URL of the prepared system database of this backend (started on first use). */
 export function systemDatabase(backend: Backend): Promise<string> {
   let url = databases.get(backend);
@@ -48,11 +168,20 @@ export function systemDatabase(backend: Backend): Promise<string> {
  * cluster goes with the process anyway.
  */
 export async function stopBackends(): Promise<void> {
-  await Promise.allSettled([...databases.values()]);
-  const stops = [...stoppers.values()];
-  stoppers.clear();
-  databases.clear();
-  for (const stop of stops) await stop();
+  for (const backend of [...databases.keys()]) await stopBackend(backend);
+}
+
+async function stopBackend(backend: Backend): Promise<void> {
+  const started = databases.get(backend);
+  if (started === undefined) return;
+  const url = await started.catch(() => null);
+  // Stopped meanwhile, or started again by another caller after a stop: not this call's to stop.
+  if (databases.get(backend) !== started) return;
+  databases.delete(backend);
+  const stop = stoppers.get(backend);
+  stoppers.delete(backend);
+  if (url !== null) await endClient(url);
+  await stop?.();
 }
 
 async function start(backend: Backend): Promise<string> {

@@ -18,6 +18,7 @@ import { STEP_RECORDED } from '../../check/event-kinds.js';
 import { DBOS_EVENT_KINDS } from './event-kinds.js';
 import { allDbosConfigs, dbosConfigNamed, dbosSystemName, type DbosConfig } from './config.js';
 import { dbosTier } from './tier.js';
+import { holdingBackend } from './backend.js';
 import { processSystem, systemsByName } from '../../process/process-system.js';
 import { dbosModuleSystemNamed } from './module/system.js';
 
@@ -45,7 +46,8 @@ export const dbosSystem = systemsByName((name) => {
   const config = dbosConfigNamed(name);
   // A user's own workflow is named by its module and input, as after --dbos.
   if (config === undefined) return dbosModuleSystemNamed(name);
-  return processSystem({ engine: 'dbos', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: dbosTier(config, name) });
+  const system = processSystem({ engine: 'dbos', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: dbosTier(config, name) });
+  return holdingBackend(system, config.backend);
 });
 
 export const dbosEngine: Engine = {

@@ -8,11 +8,10 @@
 //   that has a workflow id, the state's own names renamed, times and transaction ids dropped;
 // - a copy of a state (each life runs in one) gets names of its own and a copy of the rows under
 //   them, keeping the run's key (RunIdentity.runKey) so that its idempotency keys are the run's.
-// The parent reads the database with `pg`, the client DBOS itself is built on, loaded only here
-// (from where DBOS loads it).
+// The parent reads the database with `pg`, the client DBOS itself is built on (backend.ts loads it
+// from where DBOS loads it).
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Scenario } from '../../../model/scenario.js';
 import { Shop } from '../../../model/shop.js';
@@ -20,7 +19,7 @@ import { SystemInputError } from '../../engine.js';
 import type { OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { readRunStores, runEngineLife } from '../../process/process-life.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
-import { systemDatabase } from './backend.js';
+import { databaseClient as database, systemDatabase, type Queryable } from './backend.js';
 import { dbosChild } from './bundle.js';
 import type { DbosConfig } from './config.js';
 import { copyIdentity, runIdentity } from './identity.js';
@@ -30,48 +29,6 @@ const IDENTITY_FILE = 'identity.json';
 
 /** Columns whose values are made of the clock or of transaction ids: no life compares them across states. */
 const NOT_READ = /(_at|_ms|_timestamp|_time|_xid)$/;
-
-interface Queryable {
-  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-}
-
-interface Pool extends Queryable {
-  connect(): Promise<Queryable & { release(): void }>;
-  on(event: 'error', listener: () => void): void;
-}
-
-interface PgModule {
-  Pool: new (options: { connectionString: string; max: number; allowExitOnIdle: boolean }) => Pool;
-}
-
-/**
- * `pg`, the client DBOS is built on, found where DBOS finds it (installed beside DBOS or inside
- * it): killpoint does not depend on it, and its types are not installed, so it is described here.
- */
-function pgOfDbos(): PgModule {
-  const dbos = createRequire(import.meta.url).resolve('@dbos-inc/dbos-sdk');
-  return createRequire(dbos)('pg') as PgModule;
-}
-
-const pools = new Map<string, Pool>();
-
-/**
- * One pool per database, of one connection, as DBOS's own children use on PGlite: PGlite served
- * over its socket is not reliable with several connections at once (a count of ours once came back
- * with no row while two were in flight, under CI's load; not reproduced since), and the parent's
- * few queries per life need no more. It lets the process exit when idle.
- */
-function database(url: string): Pool {
-  let pool = pools.get(url);
-  if (pool === undefined) {
-    const made = new (pgOfDbos().Pool)({ connectionString: url, max: 1, allowExitOnIdle: true });
-    // An idle connection that drops (the backend stopped at the end of a check) is not an error
-    // of any query: the next query connects again, and one that cannot fails with its own error.
-    made.on('error', () => {});
-    pools.set(url, (pool = made));
-  }
-  return pool;
-}
 
 /** DBOS's schema: each table's columns in order (read once per database). */
 const schemaOf = new Map<string, Promise<Map<string, string[]>>>();
@@ -117,6 +74,8 @@ export async function rowsNotCopied(url: string, workflowId: string): Promise<st
   if (asked.length === 0) return [];
   const counts = asked.map((c, i) => `(SELECT count(*)::int FROM dbos.${quote(c.table)} WHERE ${c.where}) AS n${i}`);
   const { rows } = await database(url).query(`SELECT ${counts.join(', ')}`, [workflowId]);
+  // One row, always: a server that answers none has lost the query (see backends/pglite-socket.ts).
+  if (rows.length !== 1) throw new Error(`dbos: the count of ${workflowId}'s rows that do not carry its id came back with ${rows.length} rows`);
   return asked.flatMap((c, i) => {
     const n = rows[0]![`n${i}`] as number;
     return n > 0 ? [`${n} in dbos.${c.table} (${c.what})`] : [];
@@ -221,6 +180,8 @@ async function dbosLife(scenario: Scenario, config: DbosConfig, systemName: stri
 }
 
 export function dbosTier(config: DbosConfig, systemName: string): ProcessTier {
+  /** The run keys of the sessions whose states have been copied (their copies' rows are to delete). */
+  const copied = new Set<string>();
   const outside: OutsideState = {
     // A prepared folder's workflow has no row yet: no table to name, as rowsDigest writes it.
     nothing: '',
@@ -229,14 +190,20 @@ export function dbosTier(config: DbosConfig, systemName: string): ProcessTier {
       const from = identityOf(fromDir);
       const to = copyIdentity(from);
       writeFileSync(join(toDir, IDENTITY_FILE), JSON.stringify(to));
-      await copyRows(await systemDatabase(config.backend), from, to);
+      const url = await systemDatabase(config.backend);
+      // From here rows of the run's copies may be written (even by a copy that then fails).
+      copied.add(from.runKey);
+      await copyRows(url, from, to);
     },
     // The rows of a finished exploration are no state anyone will read again: a user's own
-    // Postgres is not left to fill up with them.
+    // Postgres is not left to fill up with them. A run none of whose states was copied (its
+    // backend never started, or it never got that far) has no such rows: nothing to do or say.
     // Best effort: a cleanup that fails must not hide what ended the exploration; it says so.
     release: async (initialDir) => {
+      const run = identityOf(initialDir);
+      if (!copied.delete(run.runKey)) return;
       try {
-        await deleteCopies(await systemDatabase(config.backend), identityOf(initialDir));
+        await deleteCopies(await systemDatabase(config.backend), run);
       } catch (error) {
         process.stderr.write(`killpoint: dbos ${systemName}: the copies' rows were left in the system database: ${(error as Error).message}\n`);
       }

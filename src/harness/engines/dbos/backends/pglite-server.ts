@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { cacheDir, installedVersion } from '../../../process/package-paths.js';
 import { ownedTempDir } from '../../../process/owned-temp-dirs.js';
+import { servePgliteSocket, type PgliteSocket } from './pglite-socket.js';
 
 export interface ServedPglite {
   url: string;
@@ -34,7 +35,6 @@ const CACHE_DIR = cacheDir('dbos-pglite');
 /** `settings` names what the preparation did (a preparation that changes must not reuse an old one). */
 export async function servePglite(settings: string): Promise<ServedPglite> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const cached = join(CACHE_DIR, `pglite-${installedVersion('@electric-sql/pglite')}-dbos-${installedVersion('@dbos-inc/dbos-sdk')}-${settings}`);
   // Served from this process, PGlite ends with it; its folder names this process, so that the
   // watcher, or the next killpoint process, removes it should this one be killed with SIGKILL.
@@ -45,19 +45,17 @@ export async function servePglite(settings: string): Promise<ServedPglite> {
   if (prepared) cpSync(cached, data, { recursive: true });
 
   let db: PGlite;
-  let server: InstanceType<typeof PGLiteSocketServer>;
+  let server: PgliteSocket;
   let port = 0;
   const open = async (): Promise<void> => {
     db = await PGlite.create(data);
-    server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 64 });
-    await server.start();
-    // The server must not keep a finished killpoint process alive: its listening socket is
-    // unref'd (each child's connection ends with the child).
-    (server as unknown as { server?: { unref(): void } }).server?.unref();
-    port = Number(server.getServerConn().split(':').at(-1));
+    server = await servePgliteSocket(db, port);
+    port = server.port;
   };
+  // Closing PGlite also clears its own timers (Postgres's idle statistics flush, 10 s), which
+  // would otherwise keep the process alive after its work.
   const close = async (): Promise<void> => {
-    await server.stop();
+    await server.close();
     await db.close();
   };
   try {

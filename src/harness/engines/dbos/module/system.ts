@@ -17,7 +17,7 @@ import { EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
-import { POSTGRES_URL_VARIABLE, systemDatabase } from '../backend.js';
+import { holdingBackend, POSTGRES_URL_VARIABLE, systemDatabase } from '../backend.js';
 import type { Backend } from '../config.js';
 import { runIdentity } from '../identity.js';
 import { DBOS_LIFE_TIMEOUT_VARIABLE, type RunIdentity } from '../run-spec.js';
@@ -87,7 +87,7 @@ function moduleTier(spec: DbosModuleSpec): WholeRunTier {
 
 export function dbosModuleSystem(spec: DbosModuleSpec): SystemUnderTest {
   const tier = moduleTier(spec);
-  return moduleSystem({
+  const system = moduleSystem({
     engine: 'dbos',
     option: '--dbos',
     target: spec,
@@ -101,4 +101,5 @@ export function dbosModuleSystem(spec: DbosModuleSpec): SystemUnderTest {
     killPoints: DBOS_MODULE_KILL_POINTS,
     sessionRuns: (scenario, name) => (schedule) => runWholeInProcesses(tier, scenario, name, schedule),
   });
+  return holdingBackend(system, spec.backend);
 }
