@@ -9,6 +9,7 @@ import { registerEventKinds } from './check/event-kinds.js';
 import { dbosEngine } from './engines/dbos/engine.js';
 import { externalEngine } from './engines/external/engine.js';
 import { langGraphEngine } from './engines/langgraph/engine.js';
+import { restateEngine } from './engines/restate/engine.js';
 import { scriptedEngine } from './engines/scripted/engine.js';
 
 const ENGINES = new Map<string, Engine>();
@@ -38,3 +39,4 @@ registerEngine(scriptedEngine);
 registerEngine(externalEngine);
 registerEngine(langGraphEngine);
 registerEngine(dbosEngine);
+registerEngine(restateEngine);

@@ -1,0 +1,104 @@
+// What a life asks the session's server over HTTP: to register the run's service (once per run),
+// to start the run's invocation (once per run: the run's key is its idempotency key, so a later
+// life gets the same invocation back), and for the invocation's output. Every request has a time
+// limit; an invocation that does not end within its limit is reported with the state the server
+// keeps of it (backing off, paused, how many attempts, its last failure), never waited on forever.
+
+import type { Conversation } from '../../../model/conversation.js';
+import { HANDLER, type RunIdentity } from './run-spec.js';
+import { requestJson } from './wait.js';
+
+/** What the agent's handler returns. */
+export interface AgentOutput {
+  answer: string;
+  conversation: Conversation;
+}
+
+/** A registration or a send takes tens of ms; one that takes this long is a server not answering. */
+const REQUEST_MS = 15_000;
+/** Seconds to wait for an invocation's output (a bundled task takes well under one). */
+export const ATTACH_TIMEOUT_VARIABLE = 'KILLPOINT_RESTATE_ATTACH_TIMEOUT_S';
+const DEFAULT_ATTACH_MS = 90_000;
+
+function attachTimeoutMs(): number {
+  const seconds = Number(process.env[ATTACH_TIMEOUT_VARIABLE] ?? '');
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_ATTACH_MS;
+}
+
+/** Registers the run's service unless the server knows it (a run's later lives find it known). */
+export async function registerUnlessKnown(adminUrl: string, run: RunIdentity): Promise<void> {
+  const response = await fetch(`${adminUrl}/services/${encodeURIComponent(run.serviceName)}`, { signal: AbortSignal.timeout(REQUEST_MS) });
+  await response.arrayBuffer();
+  if (response.ok) return;
+  await requestJson(`${adminUrl}/deployments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ uri: `http://127.0.0.1:${run.servicePort}` }),
+    timeoutMs: REQUEST_MS,
+    what: `restate: registering ${run.serviceName} at port ${run.servicePort}`,
+  });
+}
+
+/** Starts the run's invocation, or finds the one started already (same idempotency key): its id. */
+export async function sendOnce(ingressUrl: string, run: RunIdentity, customerMessage: string): Promise<string> {
+  const { body } = await requestJson(`${ingressUrl}/${encodeURIComponent(run.serviceName)}/${HANDLER}/send`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': run.runKey },
+    body: JSON.stringify(customerMessage),
+    timeoutMs: REQUEST_MS,
+    what: `restate: sending the invocation of ${run.serviceName}`,
+  });
+  const id = (body as { invocationId?: unknown } | null)?.invocationId;
+  if (typeof id !== 'string') throw new Error(`restate: the send of ${run.serviceName} answered no invocation id: ${JSON.stringify(body)}`);
+  return id;
+}
+
+/** The server's words for an invocation: its status, attempts and last failure, as one line. */
+async function invocationState(adminUrl: string, invocationId: string): Promise<string> {
+  try {
+    const { body } = await requestJson(`${adminUrl}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: `SELECT status, retry_count, last_failure FROM sys_invocation WHERE id = '${invocationId.replaceAll("'", "''")}'` }),
+      timeoutMs: REQUEST_MS,
+      what: 'restate: asking for the invocation state',
+    });
+    const row = (body as { rows?: Record<string, unknown>[] } | null)?.rows?.[0];
+    if (row === undefined) return 'the server has no such invocation';
+    return `status ${String(row.status)}, ${String(row.retry_count)} retries${row.last_failure ? `, last failure: ${String(row.last_failure)}` : ''}`;
+  } catch (error) {
+    return `its state could not be read (${(error as Error).message})`;
+  }
+}
+
+/**
+ * The invocation's output, once recorded. A failed invocation is the life's error: a conversation
+ * the model rejected keeps its name (the protocol's failed life), any other is a crash of the life,
+ * judged as a verdict.
+ */
+export async function invocationOutput(ingressUrl: string, adminUrl: string, invocationId: string): Promise<AgentOutput> {
+  const limit = attachTimeoutMs();
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(`${ingressUrl}/restate/invocation/${encodeURIComponent(invocationId)}/attach`, { signal: AbortSignal.timeout(limit) });
+    text = await response.text();
+  } catch (error) {
+    if ((error as Error).name !== 'TimeoutError') throw error;
+    throw new Error(`restate: invocation ${invocationId} did not end within ${limit / 1000} s (${ATTACH_TIMEOUT_VARIABLE} sets the limit): ${await invocationState(adminUrl, invocationId)}`);
+  }
+  if (response.ok) return JSON.parse(text) as AgentOutput;
+  let message = text;
+  try {
+    message = String((JSON.parse(text) as { message?: unknown }).message ?? text);
+  } catch {
+    // not JSON: the text as it is
+  }
+  const rejected = /ConversationRejected: (.*)$/s.exec(message);
+  if (rejected !== null) {
+    const error = new Error(rejected[1]);
+    error.name = 'ConversationRejected';
+    throw error;
+  }
+  throw new Error(`restate: invocation ${invocationId} failed (HTTP ${response.status}): ${message}`);
+}

@@ -1,0 +1,30 @@
+// Restate's own kinds of event, beyond the scenario's: a `ctx.run` closure beginning to run (the
+// SDK's run interceptor, which fires only for a step the journal does not hold), and the
+// invocation's output recorded by the server. A step journaled (`ctx.run` resolved: the server
+// has stored its result) is the shared STEP_RECORDED (src/harness/check/event-kinds.ts), the same
+// moment as the scripted workflow strategy's step record (differential.ts).
+
+import { registerEventKinds, type EngineEventKind } from '../../check/event-kinds.js';
+
+/** A ctx.run closure began to run: Restate found no result of it in the journal. */
+export const RUN_START = {
+  kind: 'run-start',
+  meaning: 'Restate began to run a step (a ctx.run closure whose result the journal does not hold)',
+  group: 'tool',
+  label: (e) => `step ${e.step}${e.callId === undefined ? '' : ` (${e.callId})`}: ctx.run started`,
+  subject: (e) => (e.callId === undefined ? `step ${e.step}` : e.callId),
+} as const satisfies EngineEventKind;
+
+/** The invocation's output is recorded by the server; the answer is not yet delivered. */
+export const INVOCATION_DONE = {
+  kind: 'invocation-done',
+  meaning: "Restate recorded the invocation's output; the answer is not yet delivered",
+  glyph: 'i',
+  label: () => 'invocation done',
+} as const satisfies EngineEventKind;
+
+/** The kinds only Restate has; with STEP_RECORDED, every kind it adds to the scenario's. */
+export const RESTATE_EVENT_KINDS: readonly EngineEventKind[] = [RUN_START, INVOCATION_DONE];
+
+// Known as soon as this file loads: the code that emits these kinds imports it.
+registerEventKinds(RESTATE_EVENT_KINDS, 'restate');

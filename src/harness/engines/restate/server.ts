@@ -1,0 +1,104 @@
+// The Restate server of one session: the installed restate-server binary started in a private temp
+// folder (its whole state: a fresh folder is a fresh server) on free ports, ready once its admin
+// and ingress answer their health checks, stopped with SIGKILL and its folder removed when the
+// session closes. It is a watched child (src/harness/process/processes.ts), so Ctrl-C kills it and
+// removes its folder, and killpoint's watcher does both should killpoint itself die
+// (orphan-watcher.ts). Nothing in it must outlive the session: it is killed, not asked to stop
+// (it did not stop on SIGTERM within seconds when tried), and its data goes with its folder.
+//
+// A server that cannot start (no binary, a port in use, no answer within its limit) is bad input:
+// a ProtocolError naming the cause (exit 2), with nothing left running.
+
+import { join } from 'node:path';
+import { heldTempDir, startChild, type StartedChild } from '../../process/processes.js';
+import { errorLine, ProtocolError } from '../../process/protocol.js';
+import { restateServerBinary } from './packages.js';
+import { serverPorts } from './ports.js';
+import { waitMs } from './wait.js';
+
+/** Seconds the server may take to answer its health checks (it takes about half a second). */
+export const SERVER_START_TIMEOUT_VARIABLE = 'KILLPOINT_RESTATE_START_TIMEOUT_S';
+const DEFAULT_START_TIMEOUT_MS = 30_000;
+/** How long one health request may take. */
+const HEALTH_REQUEST_MS = 1_000;
+
+export interface RestateServer {
+  ingressUrl: string;
+  adminUrl: string;
+  /** How long it took to answer its health checks, in ms (for the bench). */
+  startMs: number;
+  /** Kills it and removes its folder; stopping twice is stopping once. */
+  stop(): Promise<void>;
+}
+
+function startTimeoutMs(): number {
+  const raw = process.env[SERVER_START_TIMEOUT_VARIABLE];
+  const seconds = raw === undefined || raw === '' ? NaN : Number(raw);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_START_TIMEOUT_MS;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(HEALTH_REQUEST_MS) });
+    await response.arrayBuffer();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts a server; resolves once it answers, or throws a ProtocolError with nothing left running. */
+export async function startRestateServer(): Promise<RestateServer> {
+  const binary = restateServerBinary();
+  const ports = await serverPorts();
+  const folder = heldTempDir('killpoint-restate-server-');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ports.ingress}`,
+    RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${ports.admin}`,
+    RESTATE_DISABLE_TELEMETRY: 'true',
+    RESTATE_LOG_FILTER: 'error',
+  };
+  const args = ['--no-logo', '--base-dir', join(folder.dir, 'data'), '--node-name', 'killpoint', '--bind-address', `127.0.0.1:${ports.node}`, '--listen-mode', 'tcp'];
+  // real clock: how long the server took to start, reported by the bench.
+  const started = performance.now();
+  let child: StartedChild;
+  try {
+    child = startChild(binary, args, env, { cwd: folder.dir, stdin: 'ignore' });
+  } catch (error) {
+    folder.release();
+    throw new ProtocolError(`restate: could not start ${binary}: ${(error as Error).message}`);
+  }
+  const ended = child.awaitEnd();
+  let exited: string | null = null;
+  ended.then(
+    (exit) => (exited = `it exited (${exit.code ?? exit.signal})${errorLine(exit.stderr)}`),
+    (error: Error) => (exited = error.message),
+  );
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      child.kill();
+      await ended.catch(() => undefined);
+      folder.release();
+    })());
+
+  const adminUrl = `http://127.0.0.1:${ports.admin}`;
+  const ingressUrl = `http://127.0.0.1:${ports.ingress}`;
+  const limit = startTimeoutMs();
+  // real clock: the time limit of a wait on another process.
+  const until = performance.now() + limit;
+  for (;;) {
+    if (exited !== null) {
+      await stop();
+      throw new ProtocolError(`restate: the server did not start: ${exited}`);
+    }
+    if ((await answers(`${adminUrl}/health`)) && (await answers(`${ingressUrl}/restate/health`))) break;
+    if (performance.now() > until) {
+      await stop();
+      throw new ProtocolError(`restate: the server did not answer its health checks within ${limit / 1000} s (${SERVER_START_TIMEOUT_VARIABLE} sets the limit); it was stopped`);
+    }
+    await waitMs(20);
+  }
+  return { ingressUrl, adminUrl, startMs: Math.round(performance.now() - started), stop };
+}
