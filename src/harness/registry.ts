@@ -11,6 +11,7 @@ import { externalEngine } from './engines/external/engine.js';
 import { langGraphEngine } from './engines/langgraph/engine.js';
 import { restateEngine } from './engines/restate/engine.js';
 import { scriptedEngine } from './engines/scripted/engine.js';
+import { vercelWorkflowEngine } from './engines/vercel-workflow/engine.js';
 
 const ENGINES = new Map<string, Engine>();
 
@@ -39,4 +40,5 @@ registerEngine(scriptedEngine);
 registerEngine(externalEngine);
 registerEngine(langGraphEngine);
 registerEngine(dbosEngine);
+registerEngine(vercelWorkflowEngine);
 registerEngine(restateEngine);

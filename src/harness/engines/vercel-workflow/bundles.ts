@@ -1,0 +1,165 @@
+// The workflow and step bundles, built once per sweep by the Workflow SDK's own builder
+// (@workflow/builders, as its framework plugins use it, without Next.js) from workflow/agent.ts and
+// cached across processes under node_modules/.cache/killpoint, named by a hash of the workflow's
+// source and the SDK's versions. The step bundle imports the SDK's packages by paths relative to
+// where it lies, so it is built where it stays: in a folder of its own beside the final one, then
+// renamed (a concurrent builder never sees half a folder). The parent loads the builder only here,
+// and only when a Vercel Workflow system first runs.
+//
+// Bad input, said before any child starts: a package of the SDK missing (named, with the command
+// that installs it), or a build that fails (its first error).
+
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { SystemInputError } from '../../engine.js';
+import { installedVersion, PACKAGE_ROOT, siblingModule } from '../../process/package-paths.js';
+import { pidAnswers } from '../../process/process-tree.js';
+import { BUNDLE_FILES, VW_ENV, type WorkflowIds } from './run-spec.js';
+
+/** The packages a life loads (and the builder), each named as it is installed. */
+export const REQUIRED_PACKAGES = ['workflow', '@workflow/core', '@workflow/world-local', '@workflow/builders', '@workflow/ai', 'ai'] as const;
+
+/** The workflow file the builder compiles (its folder is the builder's working folder). */
+const WORKFLOW_SOURCE = siblingModule(new URL('./workflow/', import.meta.url).href, 'agent');
+
+/** Where the bundles are cached: node_modules/.cache/killpoint of the project killpoint runs in (a clone's, or the user's). */
+function cacheRoot(): string {
+  const nodeModules = existsSync(join(PACKAGE_ROOT, 'node_modules')) ? join(PACKAGE_ROOT, 'node_modules') : dirname(PACKAGE_ROOT);
+  return join(nodeModules, '.cache', 'killpoint', 'vercel-workflow');
+}
+
+/** Names every package that is not installed; bad input, with the command that installs them. */
+export function checkPackages(packages: readonly string[] = REQUIRED_PACKAGES): void {
+  const missing = packages.filter((p) => installedVersion(p) === null);
+  if (missing.length > 0) {
+    throw new SystemInputError(`vercel-workflow: the Workflow SDK is not installed (missing ${missing.join(', ')}); install it with: npm install --save-dev ${missing.join(' ')}`);
+  }
+}
+
+function bundleKey(source: string): string {
+  const hash = createHash('sha256').update(readFileSync(source));
+  for (const p of REQUIRED_PACKAGES) hash.update(`\0${p}@${installedVersion(p)}`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+interface Manifest {
+  workflows?: Record<string, Record<string, { workflowId: string }>>;
+}
+
+/** The two workflows' ids from the builder's manifest. */
+function workflowIds(manifest: Manifest): WorkflowIds {
+  const ids = Object.values(manifest.workflows ?? {}).flatMap((file) => Object.entries(file));
+  const find = (name: string): string => {
+    const found = ids.find(([exported]) => exported === name);
+    if (found === undefined) throw new SystemInputError(`vercel-workflow: the build has no workflow ${name}`);
+    return found[1].workflowId;
+  };
+  return { agent: find('agentWorkflow'), steps: find('stepsWorkflow') };
+}
+
+interface BuilderModule {
+  BaseBuilder: abstract new (config: Record<string, unknown>) => object;
+  createBaseBuilderConfig(options: { workingDir: string; dirs?: string[] }): Record<string, unknown>;
+}
+
+/** Builds both bundles into `outDir` with the SDK's builder; answers the workflows' ids. */
+async function buildInto(source: string, outDir: string): Promise<WorkflowIds> {
+  let builders: BuilderModule;
+  try {
+    builders = (await import('@workflow/builders')) as unknown as BuilderModule;
+  } catch (error) {
+    throw new SystemInputError(`vercel-workflow: the Workflow SDK's builder cannot be loaded (${(error as Error).message.split('\n')[0]}); install it with: npm install --save-dev @workflow/builders`);
+  }
+  const workingDir = dirname(dirname(source));
+  // The SDK's build steps are protected methods of its builder: a builder of our own calls them.
+  class Builder extends (builders.BaseBuilder as unknown as new (config: Record<string, unknown>) => {
+    createWorkflowsBundle(o: Record<string, unknown>): Promise<{ manifest: Manifest }>;
+    createStepsBundle(o: Record<string, unknown>): Promise<{ manifest: Manifest }>;
+  }) {
+    async build(): Promise<void> {}
+    async both(): Promise<Manifest> {
+      const inputFiles = [source];
+      const w = await this.createWorkflowsBundle({ outfile: join(outDir, BUNDLE_FILES.workflows), bundleFinalOutput: false, format: 'esm', inputFiles });
+      // Without bundleTransitiveLocalStepDependencies Node would be handed the TypeScript files the steps import.
+      await this.createStepsBundle({ outfile: join(outDir, BUNDLE_FILES.steps), externalizeNonSteps: true, rewriteTsExtensions: true, format: 'esm', inputFiles, bundleTransitiveLocalStepDependencies: true });
+      return w.manifest;
+    }
+  }
+  const builder = new Builder({ ...builders.createBaseBuilderConfig({ workingDir, dirs: ['workflow'] }), buildTarget: 'next' });
+  return workflowIds(await builder.both());
+}
+
+let built: Promise<string> | null = null;
+
+/**
+ * The folder of the built bundles (built at most once per process, reused across processes),
+ * also put in this process's environment (VW_ENV.bundles) so that every child, warm ones too,
+ * finds them without being told.
+ */
+export function vercelBundles(): Promise<string> {
+  built ??= buildBundles(WORKFLOW_SOURCE, cacheRoot()).then((dir) => {
+    process.env[VW_ENV.bundles] = dir;
+    return dir;
+  });
+  return built;
+}
+
+/** Builds the bundles of the workflow file `source` (in a folder `workflow/` of its project) under `root`, or finds them built there; answers their folder. */
+export async function buildBundles(source: string, root: string): Promise<string> {
+  checkPackages();
+  const dir = join(root, bundleKey(source));
+  if (existsSync(join(dir, BUNDLE_FILES.ids))) return dir;
+  const temp = `${dir}.${process.pid}.tmp`;
+  removeBuildsOfGoneProcesses(root);
+  rmSync(temp, { recursive: true, force: true });
+  mkdirSync(temp, { recursive: true });
+  try {
+    const ids = await buildQuietly(() => buildInto(source, temp));
+    // The ids last: a folder with them is a whole build.
+    writeFileSync(join(temp, BUNDLE_FILES.ids), JSON.stringify(ids));
+    try {
+      renameSync(temp, dir);
+    } catch (error) {
+      // Another process renamed its build there first: the same sources, the same bundles.
+      if (!existsSync(join(dir, BUNDLE_FILES.ids))) throw error;
+    }
+  } catch (error) {
+    if (error instanceof SystemInputError) throw error;
+    throw new SystemInputError(`vercel-workflow: the workflow and step bundles of ${source} failed to build: ${(error as Error).message.split('\n')[0]}`);
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** A process killed while it built (Ctrl-C, SIGKILL) leaves its half-built folder: the next build removes it. */
+function removeBuildsOfGoneProcesses(root: string): void {
+  if (!existsSync(root)) return;
+  for (const name of readdirSync(root)) {
+    const pid = Number(/\.(\d+)\.tmp$/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && !pidAnswers(pid)) rmSync(join(root, name), { recursive: true, force: true });
+  }
+}
+
+/** The builder talks on the console (its progress, a debug file it could not write): not killpoint's output, which a reader parses. */
+async function buildQuietly<T>(work: () => Promise<T>): Promise<T> {
+  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
+  const said: string[] = [];
+  const keep = (...args: unknown[]) => void said.push(args.map(String).join(' '));
+  Object.assign(console, { log: keep, info: keep, warn: keep, error: keep, debug: keep });
+  try {
+    return await work();
+  } catch (error) {
+    const first = said.find((line) => /error/i.test(line));
+    if (first !== undefined && error instanceof Error && !(error instanceof SystemInputError)) error.message = `${error.message.split('\n')[0]} (${first.split('\n')[0]})`;
+    throw error;
+  } finally {
+    Object.assign(console, saved);
+  }
+}
+
+/** The workflows' ids of a bundles folder. */
+export function readWorkflowIds(dir: string): WorkflowIds {
+  return JSON.parse(readFileSync(join(dir, BUNDLE_FILES.ids), 'utf8')) as WorkflowIds;
+}

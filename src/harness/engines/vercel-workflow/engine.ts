@@ -1,0 +1,52 @@
+// Vercel Workflow as an engine: a real Workflow SDK run (workflow, @workflow/core, on the local
+// world, @workflow/world-local) of the bundled scenarios unchanged, as a DurableAgent
+// (@workflow/ai) or as plain "use step" functions, the model killpoint's scripted model, each life
+// a child process killed with SIGKILL right after its kill point, each recovery a fresh process on
+// the same world folder. Nothing of the SDK is loaded here: the children load it, and the builder
+// is loaded when a system first runs (bundles.ts).
+//
+// Every system is held to every check: a durable agent is one a kill does not make do a write
+// twice, and that is what the SDK's DurableAgent is offered as. When the world records decides
+// which it keeps: a step's result is written (step_completed) after its function returns, so
+// nothing recorded is lost and the conversation stays valid, but a kill between a write's commit
+// and step_completed runs the step again (the gap): without keys, `check` fails there and names
+// the minimal kill point. With keys the repeat is answered from the key table. The broken random
+// keys are caught in the same gap.
+
+import { CHECK_NAMES } from '../../check/checks.js';
+import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
+import { STEP_RECORDED } from '../../check/event-kinds.js';
+import type { Engine } from '../../engine.js';
+import { processSystem, systemsByName } from '../../process/process-system.js';
+import { allVercelConfigs, vercelConfigNamed, type VercelConfig } from './config.js';
+import { VERCEL_EVENT_KINDS } from './event-kinds.js';
+import { vercelTier } from './tier.js';
+
+/** Every kind the lives emit beyond the scenario's: the world's events, each step's record. */
+const EVENT_KINDS = [...VERCEL_EVENT_KINDS, STEP_RECORDED];
+
+/** The kinds of event a life can be killed right after: the scenario's, and the world's. */
+const KILL_POINTS = [...SCENARIO_EVENT_KINDS, ...EVENT_KINDS.map((k) => k.kind)];
+
+function summaryOf(c: VercelConfig): string {
+  const shape = c.shape === 'agent' ? 'DurableAgent, each model call and tool call a step' : 'plain "use step" functions from a "use workflow" loop';
+  const keys = c.keys === 'none' ? 'no keys'
+    : c.keys === 'stable' ? `keys workflowRunId + ${c.shape === 'agent' ? 'toolCallId' : 'stepId'}`
+    : 'BROKEN: keys from a fresh random id made inside the step';
+  return `Vercel Workflow on the local world: ${shape}, ${keys}`;
+}
+
+export const vercelWorkflowSystem = systemsByName((name) => {
+  const config = vercelConfigNamed(name);
+  if (config === undefined) return undefined;
+  return processSystem({ engine: 'vercel-workflow', name, summary: summaryOf(config), promised: CHECK_NAMES, killPoints: KILL_POINTS, tier: vercelTier(config) });
+});
+
+export const vercelWorkflowEngine: Engine = {
+  name: 'vercel-workflow',
+  summary: 'Vercel Workflow (DurableAgent and plain steps) on the local world, each life a process killed with SIGKILL',
+  systemNames: allVercelConfigs().map((c) => c.name),
+  defaultSystems: allVercelConfigs().filter((c) => !c.broken).map((c) => c.name),
+  system: vercelWorkflowSystem,
+  eventKinds: EVENT_KINDS,
+};

@@ -1,0 +1,52 @@
+// Vercel Workflow's own kinds of event, beyond the scenario's: the moments the local world writes
+// an event of the run (the life wraps world.events.create and emits right after it returns, so a
+// kill there leaves the event on disk). A step's step_completed is the shared STEP_RECORDED
+// (src/harness/check/event-kinds.ts), the same moment as DBOS's step record and the scripted
+// workflow strategy's (differential.ts). Steps are named by their number in the run (the order the
+// workflow created them, the same in every run), a step's record by its tool call where it has one.
+
+import { registerEventKinds, type EngineEventKind } from '../../check/event-kinds.js';
+
+/** The run's first event: it exists, nothing of it has run; a life that finds it resumes it instead of starting another. */
+export const RUN_CREATED = {
+  kind: 'run-created',
+  meaning: 'the world wrote run_created: the run exists, nothing of it has run yet',
+  glyph: 'R',
+  label: () => 'run created',
+} as const satisfies EngineEventKind;
+
+/** The workflow function was invoked (it replays from the run's events): written at each invocation. */
+export const RUN_STARTED = {
+  kind: 'run-started',
+  meaning: 'the world wrote run_started: the workflow function is invoked and replays the run so far',
+  label: () => 'workflow invoked (run_started)',
+} as const satisfies EngineEventKind;
+
+export const STEP_CREATED = {
+  kind: 'step-created',
+  meaning: 'the world wrote step_created: the workflow asked for a step, which has not run',
+  label: (e) => `step ${e.step} (${e.stepName}) created`,
+  subject: (e) => `step ${e.step}`,
+} as const satisfies EngineEventKind;
+
+export const STEP_STARTED = {
+  kind: 'step-started',
+  meaning: "the world wrote step_started: the step's function is about to run (again, after a kill)",
+  group: 'tool',
+  label: (e) => `step ${e.step} (${e.stepName}) started`,
+  subject: (e) => `step ${e.step}`,
+} as const satisfies EngineEventKind;
+
+/** The run's output is written; the answer is not yet delivered. */
+export const RUN_COMPLETED = {
+  kind: 'run-completed',
+  meaning: "the world wrote run_completed: the workflow's output is recorded, the answer not yet delivered",
+  glyph: 'C',
+  label: () => 'run completed',
+} as const satisfies EngineEventKind;
+
+/** The kinds only Vercel Workflow has; with STEP_RECORDED, every kind it adds to the scenario's. */
+export const VERCEL_EVENT_KINDS: readonly EngineEventKind[] = [RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, RUN_COMPLETED];
+
+// Known as soon as this file loads: the code that emits these kinds imports it.
+registerEventKinds(VERCEL_EVENT_KINDS, 'vercel-workflow');

@@ -1,0 +1,65 @@
+// Vercel Workflow's lives one at a time from a durable state (the seam's ProcessTier,
+// src/harness/process/process-lives.ts), and so its whole runs too (whole-run.ts). A run's durable
+// state is its folder: the shop's SQLite file, the outbox, and the local world's data folder
+// (world/: the run, its steps, events and streams, as JSON files). The world's folder is declared
+// as a folder of names (the digest of a state folder reads its files, not folders) and digested
+// beside it, its ids and times made canonical (world-digest.ts); a copy of a state is a copy of the
+// folder, the run's id kept (the keys are made of it, and nothing outside the folder names it).
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Scenario } from '../../../model/scenario.js';
+import { Shop } from '../../../model/shop.js';
+import { serializeScenario } from '../../../model/scenario-json.js';
+import type { OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
+import { readRunStores, runEngineLife } from '../../process/process-life.js';
+import { vercelBundles } from './bundles.js';
+import { vercelChild } from './child-bundle.js';
+import type { VercelConfig } from './config.js';
+import { VW_ENV, VW_EXIT_BAD_INPUT, VW_LIFE_TIMEOUT_VARIABLE, VW_STATE_FILES, type VercelRunSpec } from './run-spec.js';
+import { worldDigest } from './world-digest.js';
+
+/** One life in a child process, from the state in `stateDir`. */
+async function vercelLife(scenario: Scenario, config: VercelConfig, request: TierLifeRequest): Promise<TierLife> {
+  // The bundles first: the child finds them by the variable their build sets.
+  await vercelBundles();
+  const spec: VercelRunSpec = { scenario: serializeScenario(scenario), config };
+  const child = {
+    engine: 'Vercel Workflow',
+    bundle: await vercelChild(),
+    runFileVariable: VW_ENV.run,
+    picksVariable: VW_ENV.picks,
+    timeoutVariable: VW_LIFE_TIMEOUT_VARIABLE,
+    badInputExit: VW_EXIT_BAD_INPUT,
+    badInputPhrase: 'its local world cannot be resumed',
+  };
+  return runEngineLife(child, request, `${scenario.id} vercel-workflow ${config.name} life ${request.lifeIndex}`, spec);
+}
+
+/** The world's folder, digested beside the folder's files; a copy of the folder copies it whole. */
+const WORLD: OutsideState = {
+  nothing: '',
+  digest: async (stateDir) => worldDigest(join(stateDir, VW_STATE_FILES.world)),
+  copy: async () => undefined,
+  release: async () => undefined,
+};
+
+export function vercelTier(config: VercelConfig): ProcessTier {
+  return {
+    name: `vercel-workflow-${config.name}`,
+    files: [
+      { name: VW_STATE_FILES.shop, kind: 'sqlite' },
+      { name: VW_STATE_FILES.outbox, kind: 'bytes' },
+      { name: VW_STATE_FILES.world, kind: 'names' },
+    ],
+    // Fresh random keys are seeded by the life number.
+    readsLifeIndex: config.keys === 'random',
+    prepare: (scenario, stateDir) => {
+      mkdirSync(stateDir, { recursive: true });
+      Shop.create(scenario.shop, join(stateDir, VW_STATE_FILES.shop)).close();
+    },
+    life: (scenario, request) => vercelLife(scenario, config, request),
+    stores: (scenario, stateDir) => readRunStores(join(stateDir, VW_STATE_FILES.shop), join(stateDir, VW_STATE_FILES.outbox), scenario.id),
+    outside: WORLD,
+  };
+}

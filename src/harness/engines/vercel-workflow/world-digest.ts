@@ -1,0 +1,41 @@
+// What the local world's folder holds, as a life can read it back: every file under it (runs,
+// steps, events, streams, locks), by its path and contents, with the values made of the clock or of
+// random numbers rewritten. The world's ids (run, event, step, stream ids) are ULIDs: made of the
+// time and randomness, compared by a life only with each other and sorted by time. Each is renamed
+// by its rank of first appearance across the folder (files read in sorted path order, which is
+// time order for the ids files are named by), and every timestamp is dropped. Two folders with one
+// digest give any life started from them the same reads; a folder two lives left differently only
+// gets a recovery of its own.
+
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** A ULID (26 characters of Crockford's base 32), with or without the world's prefix (wrun_, evnt_, step_, ...). */
+const ULID = /\b(?:[a-z]+_)?[0-9A-HJKMNP-TV-Z]{26}\b/g;
+/** An ISO time, as the world writes createdAt, updatedAt, startedAt, completedAt. */
+const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? filesUnder(join(dir, d.name)) : [join(dir, d.name)]))
+    .sort();
+}
+
+/** The canonical digest of a world folder ('' when there is none yet). */
+export function worldDigest(worldDir: string): string {
+  if (!existsSync(worldDir)) return '';
+  const ranks = new Map<string, number>();
+  const canonical = (text: string): string =>
+    text.replace(ISO_TIME, '').replace(ULID, (id) => {
+      let rank = ranks.get(id);
+      if (rank === undefined) {
+        rank = ranks.size;
+        ranks.set(id, rank);
+      }
+      return `id#${rank}`;
+    });
+  const hash = createHash('sha256');
+  for (const file of filesUnder(worldDir)) hash.update(`\0${canonical(relative(worldDir, file))}\0`).update(canonical(readFileSync(file).toString('latin1')));
+  return hash.digest('hex');
+}
