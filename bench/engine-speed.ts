@@ -1,7 +1,7 @@
 // How fast a process engine kills and resumes, against the floor every process life pays: starting
 // an empty `node`. Measured in one run, so the ratio holds on a machine whose speed drifts.
 //
-//   npx tsx bench/engine-speed.ts [--engine langgraph] [--strategy react/sync] [--scenario T01] [--runs 12]
+//   npx tsx bench/engine-speed.ts [--engine langgraph] [--strategy react/sync] [--scenario T01] [--runs 12] [--tier process|in-process]
 //   npx tsx bench/engine-speed.ts --engine langgraph --strategy 'src/agent.ts --input input.json'   (a user's own graph)
 //                                 [--target-each-s 1] [--target-sweep-min 5] [--task-by-equivalence]
 // A target, when given, is printed beside the figure it is about, met or missed, from this run. With
@@ -22,11 +22,13 @@ import { inPool } from '../src/harness/process/pool.js';
 import { explore } from '../src/harness/search/explore.js';
 import { runSchedule } from '../src/harness/session.js';
 
-const { values } = parseArgs({ options: { engine: { type: 'string' }, strategy: { type: 'string' }, scenario: { type: 'string' }, runs: { type: 'string' }, 'target-each-s': { type: 'string' }, 'target-sweep-min': { type: 'string' }, 'task-by-equivalence': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { engine: { type: 'string' }, strategy: { type: 'string' }, scenario: { type: 'string' }, runs: { type: 'string' }, 'target-each-s': { type: 'string' }, 'target-sweep-min': { type: 'string' }, 'task-by-equivalence': { type: 'boolean' }, tier: { type: 'string' } } });
 const targetEachS = values['target-each-s'] === undefined ? null : Number(values['target-each-s']);
 const targetSweepMin = values['target-sweep-min'] === undefined ? null : Number(values['target-sweep-min']);
 const engine = engineNamed(values.engine ?? 'langgraph');
-const system = engine?.system(values.strategy ?? 'react/sync');
+// This bench is about process lives: a real engine that also runs in process is asked for its processes (bench/in-process.ts times the other tier).
+const tier = values.tier === 'in-process' ? 'in-process' : 'process';
+const system = engine?.system(values.strategy ?? 'react/sync', (engine.tiers ?? []).includes(tier) ? { tier } : {});
 if (system === undefined) {
   console.error(`engine-speed: no system "${values.strategy}" in engine "${values.engine}"`);
   process.exit(2);

@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tempRoot } from '../src/harness/process/owned-temp-dirs.js';
 import { hasEnvironmentEntry, pidsNow } from '../src/harness/process/process-tree.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
 
@@ -37,7 +38,7 @@ function check(env: Record<string, string>): Promise<Ran> {
       clearTimeout(timer);
       const pid = child.pid!;
       const processes = pidsNow().filter((p) => hasEnvironmentEntry(p, `KILLPOINT_PROCESS_TREE=${pid}.`, 'prefix'));
-      const folders = readdirSync(tmpdir()).filter((name) => name.startsWith('killpoint-') && name.includes(`pid${pid}.`));
+      const folders = readdirSync(tempRoot()).filter((name) => name.startsWith('killpoint-') && name.includes(`pid${pid}.`));
       resolve({ status, stdout, stderr, left: [...processes.map((p) => `process ${p}`), ...folders] });
     });
   });

@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tempRoot } from '../src/harness/process/owned-temp-dirs.js';
 import { eventIdentities, findKillPoint } from '../src/harness/check/kill-points.js';
 import type { RunOutcome } from '../src/harness/check/outcome.js';
 import { judge } from '../src/harness/check/verdict.js';
@@ -46,7 +47,7 @@ interface Ran {
 /** What a process that has ended left: processes started under it, temp folders it owned. */
 function leftBy(pid: number): string[] {
   const processes = pidsNow().filter((p) => hasEnvironmentEntry(p, `KILLPOINT_PROCESS_TREE=${pid}.`, 'prefix') || processesNaming(`pid${pid}.`).includes(p));
-  const folders = readdirSync(tmpdir()).filter((name) => name.startsWith('killpoint-') && name.includes(`pid${pid}.`));
+  const folders = readdirSync(tempRoot()).filter((name) => name.startsWith('killpoint-') && name.includes(`pid${pid}.`));
   return [...processes.map((p) => `process ${p}`), ...folders.map((f) => `folder ${f}`)];
 }
 
@@ -69,7 +70,7 @@ function killpoint(args: string[]): Promise<Ran> {
 
 /** What this test process's sessions left: children, and temp folders of a Restate session. */
 function leftHere(): string[] {
-  const folders = readdirSync(tmpdir()).filter((name) => name.startsWith('killpoint-restate') && name.includes(OWNER_TAG));
+  const folders = readdirSync(tempRoot()).filter((name) => name.startsWith('killpoint-restate') && name.includes(OWNER_TAG));
   return [...(liveChildCount() > 0 ? [`${liveChildCount()} children`] : []), ...folders];
 }
 

@@ -45,7 +45,7 @@ const DEFAULT_TIER = 'in-process';
 function bundledSystem(name: string, livesIn: LangGraphLivesIn): SystemUnderTest | undefined {
   const config = langGraphConfigNamed(name);
   // A user's own graph is named by its module and input, as after --langgraph.
-  if (config === undefined) return langGraphModuleSystemNamed(name);
+  if (config === undefined) return langGraphModuleSystemNamed(name, livesIn);
   const selectorTail = livesIn === DEFAULT_TIER ? [] : ['--tier', livesIn];
   return processSystem({ engine: 'langgraph', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: langGraphTier(config, name, undefined, livesIn), runsIn: livesIn, selectorTail });
 }

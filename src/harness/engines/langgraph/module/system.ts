@@ -88,11 +88,11 @@ export function langGraphModuleSpec(options: LangGraphModuleOptions): LangGraphM
 }
 
 /** The system named by its selector's words after `--langgraph` (a corpus entry's strategy), or undefined when the words are not one. */
-export function langGraphModuleSystemNamed(name: string): SystemUnderTest | undefined {
+export function langGraphModuleSystemNamed(name: string, livesIn?: ModuleLivesIn): SystemUnderTest | undefined {
   const named = moduleOptionsNamed(name, ['--graph-export', '--effects-export', '--cassette', '--tier']);
   if (named === undefined) return undefined;
   const { values, ...target } = named;
-  const tier = values.get('--tier');
+  const tier = values.get('--tier') ?? livesIn;
   if (tier !== undefined && tier !== 'in-process' && tier !== 'process') return undefined;
   return langGraphModuleSystem(langGraphModuleSpec({ ...target, graphExport: values.get('--graph-export'), effectsExport: values.get('--effects-export'), cassette: values.get('--cassette') }), tier);
 }

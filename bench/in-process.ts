@@ -1,0 +1,94 @@
+// Real engines killed in process, timed against the same engines killed by SIGKILL, in one run
+// (these machines drift 2x from day to day: only ratios measured together mean anything):
+//   - a kill-and-resume (one schedule of one kill: the killed life and its recovery), in process
+//     one at a time, and as processes two at a time as the sweeps run them; the ratio;
+//   - LangGraph react/sync, every single kill point of the 14 tasks, in process;
+//   - Dana's task with every schedule of two kills; a seeded sample of three-kill schedules;
+//   - a user's graph (the support agent) with every schedule of two kills;
+//   - the heap before and after many in-process lives in this one process (abandoned lives must
+//     leave nothing behind).
+// Each target is printed beside its figure, met or missed.
+//
+//   npx tsx --expose-gc bench/in-process.ts [--lives 10000] [--points 8]
+
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
+import { langGraphModuleSpec, langGraphModuleSystem } from '../src/harness/engines/langgraph/module/system.js';
+import { inPool } from '../src/harness/process/pool.js';
+import { explore } from '../src/harness/search/explore.js';
+import { runSchedule } from '../src/harness/session.js';
+import { lanternScenario, lanternScenarios } from '../src/model/load.js';
+import seedrandom from 'seedrandom';
+
+const { values } = parseArgs({ options: { lives: { type: 'string' }, points: { type: 'string' } } });
+const LIVES = Number(values.lives ?? 10_000);
+const POINTS = Number(values.points ?? 8);
+const dana = lanternScenario('T01');
+const inProcess = langGraphSystem('react/sync')!;
+const processes = langGraphSystem('react/sync', { tier: 'process' })!;
+const NONE = { kills: [], interleaving: [] };
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const target = (ok: boolean, what: string) => `(target ${what}: ${ok ? 'met' : 'MISSED'})`;
+
+async function timed<T>(job: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await job();
+  return { ms: performance.now() - started, value };
+}
+
+// Warm both tiers first (the bundles built, LangChain loaded here once): a sweep pays that once.
+const baseline = await runSchedule(inProcess, dana, NONE);
+await runSchedule(processes, dana, NONE);
+const events = baseline.lives[0]!.events.length;
+const points = Array.from({ length: POINTS }, (_, i) => Math.floor(((i + 0.5) * events) / POINTS));
+
+const inProcessRun = await timed(async () => {
+  for (const k of points) await runSchedule(inProcess, dana, { kills: [k], interleaving: [] });
+});
+const concurrency = Math.min(2, availableParallelism());
+const processRun = await timed(() => inPool(points, concurrency, async (k) => runSchedule(processes, dana, { kills: [k], interleaving: [] })));
+const eachIn = inProcessRun.ms / points.length;
+const eachProcess = processRun.ms / points.length;
+console.log(`kill-and-resume, LangGraph react/sync on T01 (${points.length} kill points spread over ${events} events):`);
+console.log(`  in process, one at a time: ${eachIn.toFixed(0)} ms each; processes, ${concurrency} at a time: ${eachProcess.toFixed(0)} ms each; in process ${(eachProcess / eachIn).toFixed(1)}x faster ${target(eachProcess / eachIn >= 20, 'at least 20x')}`);
+
+const sweep = await timed(async () => {
+  let killPoints = 0;
+  for (const scenario of lanternScenarios()) killPoints += (await explore(scenario, inProcess, { kills: 1, interleavingBound: 1, seed: 1 })).schedulesExplored;
+  return killPoints;
+});
+console.log(`react/sync, every single kill point of the 14 tasks in process: ${sweep.value} kill points in ${seconds(sweep.ms)} ${target(sweep.ms <= 15_000, 'within 15 s')}`);
+
+const twoKills = await timed(async () => explore(dana, inProcess, { kills: 2, interleavingBound: 1, seed: 1 }));
+console.log(`Dana's task, every schedule of up to two kills in process: ${twoKills.value.schedulesExplored} schedules in ${seconds(twoKills.ms)} ${target(twoKills.ms <= 30_000, 'within 30 s')}`);
+
+// Three kills: a seeded sample of schedules (the first kill anywhere, each next one in the life it starts).
+const random = seedrandom('three kills');
+const threeKills = await timed(async () => {
+  for (let i = 0; i < 100; i++) await runSchedule(inProcess, dana, { kills: [0, 1, 2].map(() => Math.floor(random() * 30)), interleaving: [] });
+});
+console.log(`Dana's task, 100 generated schedules of three kills in process: ${seconds(threeKills.ms)} (${(threeKills.ms / 100).toFixed(0)} ms each)`);
+
+const own = langGraphModuleSystem(langGraphModuleSpec({ module: 'examples/support-agent-langgraph/src/agent-keyed.ts', inputFile: 'examples/support-agent-langgraph/input.json' }));
+await runSchedule(own, own.ownTask!, NONE);
+const ownTwo = await timed(async () => explore(own.ownTask!, own, { kills: 2, interleavingBound: 32, seed: 1 }));
+console.log(`a user's graph (support agent, keyed), every schedule of up to two kills in process: ${ownTwo.value.schedulesExplored} schedules over ${ownTwo.value.interleavings.explored} interleavings in ${seconds(ownTwo.ms)} ${target(ownTwo.ms <= 30_000, 'within 30 s')}`);
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const heapMb = () => {
+  gc?.();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+};
+const before = heapMb();
+const handlesBefore = process.getActiveResourcesInfo().length;
+const many = await timed(async () => {
+  let lives = 0;
+  for (let i = 0; lives < LIVES; i++) {
+    const outcome = await runSchedule(inProcess, dana, { kills: [i % events], interleaving: [] });
+    lives += outcome.lives.length;
+  }
+  return lives;
+});
+const after = heapMb();
+console.log(`${many.value} in-process lives in ${seconds(many.ms)}: heap ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after${gc === undefined ? ' (run with --expose-gc for a collected heap)' : ''}; open handles ${handlesBefore} before, ${process.getActiveResourcesInfo().length} after ${target(after - before < 50, 'flat, within 50 MB')}`);
