@@ -26,7 +26,8 @@ import { eventIdentities, findKillPoint } from '../src/harness/check/kill-points
 import type { RunOutcome } from '../src/harness/check/outcome.js';
 import { judge, type Verdict } from '../src/harness/check/verdict.js';
 import { stopBackends } from '../src/harness/engines/dbos/backend.js';
-import { comparableVerdict, scriptedMoment, verdictDifferences } from '../src/harness/engines/dbos/differential.js';
+import { scriptedMoment, verdictDifferences } from '../src/harness/engines/dbos/differential.js';
+import { comparableVerdict } from '../src/harness/check/verdict-compare.js';
 import { copiesInDatabase, dbosTier } from '../src/harness/engines/dbos/tier.js';
 import { exploreByEquivalence } from '../src/harness/search/equivalence.js';
 import { dbosConfigNamed } from '../src/harness/engines/dbos/config.js';
@@ -40,6 +41,7 @@ import type { Scenario } from '../src/model/scenario.js';
 import { inPool } from '../src/harness/process/pool.js';
 import { startProgress } from '../src/harness/cli/progress.js';
 import { runSchedule } from '../src/harness/session.js';
+import { AfterFirstWrite, brokenPromises, type JudgedKillPoint } from './differential-table.js';
 
 /** With --warm: the lives handed to a process started ahead of them, over the whole run. */
 let handedWarm = 0;
@@ -52,13 +54,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-interface KillPointResult {
-  k: number;
-  identity: string;
-  verdict: Verdict;
-  failed: CheckName[];
-  /** Where the scripted model's verdict differs (empty: they agree). */
-  differences: string[];
+interface KillPointResult extends JudgedKillPoint {
   /** With --by-equivalence: where the verdict by equivalence differs from this run's from scratch (empty: they agree). */
   byEquivalence: string[];
 }
@@ -130,7 +126,7 @@ async function main(): Promise<void> {
       const started = performance.now();
       const counts = Object.fromEntries(COLUMNS.map((c) => [c, 0])) as Record<CheckName, number>;
       const broken: string[] = [];
-      const afterWrite = { tasks: 0, sentAgain: 0, doneTwice: 0, refused: 0, refusedBy: {} as Record<string, number>, different: 0, sameAnswer: 0 };
+      const afterWrite = new AfterFirstWrite();
       let killPoints = 0;
       let disagreed = 0;
       const progress = startProgress(name, scenarios.length);
@@ -143,27 +139,16 @@ async function main(): Promise<void> {
           for (const d of r.byEquivalence) equivalenceDisagreements.push(`${scenario.id} ${name} ${r.identity}: ${d}`);
           if (r.differences.length > 0) disagreed++;
         }
-        const brokenHere = [...new Set(results.flatMap((r) => r.failed.filter((c) => promised.includes(c))))];
+        const brokenHere = brokenPromises(results, promised);
         if (brokenHere.length > 0) broken.push(`${scenario.id}: ${brokenHere.join(', ')}`);
-        const first = results.find((r) => r.identity.startsWith('shop-commit'));
-        if (first !== undefined) {
-          const v = first.verdict;
-          afterWrite.tasks++;
-          afterWrite.sentAgain += v.sentAgain;
-          afterWrite.doneTwice += v.doneTwice.length;
-          afterWrite.refused += v.refusedTotal;
-          for (const [reason, n] of Object.entries(v.refused)) afterWrite.refusedBy[reason] = (afterWrite.refusedBy[reason] ?? 0) + n;
-          afterWrite.different += v.differentWrites.length;
-          if (v.sameAnswer) afterWrite.sameAnswer++;
-        }
+        afterWrite.add(results);
         report.push({ system: name, scenario: scenario.id, killPoints: results.map((r) => ({ k: r.k, identity: r.identity, failed: r.failed, differences: r.differences, verdict: r.verdict })) });
         progress.tick(`${scenario.id}: ${results.length} kill points`);
       }
       progress.end();
       const seconds = Math.round((performance.now() - started) / 1000);
       tableLines.push(`| ${name} | ${scenarios.length} | ${killPoints} | ${COLUMNS.map((c) => String(counts[c])).join(' | ')} | ${broken.length === 0 ? 'yes' : `no (${broken.join('; ')})`} | scripted ${mode} | ${disagreed} | ${seconds} |`);
-      const reasons = Object.entries(afterWrite.refusedBy).map(([r, n]) => `${n} ${r}`).join(', ');
-      afterWriteLines.push(`${name}, killed right after each task's first commit (${afterWrite.tasks} tasks that write): ${afterWrite.sentAgain} sent again, ${afterWrite.doneTwice} done twice, ${afterWrite.refused} refused${reasons ? ` (${reasons})` : ''}, ${afterWrite.different} different writes, same answer ${afterWrite.sameAnswer} of ${afterWrite.tasks}`);
+      afterWriteLines.push(afterWrite.line(name));
     }
   } finally {
     await stopBackends();

@@ -30,6 +30,7 @@ import type { Scenario } from '../src/model/scenario.js';
 import { inPool } from '../src/harness/process/pool.js';
 import { startProgress } from '../src/harness/cli/progress.js';
 import { runSchedule, withSession } from '../src/harness/session.js';
+import { AfterFirstWrite, brokenPromises, type JudgedKillPoint } from './differential-table.js';
 
 const COLUMNS: CheckName[] = ['done-twice', 'lost-write', 'refused-repeat', 'different-write', 'different-answer', 'invalid-conversation', 'answer-twice'];
 const NONE = { kills: [], interleaving: [] };
@@ -39,13 +40,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-interface KillPointResult {
-  k: number;
-  identity: string;
-  verdict: Verdict;
-  failed: CheckName[];
-  /** Where the scripted model's verdict differs (empty: they agree, or no model). */
-  differences: string[];
+interface KillPointResult extends JudgedKillPoint {
   /** Seconds the run (a killed life and its recovery) took. */
   seconds: number;
   /** Empty when the killed life repeated the baseline's events up to its kill point; else what it did instead. */
@@ -114,7 +109,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     const counts = Object.fromEntries(COLUMNS.map((c) => [c, 0])) as Record<CheckName, number>;
     const broken: string[] = [];
-    const afterWrite = { tasks: 0, sentAgain: 0, doneTwice: 0, refused: 0, refusedBy: {} as Record<string, number>, different: 0, sameAnswer: 0 };
+    const afterWrite = new AfterFirstWrite();
     let killPoints = 0;
     let disagreed = 0;
     const progress = startProgress(name, scenarios.length);
@@ -128,19 +123,9 @@ async function main(): Promise<void> {
         if (r.differences.length > 0) disagreed++;
         if (r.notRepeated !== '') notRepeated.push(`${scenario.id} ${name} ${r.identity}: ${r.notRepeated}`);
       }
-      const brokenHere = [...new Set(results.flatMap((r) => r.failed.filter((c) => promised.includes(c))))];
+      const brokenHere = brokenPromises(results, promised);
       if (brokenHere.length > 0) broken.push(`${scenario.id}: ${brokenHere.join(', ')}`);
-      const first = results.find((r) => r.identity.startsWith('shop-commit'));
-      if (first !== undefined) {
-        const v = first.verdict;
-        afterWrite.tasks++;
-        afterWrite.sentAgain += v.sentAgain;
-        afterWrite.doneTwice += v.doneTwice.length;
-        afterWrite.refused += v.refusedTotal;
-        for (const [reason, n] of Object.entries(v.refused)) afterWrite.refusedBy[reason] = (afterWrite.refusedBy[reason] ?? 0) + n;
-        afterWrite.different += v.differentWrites.length;
-        if (v.sameAnswer) afterWrite.sameAnswer++;
-      }
+      afterWrite.add(results);
       report.push({ system: name, scenario: scenario.id, killPoints: results.map((r) => ({ k: r.k, identity: r.identity, failed: r.failed, differences: r.differences, verdict: r.verdict, seconds: r.seconds })) });
       progress.tick(`${scenario.id}: ${results.length} kill points`);
     }
@@ -148,8 +133,7 @@ async function main(): Promise<void> {
     const seconds = Math.round((performance.now() - started) / 1000);
     const model = MODELLED_BY[name];
     tableLines.push(`| ${name} | ${scenarios.length} | ${killPoints} | ${COLUMNS.map((c) => String(counts[c])).join(' | ')} | ${broken.length === 0 ? 'yes' : `no (${broken.join('; ')})`} | ${model === undefined ? '(no model: broken on purpose)' : `scripted ${model}`} | ${model === undefined ? '-' : disagreed} | ${seconds} |`);
-    const reasons = Object.entries(afterWrite.refusedBy).map(([r, n]) => `${n} ${r}`).join(', ');
-    afterWriteLines.push(`${name}, killed right after each task's first commit (${afterWrite.tasks} tasks that write): ${afterWrite.sentAgain} sent again, ${afterWrite.doneTwice} done twice, ${afterWrite.refused} refused${reasons ? ` (${reasons})` : ''}, ${afterWrite.different} different writes, same answer ${afterWrite.sameAnswer} of ${afterWrite.tasks}`);
+    afterWriteLines.push(afterWrite.line(name));
   }
   watchServerStarts(null);
   console.log(tableLines.join('\n'));

@@ -43,6 +43,7 @@ import { exploreByEquivalence } from '../src/harness/search/equivalence.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenarios, PROJECT_ROOT } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
+import type { JudgedKillPoint } from './differential-table.js';
 
 const COLUMNS: CheckName[] = ['done-twice', 'lost-write', 'refused-repeat', 'different-write', 'different-answer', 'invalid-conversation', 'answer-twice'];
 const NONE = { kills: [], interleaving: [] };
@@ -64,14 +65,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-interface KillPointResult {
-  k: number;
-  identity: string;
-  verdict: Verdict;
-  failed: CheckName[];
-  /** Where the scripted model's verdict differs (empty: they agree). */
-  differences: string[];
-}
+type KillPointResult = JudgedKillPoint;
 
 interface Cost {
   childrenKilled: number;

@@ -120,3 +120,45 @@ export class SettlingGate extends ToolCallGate {
     );
   }
 }
+
+/**
+ * A gate that knows the batch: it decides only when every call of the batch that has not finished
+ * waits at it (none is still on its way, none running). For engines whose parallel steps reach the
+ * gate in no fixed order, because each first waits on its durable store (DBOS asks its database
+ * whether the step is already recorded; Restate's steps wait on the server's acknowledgements). A
+ * call whose step an earlier life recorded never arrives: its step resolves without running and it
+ * finishes. A call that runs holds the gate from its release until its next pass, and after its
+ * last step until the engine has recorded it (finish), so a step record never races another call.
+ */
+export class BatchGate extends ToolCallGate {
+  private readonly unfinished = new Set<string>();
+
+  /** A batch of calls begins: the gate waits for each of them (or its finish) before deciding. */
+  expect(callIds: readonly string[]): void {
+    for (const id of callIds) this.unfinished.add(id);
+  }
+
+  /** Resolves when this call may take its next step. */
+  override pass(callId: string): Promise<void> {
+    if (!this.unfinished.has(callId)) throw new Error(`gate: call ${callId} passes without being expected`);
+    return super.pass(callId);
+  }
+
+  /** The call's step is over (recorded, or found recorded): it takes no more steps. */
+  override finish(callId: string): void {
+    this.unfinished.delete(callId);
+    this.waiting.delete(callId);
+    super.finish(callId);
+  }
+
+  /** Decides at once: the batch, not the event loop, says when. */
+  protected override kick(): void {
+    this.decide();
+  }
+
+  /** Only once every unfinished call of the batch waits here (none is still on its way). */
+  protected override mayDecide(): boolean {
+    for (const id of this.unfinished) if (!this.waiting.has(id)) return false;
+    return true;
+  }
+}

@@ -14,6 +14,7 @@
 import { eventIdentities } from '../../check/kill-points.js';
 import type { RunEvent } from '../../check/events.js';
 import type { Verdict } from '../../check/verdict.js';
+import { verdictDifferences as differences } from '../../check/verdict-compare.js';
 import { WORKFLOW_RECORDED, WORKFLOW_STARTED } from './event-kinds.js';
 
 /** The scripted workflow's kill point (an identity, or `start`) for a DBOS kill point. */
@@ -29,32 +30,7 @@ export function scriptedMoment(dbosEvents: readonly RunEvent[], k: number): stri
   return id;
 }
 
-/** The parts of a verdict both engines must agree on. */
-export function comparableVerdict(v: Verdict) {
-  return {
-    doneTwice: v.doneTwice.map(String).sort(),
-    lost: v.lostWrites.map(String).sort(),
-    different: v.differentWrites.map(String).sort(),
-    refused: v.refused,
-    harmless: v.harmlessRepeats,
-    sameAnswer: v.sameAnswer,
-    modelCallsRedone: v.modelCallsRedone,
-    answersDelivered: v.answersDelivered,
-    conversationValid: v.conversationValid,
-  };
-}
-
-export type ComparableVerdict = ReturnType<typeof comparableVerdict>;
-
-/** The fields in which two verdicts differ, as `field: dbos X, scripted Y` lines (empty when equal). */
+/** The fields in which a dbos verdict and the scripted one differ, as `field: dbos X, scripted Y` lines (empty when equal). */
 export function verdictDifferences(dbos: Verdict, scripted: Verdict): string[] {
-  const a = comparableVerdict(dbos);
-  const b = comparableVerdict(scripted);
-  const lines: string[] = [];
-  for (const field of Object.keys(a) as (keyof ComparableVerdict)[]) {
-    const x = JSON.stringify(a[field]);
-    const y = JSON.stringify(b[field]);
-    if (x !== y) lines.push(`${field}: dbos ${x}, scripted ${y}`);
-  }
-  return lines;
+  return differences('dbos', dbos, scripted);
 }

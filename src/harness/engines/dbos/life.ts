@@ -22,10 +22,11 @@ import { Shop } from '../../../model/shop.js';
 import { isWriteTool, type ToolName, type ToolResult } from '../../../model/tools.js';
 import { FileOutbox } from '../../../model/file-stores.js';
 import type { DbosConfig } from './config.js';
-import { BatchGate } from './gate.js';
+import { BatchGate } from '../../interleaving.js';
 import { installCommitHooks } from './hooks.js';
 import { APP_NAME, QUEUE_NAME, DBOS_STATE_FILES, type RunIdentity } from './run-spec.js';
 import type { EmitEvent } from '../../process/child-main.js';
+import { streamReply } from '../../process/stream-reply.js';
 
 /** A scripted task never needs more turns than this; more means a runaway loop. */
 const MAX_TURNS = 200;
@@ -108,12 +109,7 @@ export async function runDbosLife(inputs: DbosLifeInputs): Promise<Conversation>
     const modelCall = modelCalls++;
     emit({ kind: 'model-request', modelCall });
     const reply = script.reply(conversation);
-    const final = reply.step.kind === 'answer';
-    for (let chunk = 0; chunk < reply.chunks.length; chunk++) {
-      await Promise.resolve(); // a chunk arrives as a network read would: after a turn of the event loop
-      emit({ kind: 'model-chunk', modelCall, chunk, chunks: reply.chunks.length, final });
-    }
-    emit({ kind: 'model-reply', modelCall, final });
+    await streamReply(reply, modelCall, emit);
     recording = { step };
     return reply.message;
   };

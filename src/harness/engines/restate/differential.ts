@@ -16,6 +16,7 @@
 import { eventIdentities } from '../../check/kill-points.js';
 import type { RunEvent } from '../../check/events.js';
 import type { Verdict } from '../../check/verdict.js';
+import { verdictDifferences as differences } from '../../check/verdict-compare.js';
 import { INVOCATION_DONE, RUN_START } from './event-kinds.js';
 
 /** The scripted strategy each Restate system is modelled by. */
@@ -31,32 +32,7 @@ export function scriptedMoment(restateEvents: readonly RunEvent[], k: number): s
   return 'start';
 }
 
-/** The parts of a verdict both must agree on. */
-export function comparableVerdict(v: Verdict) {
-  return {
-    doneTwice: v.doneTwice.map(String).sort(),
-    lost: v.lostWrites.map(String).sort(),
-    different: v.differentWrites.map(String).sort(),
-    refused: v.refused,
-    harmless: v.harmlessRepeats,
-    sameAnswer: v.sameAnswer,
-    modelCallsRedone: v.modelCallsRedone,
-    answersDelivered: v.answersDelivered,
-    conversationValid: v.conversationValid,
-  };
-}
-
-export type ComparableVerdict = ReturnType<typeof comparableVerdict>;
-
-/** The fields in which two verdicts differ, as `field: restate X, scripted Y` lines (empty when equal). */
+/** The fields in which a restate verdict and the scripted one differ, as `field: restate X, scripted Y` lines (empty when equal). */
 export function verdictDifferences(restate: Verdict, scripted: Verdict): string[] {
-  const a = comparableVerdict(restate);
-  const b = comparableVerdict(scripted);
-  const lines: string[] = [];
-  for (const field of Object.keys(a) as (keyof ComparableVerdict)[]) {
-    const x = JSON.stringify(a[field]);
-    const y = JSON.stringify(b[field]);
-    if (x !== y) lines.push(`${field}: restate ${x}, scripted ${y}`);
-  }
-  return lines;
+  return differences('restate', restate, scripted);
 }

@@ -25,8 +25,9 @@ import { Shop } from '../../../model/shop.js';
 import { isWriteTool, type ToolName, type ToolResult } from '../../../model/tools.js';
 import { FileOutbox } from '../../../model/file-stores.js';
 import type { EmitEvent } from '../../process/child-main.js';
+import { streamReply } from '../../process/stream-reply.js';
 import type { RestateConfig } from './config.js';
-import { BatchGate } from './gate.js';
+import { BatchGate } from '../../interleaving.js';
 import { invocationOutput, registerUnlessKnown, sendOnce, type AgentOutput } from './client.js';
 import { HANDLER, RESTATE_STATE_FILES, RETRY_POLICY, type RunIdentity } from './run-spec.js';
 
@@ -85,12 +86,7 @@ export async function runRestateLife(inputs: RestateLifeInputs): Promise<Convers
       if ((error as Error).name === 'ConversationRejected') throw new restate.TerminalError(`ConversationRejected: ${(error as Error).message}`);
       throw error;
     }
-    const final = reply.step.kind === 'answer';
-    for (let chunk = 0; chunk < reply.chunks.length; chunk++) {
-      await Promise.resolve(); // a chunk arrives as a network read would: after a turn of the event loop
-      emit({ kind: 'model-chunk', modelCall, chunk, chunks: reply.chunks.length, final });
-    }
-    emit({ kind: 'model-reply', modelCall, final });
+    await streamReply(reply, modelCall, emit);
     return reply.message;
   };
 

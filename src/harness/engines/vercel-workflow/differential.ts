@@ -22,6 +22,7 @@
 import { eventIdentities } from '../../check/kill-points.js';
 import type { RunEvent } from '../../check/events.js';
 import type { Verdict } from '../../check/verdict.js';
+import { verdictDifferences as differences } from '../../check/verdict-compare.js';
 
 /** Kinds whose identities the scripted model has too. */
 const SHARED = new Set(['model-request', 'model-chunk', 'model-reply', 'tool-start', 'shop-commit', 'tool-result', 'answer-delivered']);
@@ -50,32 +51,7 @@ export function scriptedMoment(vercelEvents: readonly RunEvent[], k: number, scr
   return moment;
 }
 
-/** The parts of a verdict both must agree on. */
-export function comparableVerdict(v: Verdict) {
-  return {
-    doneTwice: v.doneTwice.map(String).sort(),
-    lost: v.lostWrites.map(String).sort(),
-    different: v.differentWrites.map(String).sort(),
-    refused: v.refused,
-    harmless: v.harmlessRepeats,
-    sameAnswer: v.sameAnswer,
-    modelCallsRedone: v.modelCallsRedone,
-    answersDelivered: v.answersDelivered,
-    conversationValid: v.conversationValid,
-  };
-}
-
-type Comparable = ReturnType<typeof comparableVerdict>;
-
-/** The fields in which two verdicts differ, as `field: vercel X, scripted Y` lines (empty when equal). */
+/** The fields in which a vercel verdict and the scripted one differ, as `field: vercel X, scripted Y` lines (empty when equal). */
 export function verdictDifferences(vercel: Verdict, scripted: Verdict): string[] {
-  const a = comparableVerdict(vercel);
-  const b = comparableVerdict(scripted);
-  const lines: string[] = [];
-  for (const field of Object.keys(a) as (keyof Comparable)[]) {
-    const x = JSON.stringify(a[field]);
-    const y = JSON.stringify(b[field]);
-    if (x !== y) lines.push(`${field}: vercel ${x}, scripted ${y}`);
-  }
-  return lines;
+  return differences('vercel', vercel, scripted);
 }

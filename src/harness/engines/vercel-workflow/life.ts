@@ -30,6 +30,7 @@ import { Shop } from '../../../model/shop.js';
 import { FileOutbox } from '../../../model/file-stores.js';
 import { isWriteTool, TOOL_NAMES, type ToolName } from '../../../model/tools.js';
 import type { EmitEvent } from '../../process/child-main.js';
+import { streamReply } from '../../process/stream-reply.js';
 import type { VercelConfig } from './config.js';
 import { answerOf, conversationOfMessages } from './convert.js';
 import { HOST_KEY, type StepContext, type WorkflowHost } from './host.js';
@@ -143,12 +144,7 @@ export async function runVercelLife(inputs: VercelLifeInputs): Promise<Conversat
         reject(error);
         throw error;
       }
-      const final = reply.step.kind === 'answer';
-      for (let chunk = 0; chunk < reply.chunks.length; chunk++) {
-        await Promise.resolve(); // a chunk arrives as a network read would: after a turn of the event loop
-        emit({ kind: 'model-chunk', modelCall, chunk, chunks: reply.chunks.length, final });
-      }
-      emit({ kind: 'model-reply', modelCall, final });
+      await streamReply(reply, modelCall, emit);
       return reply.message;
     },
   };

@@ -19,7 +19,7 @@ import { effectRecords } from '../../../user-module/effects.js';
 import { exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
 import { writeModuleStores } from '../../../user-module/stores.js';
-import { BatchGate } from '../gate.js';
+import { BatchGate } from '../../../interleaving.js';
 import { installCommitHooks } from '../hooks.js';
 import { dbosSettings } from '../life.js';
 import { QUEUE_NAME } from '../run-spec.js';

@@ -5,13 +5,13 @@
 // records of it come from the commit hooks (../hooks.ts).
 //
 // Parallel steps (Promise.all) would run in whatever order the database's round trips give, so
-// they go through the batch gate (../gate.ts): each step is expected the moment the workflow calls
+// they go through the batch gate (BatchGate, the harness's interleaving rule): each step is expected the moment the workflow calls
 // it (DBOS numbers it then, in call order: the wrapper keeps that), waits at the gate once DBOS has
 // found it unrecorded and is about to run it, and finishes when DBOS has recorded it (or found it
 // recorded). One step runs at a time, in the order the interleaving picks choose.
 
 import type { EmitEvent } from '../../../process/child-main.js';
-import type { BatchGate } from '../gate.js';
+import type { BatchGate } from '../../../interleaving.js';
 
 type StepFunction = (...args: unknown[]) => Promise<unknown>;
 
