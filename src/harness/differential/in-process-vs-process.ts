@@ -93,6 +93,7 @@ async function offersLives(system: SystemUnderTest, scenario: Scenario): Promise
 /** Compares the two tiers of one system on one task, at every single kill point or at those given. */
 export async function compareTiers(scenario: Scenario, inProcess: SystemUnderTest, process: SystemUnderTest, options: { concurrency: number; killPoints?: readonly number[] }): Promise<TierComparison> {
   const points = options.killPoints ?? 'every';
+  // real clock: how long each tier took is the figure the differential reports beside its verdicts.
   let started = performance.now();
   const a = await resultsOn(scenario, inProcess, points, 1);
   const inProcessMs = performance.now() - started;
