@@ -51,3 +51,19 @@ export class LifeFence {
     }
   }
 }
+
+/**
+ * Runs `say` (a life's emit of one event). A life run in process is told of its kill by the
+ * LifeKilled its emit throws: the caller, a handler or a save the engine awaits, then gets a
+ * promise that never settles, so the engine goes no further on that path, as if its process had
+ * been killed. Matched by name: a bundled life has its own copy of the class.
+ */
+export function haltsWhenKilled(say: () => void): Promise<never> | undefined {
+  try {
+    say();
+  } catch (error) {
+    if ((error as Error | undefined)?.name === 'LifeKilled') return new Promise<never>(() => undefined);
+    throw error;
+  }
+  return undefined;
+}

@@ -24,8 +24,7 @@ export class ChildTree {
   readonly id = `${TREE_PREFIX}${childrenStarted++}`;
   /** The processes running before the child: none of them is its descendant (pids are not reused soon). */
   private readonly pidsBefore = new Set(pidsNow());
-  // real clock: how long a child has lived decides whether process ids may have wrapped round.
-  private readonly startedMs = Date.now();
+  private readonly startedMs = Date.now(); // real clock: how long a child has lived decides whether process ids may have wrapped round.
   private root: number | undefined;
   /** Once the child is reaped its pid may be given to another process: only its group and strays are killed then. */
   private rootGone = false;
@@ -87,7 +86,6 @@ export class ChildTree {
   private pidsMayHaveWrapped(): boolean {
     const lastPidNow = lastPidGiven();
     if (this.lastPidAtStart === null || lastPidNow === null) return true;
-    // real clock: see startedMs.
-    return lastPidNow < this.lastPidAtStart || Date.now() - this.startedMs > PIDS_MAY_WRAP_AFTER_MS;
+    return lastPidNow < this.lastPidAtStart || Date.now() - this.startedMs > PIDS_MAY_WRAP_AFTER_MS; // real clock: see startedMs.
   }
 }

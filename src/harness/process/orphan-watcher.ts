@@ -88,9 +88,8 @@ async function endAll() {
       send(pid, 'SIGKILL');
     }
   }
-  // real clock: how long a server is given to stop before it is killed.
-  const until = Date.now() + ${GENTLE_STOP_MS};
-  while ([...groups].some(([pgid, signal]) => signal !== 'SIGKILL' && send(-pgid, 0)) && Date.now() < until) {
+  const until = Date.now() + ${GENTLE_STOP_MS}; // real clock: how long a server is given to stop before it is killed.
+  while ([...groups].some(([pgid, signal]) => signal !== 'SIGKILL' && send(-pgid, 0)) && Date.now() < until) { // real clock: until, above.
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   for (const pgid of groups.keys()) send(-pgid, 'SIGKILL');

@@ -24,7 +24,7 @@ import type { Engine, SystemOptions, SystemUnderTest } from '../../engine.js';
 import { LANGGRAPH_EVENT_KINDS } from './event-kinds.js';
 import { allLangGraphConfigs, langGraphConfigNamed, langGraphSystemName, type LangGraphConfig } from './config.js';
 import { processSystem, systemsByName } from '../../process/process-system.js';
-import { langGraphTier, type LangGraphLivesIn } from './run.js';
+import { DEFAULT_LANGGRAPH_TIER, langGraphTier, type LangGraphLivesIn } from './run.js';
 import { langGraphModuleSystemNamed } from './module/system.js';
 
 function promises(c: LangGraphConfig): readonly CheckName[] {
@@ -39,14 +39,12 @@ function summaryOf(c: LangGraphConfig): string {
   return `LangGraph.js ${c.shape === 'toolnode' ? 'StateGraph + ToolNode' : 'createReactAgent v2'}, durability "${c.durability}"${c.keys ? ', keys thread id + tool call id' : ''}${c.resume === 'next-only' ? ' (BROKEN: a recovery that reads an empty next as finished)' : ''}`;
 }
 
-/** Where the bundled systems' lives run unless asked: proved equal to SIGKILL by `npm run differential:in-process`. */
-const DEFAULT_TIER = 'in-process';
 
 function bundledSystem(name: string, livesIn: LangGraphLivesIn): SystemUnderTest | undefined {
   const config = langGraphConfigNamed(name);
   // A user's own graph is named by its module and input, as after --langgraph.
   if (config === undefined) return langGraphModuleSystemNamed(name, livesIn);
-  const selectorTail = livesIn === DEFAULT_TIER ? [] : ['--tier', livesIn];
+  const selectorTail = livesIn === DEFAULT_LANGGRAPH_TIER ? [] : ['--tier', livesIn];
   return processSystem({ engine: 'langgraph', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: langGraphTier(config, name, undefined, livesIn), runsIn: livesIn, selectorTail });
 }
 
@@ -54,7 +52,7 @@ const systemsIn = { 'in-process': systemsByName((name) => bundledSystem(name, 'i
 
 /** The LangGraph system of this name (see config.ts), or undefined; its lives in process unless `tier` says 'process'. */
 export function langGraphSystem(name: string, options: SystemOptions = {}): SystemUnderTest | undefined {
-  return systemsIn[options.tier ?? DEFAULT_TIER](name);
+  return systemsIn[options.tier ?? DEFAULT_LANGGRAPH_TIER](name);
 }
 
 export const langGraphEngine: Engine = {
@@ -63,6 +61,6 @@ export const langGraphEngine: Engine = {
   systemNames: allLangGraphConfigs().map(langGraphSystemName),
   defaultSystems: allLangGraphConfigs().filter((c) => c.resume === 'pending-writes').map(langGraphSystemName),
   system: langGraphSystem,
-  tiers: [DEFAULT_TIER, 'process'],
+  tiers: [DEFAULT_LANGGRAPH_TIER, 'process'],
   eventKinds: LANGGRAPH_EVENT_KINDS,
 };

@@ -8,6 +8,7 @@ import type { Checkpoint, CheckpointMetadata, PendingWrite } from '@langchain/la
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import Database from 'better-sqlite3';
 import { CHECKPOINT_SAVED, WRITES_SAVED } from './event-kinds.js';
+import { haltsWhenKilled } from '../../in-process/fence.js';
 
 export type SaverEvent = { kind: typeof CHECKPOINT_SAVED.kind; step: number } | { kind: typeof WRITES_SAVED.kind; callIds?: string[] };
 
@@ -36,19 +37,9 @@ export class EventedSqliteSaver extends SqliteSaver {
     await this.say(callIds.length > 0 ? { kind: WRITES_SAVED.kind, callIds } : { kind: WRITES_SAVED.kind });
   }
 
-  /**
-   * Writes the event. A life run in killpoint's own process is told of its kill by an error from
-   * its emit (src/harness/in-process/fence.ts): the save then never returns, so the graph, which
-   * awaits it, goes no further, as if its process had been killed.
-   */
+  /** Writes the event; in process, a kill halts the save here (fence.ts: haltsWhenKilled). */
   private say(event: SaverEvent): Promise<never> | undefined {
-    try {
-      this.onEvent(event);
-    } catch (error) {
-      if ((error as Error | undefined)?.name === 'LifeKilled') return new Promise<never>(() => undefined);
-      throw error;
-    }
-    return undefined;
+    return haltsWhenKilled(() => this.onEvent(event));
   }
 
   close(): void {

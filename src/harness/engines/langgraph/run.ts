@@ -42,6 +42,9 @@ export function langGraphChild(): Promise<string> {
 /** Where a LangGraph system's lives run: a child process each, or in killpoint's own process. */
 export type LangGraphLivesIn = 'process' | 'in-process';
 
+/** Where LangGraph lives run unless asked (bundled systems and users' graphs): proved equal to SIGKILL by `npm run differential:in-process`. */
+export const DEFAULT_LANGGRAPH_TIER: LangGraphLivesIn = 'in-process';
+
 interface LangGraphRun {
   scenario: Scenario;
   config: LangGraphConfig;

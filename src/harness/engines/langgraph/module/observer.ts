@@ -21,6 +21,7 @@
 
 import type { EmitEvent } from '../../../process/child-main.js';
 import { Gate } from '../gate.js';
+import { haltsWhenKilled } from '../../../in-process/fence.js';
 
 interface ToolRun {
   callId: string;
@@ -54,19 +55,9 @@ export class GraphObserver {
     private readonly gate: Gate,
   ) {}
 
-  /**
-   * Writes the event. A life run in killpoint's own process is told of its kill by an error from
-   * its emit (src/harness/in-process/fence.ts): the handler then never returns, so the graph,
-   * which awaits it, goes no further, as if its process had been killed.
-   */
+  /** Writes the event; in process, a kill halts the handler here, so the graph, which awaits it, goes no further (fence.ts: haltsWhenKilled). */
   private say(event: Parameters<EmitEvent>[0]): Promise<never> | undefined {
-    try {
-      this.emit(event);
-    } catch (error) {
-      if ((error as Error | undefined)?.name === 'LifeKilled') return new Promise<never>(() => undefined);
-      throw error;
-    }
-    return undefined;
+    return haltsWhenKilled(() => this.emit(event));
   }
 
   /** The callback manager copies handlers for child runs: every copy is this one observer. */

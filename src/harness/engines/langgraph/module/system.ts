@@ -27,6 +27,7 @@ import type { LoadedGraphModule } from './life.js';
 import '../event-kinds.js';
 import type { CassetteMode } from './cassette.js';
 import { LANGGRAPH_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
+import { DEFAULT_LANGGRAPH_TIER, type LangGraphLivesIn } from '../run.js';
 import { DEFAULT_EFFECTS_EXPORT, DEFAULT_GRAPH_EXPORT, MODULE_ENV, type LangGraphModuleSpec, type ModuleRunFile } from './spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
@@ -35,9 +36,6 @@ const LIFE_MODULE = siblingModule(import.meta.url, 'life');
 /** The packages of the user's own the life is handed with the module (the cassette wraps its chat models). */
 const USER_PACKAGES = { chatModels: '@langchain/core/language_models/chat_models', caches: '@langchain/core/caches' };
 
-/** Where a user's graph's lives run: inside killpoint's process unless asked (proved against SIGKILL by the module differential). */
-export type ModuleLivesIn = 'in-process' | 'process';
-export const DEFAULT_MODULE_TIER: ModuleLivesIn = 'in-process';
 
 type ModuleLife = typeof import('./life.js');
 const inProcessLives = new Map<string, Promise<{ life: ModuleLife; loaded?: LoadedGraphModule }>>();
@@ -88,7 +86,7 @@ export function langGraphModuleSpec(options: LangGraphModuleOptions): LangGraphM
 }
 
 /** The system named by its selector's words after `--langgraph` (a corpus entry's strategy), or undefined when the words are not one. */
-export function langGraphModuleSystemNamed(name: string, livesIn?: ModuleLivesIn): SystemUnderTest | undefined {
+export function langGraphModuleSystemNamed(name: string, livesIn?: LangGraphLivesIn): SystemUnderTest | undefined {
   const named = moduleOptionsNamed(name, ['--graph-export', '--effects-export', '--cassette', '--tier']);
   if (named === undefined) return undefined;
   const { values, ...target } = named;
@@ -98,7 +96,7 @@ export function langGraphModuleSystemNamed(name: string, livesIn?: ModuleLivesIn
 }
 
 /** The tier of a user's graph; with a cassette, its lives record the model's replies or replay them. */
-function moduleTier(spec: LangGraphModuleSpec, livesIn: ModuleLivesIn, cassetteMode?: CassetteMode): WholeRunTier {
+function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, cassetteMode?: CassetteMode): WholeRunTier {
   const runFile: ModuleRunFile = cassetteMode === undefined ? spec : { ...spec, cassetteMode };
   return {
     name: 'langgraph-module',
@@ -127,10 +125,10 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: ModuleLivesIn, cassetteM
   };
 }
 
-export function langGraphModuleSystem(spec: LangGraphModuleSpec, asked: ModuleLivesIn = DEFAULT_MODULE_TIER): SystemUnderTest {
+export function langGraphModuleSystem(spec: LangGraphModuleSpec, asked: LangGraphLivesIn = DEFAULT_LANGGRAPH_TIER): SystemUnderTest {
   // A cassette installs itself in the graph's copy of LangChain for the whole process (its cache):
   // lives that record and lives that replay cannot share one process, so a cassette's lives are processes.
-  const livesIn: ModuleLivesIn = spec.cassette === undefined ? asked : 'process';
+  const livesIn: LangGraphLivesIn = spec.cassette === undefined ? asked : 'process';
   const tier = moduleTier(spec, livesIn, spec.cassette === undefined ? undefined : 'replay');
   return moduleSystem({
     engine: 'langgraph',
@@ -140,7 +138,7 @@ export function langGraphModuleSystem(spec: LangGraphModuleSpec, asked: ModuleLi
       ...(spec.graphExport === DEFAULT_GRAPH_EXPORT ? [] : [['--graph-export', spec.graphExport] as const]),
       ...(spec.effectsExport === DEFAULT_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
       ...(spec.cassette === undefined ? [] : [['--cassette', spec.cassette.arg] as const]),
-      ...(livesIn === DEFAULT_MODULE_TIER || spec.cassette !== undefined ? [] : [['--tier', livesIn] as const]),
+      ...(livesIn === DEFAULT_LANGGRAPH_TIER || spec.cassette !== undefined ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the graph',
     tier: livesIn,
