@@ -11,6 +11,7 @@ import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
 import { langGraphTier } from '../src/harness/engines/langgraph/run.js';
 import { processSystem } from '../src/harness/process/process-system.js';
 import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
+import { explore } from '../src/harness/search/explore.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario } from '../src/model/load.js';
 import { runMain } from './helpers.js';
@@ -47,12 +48,33 @@ describe('a LangGraph life killed in process against the same life killed by SIG
 
   it('a kill that cuts nothing off (the life runs on to its end, its stores open) is caught: the refund is no longer repeated in its gap', async () => {
     const config = langGraphConfigNamed('react/sync')!;
-    const broken = processSystem({ engine: 'langgraph', name: 'react/sync', summary: 'a broken in-process kill', promised: [], killPoints: [], tier: langGraphTier(config, 'react/sync', undefined, 'in-process', 'life-runs-on'), runsIn: 'in-process' });
+    const broken = processSystem({ engine: 'langgraph', name: 'react/sync', summary: 'a broken in-process kill', promised: [], killPoints: [], tier: langGraphTier(config, 'react/sync', undefined, 'in-process', { brokenKill: 'life-runs-on' }), runsIn: 'in-process' });
     const points = await pointsOf('react/sync', dana, ['shop-commit[call_refund]']);
     const r = await compareTiers(dana, broken, langGraphSystem('react/sync', { tier: 'process' })!, { concurrency: 2, killPoints: points.slice(2, 3) });
     expect(r.disagreements).toHaveLength(1);
     expect(r.disagreements[0]).toMatch(/shop-commit\[call_refund\].*doneTwice: in process \[\], process \["refund/);
   }, 120_000);
+
+  it("every kill point of Dana's refund cut from one repeat of each life: the verdicts and lives of a life killed at each", async () => {
+    const config = langGraphConfigNamed('react/sync')!;
+    const killedAtEach = processSystem({ engine: 'langgraph', name: 'react/sync', summary: 'each kill point a life of its own', promised: [], killPoints: [], tier: langGraphTier(config, 'react/sync', undefined, 'in-process', { cutEach: 'by a killed life' }), runsIn: 'in-process' });
+    const r = await compareTiers(dana, langGraphSystem('react/sync')!, killedAtEach, { concurrency: 1 });
+    const events = (await runSchedule(langGraphSystem('react/sync')!, dana, NONE)).lives[0]!.events.length;
+    expect(r.killPoints).toBe(events + 1);
+    expect(r.disagreements).toEqual([]);
+    // The explorer says how it cut: one repeat of the baseline stood for every kill point.
+    const explored = await explore(dana, langGraphSystem('react/sync')!, { kills: 1, interleavingBound: 1, seed: 1 });
+    expect(explored.reduction).toMatchObject({ livesRepeatedToCut: 1, killPointsCopied: events });
+    expect(explored.reduction?.childrenKilled).toBeUndefined();
+  }, 180_000);
+
+  it('a state copy taken one event late (what the next event did already in it) is caught by the same comparison', async () => {
+    const config = langGraphConfigNamed('react/sync')!;
+    const tier = (variant: Parameters<typeof langGraphTier>[4]) => processSystem({ engine: 'langgraph', name: 'react/sync', summary: 'a variant', promised: [], killPoints: [], tier: langGraphTier(config, 'react/sync', undefined, 'in-process', variant), runsIn: 'in-process' });
+    const r = await compareTiers(dana, tier({ brokenCopy: 'one-event-late' }), tier({ cutEach: 'by a killed life' }), { concurrency: 1 });
+    expect(r.disagreements.length).toBeGreaterThan(0);
+    expect(r.disagreements.join('\n')).toMatch(/tool-start\[call_refund\].*doneTwice/);
+  }, 180_000);
 
   it('in-process lives start no process and leave no handle open, however they were killed', async () => {
     const system = langGraphSystem('react/sync')!;

@@ -167,6 +167,8 @@ export interface SessionLives {
    * only for lives it cuts. In-process systems know `after` from the life itself.
    */
   cutEvery?(start: LifeStart, run: LifeRun, concurrency: number): Promise<void>;
+  /** cutEvery runs the life once more and copies its state after each event (an in-process tier), rather than a child killed at each. */
+  cutsInOneLife?: boolean;
 }
 
 /**

@@ -49,6 +49,17 @@ export interface InProcessLife {
    * would do); the differential against SIGKILL must catch it.
    */
   brokenKill?: 'life-runs-on';
+  /**
+   * Called right after each event is recorded, synchronously, with the life's private folder as it
+   * is at that instant: what a kill there would hand the next life (process-lives.ts cuts a life's
+   * kill points from one repeat of it this way, instead of one killed life each).
+   */
+  afterEach?: (index: number, picksTaken: number, workDir: string) => void;
+  /**
+   * For the tier's own test only: each copy handed to afterEach is taken at the next event (or
+   * when the life ends), holding what the life did after its event (the comparison must catch it).
+   */
+  brokenCopy?: 'one-event-late';
 }
 
 type Ending = { how: 'returned'; conversation: Conversation | null } | { how: 'threw'; error: unknown } | { how: 'killed' } | { how: 'timed out' };
@@ -80,6 +91,15 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
   let killedNow: () => void = () => undefined;
   const killed = new Promise<Ending>((resolve) => (killedNow = () => resolve({ how: 'killed' })));
 
+  // The copy of each event (afterEach), or for brokenCopy the previous event's, taken a step late.
+  let late: { index: number; picksTaken: number } | null = null;
+  const copyAfter = (index: number, picksTaken: number): void => {
+    if (life.afterEach === undefined) return;
+    if (life.brokenCopy === undefined) return index < 0 ? undefined : life.afterEach(index, picksTaken, workDir);
+    if (late !== null) life.afterEach(late.index, late.picksTaken, workDir);
+    late = index < 0 ? null : { index, picksTaken };
+  };
+
   let killedAt: number | null = null;
   const emit: EmitEvent = (event) => {
     fence.assertAlive();
@@ -90,6 +110,7 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
     widths.push(...pendingWidths);
     pendingPicks = [];
     pendingWidths = [];
+    copyAfter(index, picks.length);
     if (index === life.killAfter) {
       killedAt = index;
       if (life.brokenKill === 'life-runs-on') return;
@@ -121,6 +142,7 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
     if (killedAt !== null) ending = { how: 'killed' };
   } finally {
     clearTimeout(timer);
+    if (!fence.killed) copyAfter(-1, 0);
     // The life is over either way: what it left is the state, whatever it left open is closed,
     // whatever it still runs is cut off. Its private folder goes once nothing holds it; an
     // abandoned life that still writes there gets an error nobody reads.

@@ -25,7 +25,7 @@ import type { Scenario } from '../../model/scenario.js';
 import type { DurableState, LifeRun, LifeStart, Session, SessionLives } from '../engine.js';
 import { inPool } from './pool.js';
 import { heldSession, heldTempDir, withTempDir } from './processes.js';
-import { digestStateFolder, type Canonical, type StateFile } from './state-digest.js';
+import { digestStateFolder, folderBytesKey, type Canonical, type StateFile } from './state-digest.js';
 import { WarmPool, type WarmPoolFigures } from './warm-pool.js';
 
 /** One life of a process engine, as its tier runs it. */
@@ -46,6 +46,11 @@ export interface TierLifeRequest {
   picks: readonly number[];
   /** The exploration's processes started ahead of their lives: pass it to runProcessLife. */
   warm?: WarmPool;
+  /**
+   * Asked only of a tier that `cutsInOneLife`: called right after each event, synchronously, with
+   * the folder holding the life's state at that instant (what a kill there would leave).
+   */
+  afterEach?: (k: number, picksTaken: number, stateDir: string) => void;
 }
 
 /** What an engine gives to be explored by equivalence. */
@@ -58,6 +63,12 @@ export interface ProcessTier {
   canonical?: () => Canonical;
   /** Whether a life reads its number (then it is part of the key, as for the scripted engine's random keys). */
   readsLifeIndex?: boolean;
+  /**
+   * Its lives run in killpoint's own process and hand over their state after each event in one
+   * synchronous step (request.afterEach), exactly as their kill does (in-process/in-process-life.ts):
+   * a life's kill points are then cut from one repeat of it instead of one killed life each.
+   */
+  cutsInOneLife?: boolean;
   /** Writes a fresh run's durable state (the scenario's shop) into an empty folder. */
   prepare(scenario: Scenario, stateDir: string): void;
   /** Runs one life, in a process, from the state in `stateDir`. */
@@ -102,6 +113,8 @@ class FolderState implements DurableState {
 class StateSpace {
   private readonly held: { dir: string; release(): void };
   private readonly byDigest = new Map<string, FolderState>();
+  /** Digests of the folders' files already read, by their bytes (folderBytesKey). */
+  private readonly digestByBytes = new Map<string, string>();
   readonly initial: FolderState;
   /** The exploration's warm processes (none when the tier is run cold). */
   readonly warm: WarmPool | undefined;
@@ -119,7 +132,12 @@ class StateSpace {
   }
 
   private folderDigest(dir: string, outside: string): string {
-    const files = digestStateFolder(dir, this.tier.files, this.tier.canonical);
+    const bytes = folderBytesKey(dir);
+    let files = this.digestByBytes.get(bytes);
+    if (files === undefined) {
+      files = digestStateFolder(dir, this.tier.files, this.tier.canonical);
+      this.digestByBytes.set(bytes, files);
+    }
     return this.tier.outside === undefined ? files : `${files}|${outside}`;
   }
 
@@ -195,14 +213,34 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
     return state;
   };
   /** Runs a life in a copy of the state, in a temp folder of its own (beside the space's, so a kept state is moved, not copied). */
-  const lifeFrom = <T>(start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string) => T | Promise<T>): Promise<T> => {
+  const lifeFrom = <T>(start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string, runDir: string) => T | Promise<T>, afterEach?: TierLifeRequest['afterEach']): Promise<T> => {
     const from = stateOf(start);
     return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-life-`, async (runDir) => {
       const stateDir = join(runDir, 'state');
       cpSync(from.dir, stateDir, { recursive: true });
       await tier.outside?.copy(from.dir, stateDir);
-      const life = await tier.life(scenario, { runDir, stateDir, lifeIndex: start.lifeIndex, killAfter, picks: start.picks, ...(from.space.warm === undefined ? {} : { warm: from.space.warm }) });
-      return then(life, stateDir);
+      const life = await tier.life(scenario, { runDir, stateDir, lifeIndex: start.lifeIndex, killAfter, picks: start.picks, ...(from.space.warm === undefined ? {} : { warm: from.space.warm }), ...(afterEach === undefined ? {} : { afterEach }) });
+      return then(life, stateDir, runDir);
+    });
+  };
+  /**
+   * Every kill point of `run` from one repeat of it (a tier that cutsInOneLife): the state after
+   * each event is copied aside as it happens, and the repeat must write the same events and take
+   * the same picks as `run`, or nothing it left is used.
+   */
+  const cutFromOneRepeat = (start: LifeStart, run: LifeRun, cuts: Map<number, { state: FolderState; picksTaken: number }>): Promise<void> => {
+    const from = stateOf(start).space;
+    const copies: { k: number; picksTaken: number; dir: string }[] = [];
+    let copiesDir = '';
+    const afterEach = (k: number, picksTaken: number, stateDir: string): void => {
+      const dir = join(copiesDir, `after-${k}`);
+      cpSync(stateDir, dir, { recursive: true });
+      copies.push({ k, picksTaken, dir });
+    };
+    return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-cuts-`, async (dir) => {
+      copiesDir = dir;
+      await lifeFrom(start, null, (life) => mustRepeatWhole(tier, scenario, start, run, life), afterEach);
+      for (const copy of copies) if (!cuts.has(copy.k)) cuts.set(copy.k, { state: await from.keep(copy.dir), picksTaken: copy.picksTaken });
     });
   };
 
@@ -231,6 +269,7 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
     cutEvery: async (start, run, concurrency) => {
       const cuts = cutsOf.get(run);
       if (cuts === undefined) throw new Error(`${tier.name} ${scenario.id}: cutEvery of a life this tier did not run`);
+      if (tier.cutsInOneLife) return cutFromOneRepeat(start, run, cuts);
       const events = run.record.events;
       const from = stateOf(start).space;
       from.warm?.atLeast(concurrency);
@@ -243,6 +282,7 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
         cuts.set(k, cut);
       });
     },
+    ...(tier.cutsInOneLife ? { cutsInOneLife: true } : {}),
     close: async () => {
       closed = true;
       const kept = space;
@@ -267,9 +307,21 @@ export function processSession(scenario: Scenario, run: (schedule: Schedule) => 
   return {
     scenario,
     run,
-    ...(lives === undefined ? {} : { lives: { initial: lives.initial, key: lives.key, runLife: lives.runLife, cutEvery: lives.cutEvery } }),
+    ...(lives === undefined ? {} : { lives: { initial: lives.initial, key: lives.key, runLife: lives.runLife, cutEvery: lives.cutEvery, ...(lives.cutsInOneLife ? { cutsInOneLife: true } : {}) } }),
     close,
   };
+}
+
+/** A repeat of a life, from the same state with the same picks, must end as it did, with the same events and picks. */
+function mustRepeatWhole(tier: ProcessTier, scenario: Scenario, start: LifeStart, run: LifeRun, life: TierLife): void {
+  const what = `${tier.name} ${scenario.id} life ${start.lifeIndex}`;
+  const events = (r: LifeRecord) => r.events.map((e) => JSON.stringify(e));
+  const [a, b] = [events(run.record), events(life.record)];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i] !== b[i]) throw new LifeNotRepeatable(`${what}: from the same state with the same picks, event ${i} was ${a[i] ?? 'missing'} in the life run to its end and ${b[i] ?? 'missing'} in its repeat`);
+  }
+  if (life.record.end !== run.record.end) throw new LifeNotRepeatable(`${what}: the life ended ${run.record.end}, its repeat from the same state ${life.record.end}`);
+  if (JSON.stringify(life.picks) !== JSON.stringify(run.picks)) throw new LifeNotRepeatable(`${what}: its repeat took interleaving picks ${JSON.stringify(life.picks)} where the life run to its end took ${JSON.stringify(run.picks)}`);
 }
 
 /** A child killed after event k must have written the first k + 1 events of the life run to its end, and taken its picks. */

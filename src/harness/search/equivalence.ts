@@ -62,6 +62,12 @@ export interface ReductionFigures {
   interleavings: number;
   /** Process tiers: children killed at a kill point (SessionLives.cutEvery), beside the lives run to their end. */
   childrenKilled?: number;
+  /**
+   * In-process tiers that cut in one life (SessionLives.cutsInOneLife): lives run again to copy
+   * their state after each event, and the kill points those copies stand for.
+   */
+  livesRepeatedToCut?: number;
+  killPointsCopied?: number;
 }
 
 interface Judgement {
@@ -159,6 +165,7 @@ export function* equivalencePlan(session: Session, system: SystemUnderTest, inte
   let eventsUnreduced = 0;
   let verdictsJudged = 0;
   let childrenKilled = 0;
+  let livesRepeatedToCut = 0;
   let minimal: { kills: number[]; order: number } | null = null;
   const minimalByCheck: Partial<Record<CheckName, CheckMinimum>> = {};
 
@@ -284,6 +291,7 @@ export function* equivalencePlan(session: Session, system: SystemUnderTest, inte
       yield [{ cut: node.run!, start: node.start }];
       node.cut = true;
       childrenKilled += node.run!.record.events.length; // a kill before the first event needs no child
+      livesRepeatedToCut += 1;
     }
     const starts: LifeStart[] = [];
     for (const after of afterEach(life)) starts.push({ state: after.state, lifeIndex, picks: life.start.picks.slice(Math.min(after.picksTaken, life.start.picks.length)) });
@@ -336,7 +344,7 @@ export function* equivalencePlan(session: Session, system: SystemUnderTest, inte
     failures,
     minimal,
     minimalByCheck,
-    reduction: { schedulesCovered: explored, livesRun: cache.livesRun, livesUnreduced, eventsRun: cache.eventsRun, eventsUnreduced, distinctStates: cache.distinctKeys, ...(cache.joins ? { livesJoined: cache.headsRun + cache.livesAtJoinPoints } : {}), verdictsJudged, interleavings: list.length, ...(lives.cutEvery === undefined ? {} : { childrenKilled }) },
+    reduction: { schedulesCovered: explored, livesRun: cache.livesRun, livesUnreduced, eventsRun: cache.eventsRun, eventsUnreduced, distinctStates: cache.distinctKeys, ...(cache.joins ? { livesJoined: cache.headsRun + cache.livesAtJoinPoints } : {}), verdictsJudged, interleavings: list.length, ...(lives.cutEvery === undefined ? {} : lives.cutsInOneLife ? { livesRepeatedToCut, killPointsCopied: childrenKilled } : { childrenKilled }) },
     list,
     coverage,
   };

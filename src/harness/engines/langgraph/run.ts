@@ -82,8 +82,19 @@ function loadInProcessModule(): Promise<typeof import('./in-process-entry.js')> 
   return (inProcessModule ??= inlinedModule(IN_PROCESS_ENTRY).then((path) => createRequire(import.meta.url)(path) as typeof import('./in-process-entry.js')));
 }
 
+/**
+ * Variants of the in-process tier for its own tests: a kill that cuts nothing off, a state copy
+ * taken one event late, or every kill point suffered by a life of its own instead of cut from one
+ * repeat (the comparison the one-repeat cuts are tested by).
+ */
+export interface InProcessVariant {
+  brokenKill?: 'life-runs-on';
+  brokenCopy?: 'one-event-late';
+  cutEach?: 'by a killed life';
+}
+
 /** One life in killpoint's own process, from the state in `stateDir`: what its child would answer. */
-async function langGraphLifeInProcess(run: LangGraphRun, request: TierLifeRequest, brokenKill?: 'life-runs-on'): Promise<TierLife> {
+async function langGraphLifeInProcess(run: LangGraphRun, request: TierLifeRequest, variant: InProcessVariant): Promise<TierLife> {
   const { scenario, systemName, config } = run;
   const { runLangGraphLife, NotACheckpointDatabase } = await loadInProcessModule();
   const life = await runInProcessLife({
@@ -94,7 +105,9 @@ async function langGraphLifeInProcess(run: LangGraphRun, request: TierLifeReques
     isBadInput: (error) => error instanceof NotACheckpointDatabase,
     stateDir: request.stateDir,
     run: ({ emit, onPick }, fence, workDir) => runLangGraphLife({ scenario, config, stateDir: workDir, picks: [...request.picks], emit, onPick, fence }),
-    ...(brokenKill === undefined ? {} : { brokenKill }),
+    ...(request.afterEach === undefined ? {} : { afterEach: request.afterEach }),
+    ...(variant.brokenKill === undefined ? {} : { brokenKill: variant.brokenKill }),
+    ...(variant.brokenCopy === undefined ? {} : { brokenCopy: variant.brokenCopy }),
   });
   if (request.lifeIndex === 0 && request.killAfter === null) mustSaveACheckpoint(run, life.record);
   return life;
@@ -125,9 +138,9 @@ export function runLangGraph(scenario: Scenario, config: LangGraphConfig, system
  * compares them with each other, so the digest renames them by order (renameUuidsAndTimes).
  * `faults`: for tests only (see LangGraphFaults); a life with faults runs in a process whatever
  * `livesIn` says, since a fault hangs or ends the process it runs in. `brokenKill`: for the
- * differential's test only, an in-process kill that cuts nothing off (in-process-life.ts).
+ * tier's own tests only (InProcessVariant).
  */
-export function langGraphTier(config: LangGraphConfig, systemName: string, faults?: LangGraphFaults, livesIn: LangGraphLivesIn = 'process', brokenKill?: 'life-runs-on'): ProcessTier {
+export function langGraphTier(config: LangGraphConfig, systemName: string, faults?: LangGraphFaults, livesIn: LangGraphLivesIn = 'process', variant: InProcessVariant = {}): ProcessTier {
   const inProcess = livesIn === 'in-process' && faults === undefined;
   const run = (scenario: Scenario): LangGraphRun => ({ scenario, config, systemName, ...(faults === undefined ? {} : { faults }) });
   return {
@@ -139,7 +152,8 @@ export function langGraphTier(config: LangGraphConfig, systemName: string, fault
     ],
     canonical: renameUuidsAndTimes,
     prepare: (scenario, stateDir) => prepareState(run(scenario), stateDir),
-    life: (scenario, request) => (inProcess ? langGraphLifeInProcess(run(scenario), request, brokenKill) : langGraphLife(run(scenario), request)),
+    cutsInOneLife: inProcess && variant.cutEach === undefined,
+    life: (scenario, request) => (inProcess ? langGraphLifeInProcess(run(scenario), request, variant) : langGraphLife(run(scenario), request)),
     stores: storesOf,
   };
 }
