@@ -3,12 +3,15 @@
 // here (npm run differential:in-process compares every kill point of the 14 tasks). A kill that
 // cuts nothing off is caught by the same comparison, and abandoned lives leave nothing open.
 
+import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { eventIdentities } from '../src/harness/check/kill-points.js';
 import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
 import { langGraphConfigNamed } from '../src/harness/engines/langgraph/config.js';
 import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
+import { langGraphModuleSpec, langGraphModuleSystem } from '../src/harness/engines/langgraph/module/system.js';
 import { langGraphTier } from '../src/harness/engines/langgraph/run.js';
+import { collectEveryLives } from '../src/harness/in-process/abandoned-lives.js';
 import { processSystem } from '../src/harness/process/process-system.js';
 import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
 import { explore } from '../src/harness/search/explore.js';
@@ -90,6 +93,31 @@ describe('a LangGraph life killed in process against the same life killed by SIG
     }
     expect(spawned).toEqual([]);
     expect(process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap').length).toBeLessThanOrEqual(handlesBefore);
+  }, 120_000);
+});
+
+describe("a user's graph in process", () => {
+  // The support agent's graph opens its ledger (a SQLite file in the life's folder) in every life
+  // and never closes it: SIGKILL closes it in a process; in process, its handle goes when the
+  // collector finalizes it, which the tier asks for every so many lives.
+  it.runIf(existsSync('/proc/self/fd'))('that opens a database in every life and never closes it does not pile up open files', async () => {
+    const own = langGraphModuleSystem(langGraphModuleSpec({ module: 'examples/support-agent-langgraph/src/agent-keyed.ts', inputFile: 'examples/support-agent-langgraph/input.json' }));
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    const previous = collectEveryLives(8);
+    try {
+      const events = (await runSchedule(own, own.ownTask!, NONE)).lives[0]!.events.length;
+      const before = openFiles();
+      let lives = 0;
+      let most = before;
+      for (let k = 0; lives < 48; k = (k + 3) % events) {
+        lives += (await runSchedule(own, own.ownTask!, { kills: [k], interleaving: [] })).lives.length;
+        most = Math.max(most, openFiles());
+      }
+      // Without the collections, each life's ledger stays open: 48 more files.
+      expect(most - before).toBeLessThan(24);
+    } finally {
+      collectEveryLives(previous);
+    }
   }, 120_000);
 });
 

@@ -25,6 +25,7 @@ import type { TierLife } from '../process/process-lives.js';
 import { LifeTimedOut } from '../process/processes.js';
 import { EXIT_FAILED, errorLine, lifeEnd, type LifeExit } from '../process/protocol.js';
 import { LifeFence, LifeKilled } from './fence.js';
+import { lifeAbandoned } from './abandoned-lives.js';
 import { oneAtATime } from './one-at-a-time.js';
 
 export interface InProcessLife {
@@ -66,7 +67,7 @@ type Ending = { how: 'returned'; conversation: Conversation | null } | { how: 't
 
 /** Runs the life in this process, after any other in-process life has ended. */
 export function runInProcessLife(life: InProcessLife): Promise<TierLife> {
-  return oneAtATime(() => runNow(life));
+  return oneAtATime(() => runNow(life).finally(lifeAbandoned));
 }
 
 async function runNow(life: InProcessLife): Promise<TierLife> {
