@@ -17,12 +17,33 @@ import { lanternScenarios } from '../src/model/load.js';
 import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
 import { startProgress } from '../src/harness/cli/progress.js';
 import { langGraphModuleSpec, langGraphModuleSystem } from '../src/harness/engines/langgraph/module/system.js';
+import type { SystemUnderTest } from '../src/harness/engine.js';
+import { runSchedule } from '../src/harness/session.js';
+import type { Scenario } from '../src/model/scenario.js';
 
 /** The systems the in-process tier is proved on, by engine: a plain and a keyed one each. */
 const DEFAULT_SYSTEMS = ['langgraph:react/sync', 'langgraph:toolnode/sync+keys'];
 /** Users' graphs, on their own input: the example support agent, without and with keys. */
 const DEFAULT_MODULES = ['examples/support-agent-langgraph/src/agent.ts', 'examples/support-agent-langgraph/src/agent-keyed.ts'];
 const MODULE_INPUT = 'examples/support-agent-langgraph/input.json';
+
+/**
+ * Every order of the task's parallel calls (up to `bound`), as the picks that give it: a run never
+ * killed with each prefix of picks, branching wherever more than one call could go next.
+ */
+async function ordersOf(system: SystemUnderTest, scenario: Scenario, bound = 32): Promise<number[][]> {
+  const orders: number[][] = [];
+  const visit = async (prefix: number[]): Promise<void> => {
+    if (orders.length >= bound) return;
+    const run = await runSchedule(system, scenario, { kills: [], interleaving: prefix });
+    orders.push(run.picksTaken);
+    for (let i = prefix.length; i < run.picksTaken.length; i++) {
+      for (let other = 1; other < run.pickWidths[i]!; other++) await visit([...run.picksTaken.slice(0, i), other]);
+    }
+  };
+  await visit([]);
+  return orders;
+}
 
 function fail(message: string): never {
   console.error(`in-process-differential: ${message}`);
@@ -55,18 +76,20 @@ async function main(): Promise<void> {
     }
     progress.end();
   }
-  // A user's graph runs its own task: every kill point of it, from scratch, on both tiers.
+  // A user's graph runs its own task: every kill point of it, from scratch, on both tiers, in every order of its parallel calls.
   for (const module of values.modules === undefined ? DEFAULT_MODULES : values.modules.split(',').filter((m) => m !== '')) {
     const spec = langGraphModuleSpec({ module, inputFile: MODULE_INPUT });
     const inProcess = langGraphModuleSystem(spec, 'in-process');
     const sum = byEngine.get('langgraph (your graph)') ?? { killPoints: 0, disagreements: [], inProcessMs: 0, processMs: 0 };
     byEngine.set('langgraph (your graph)', sum);
-    const r = await compareTiers(inProcess.ownTask!, inProcess, langGraphModuleSystem(spec, 'process'), { concurrency });
-    sum.killPoints += r.killPoints;
-    sum.disagreements.push(...r.disagreements);
-    sum.inProcessMs += r.inProcessMs;
-    sum.processMs += r.processMs;
-    console.error(`${module}: ${r.killPoints} kill points, ${r.disagreements.length} disagreements, ${(r.inProcessMs / 1000).toFixed(1)} s in process, ${(r.processMs / 1000).toFixed(1)} s by SIGKILL`);
+    for (const interleaving of await ordersOf(inProcess, inProcess.ownTask!)) {
+      const r = await compareTiers(inProcess.ownTask!, inProcess, langGraphModuleSystem(spec, 'process'), { concurrency, interleaving });
+      sum.killPoints += r.killPoints;
+      sum.disagreements.push(...r.disagreements);
+      sum.inProcessMs += r.inProcessMs;
+      sum.processMs += r.processMs;
+      console.error(`${module} (picks ${interleaving.join(',') || 'none'}): ${r.killPoints} kill points, ${r.disagreements.length} disagreements, ${(r.inProcessMs / 1000).toFixed(1)} s in process, ${(r.processMs / 1000).toFixed(1)} s by SIGKILL`);
+    }
   }
   let disagreements = 0;
   for (const [engine, s] of byEngine) {

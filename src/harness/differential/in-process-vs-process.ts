@@ -62,18 +62,18 @@ function whatDiffers(a: PointResult, b: PointResult): string {
  * Each kill point's result on one tier: every single kill point by equivalence (the explorer the
  * check command runs), or the given ones each run from scratch.
  */
-async function resultsOn(scenario: Scenario, system: SystemUnderTest, killPoints: readonly number[] | 'every', concurrency: number): Promise<{ results: Map<number, PointResult>; identities: string[] }> {
-  const baseline = await runSchedule(system, scenario, { kills: [], interleaving: [] });
+async function resultsOn(scenario: Scenario, system: SystemUnderTest, killPoints: readonly number[] | 'every', concurrency: number, interleaving: readonly number[]): Promise<{ results: Map<number, PointResult>; identities: string[] }> {
+  const baseline = await runSchedule(system, scenario, { kills: [], interleaving: [...interleaving] });
   const identities = eventIdentities(baseline.lives[0]!.events);
   const results = new Map<number, PointResult>();
   const keep = (k: number, outcome: RunOutcome, verdict: Verdict, failed: readonly CheckName[]) => results.set(k, { failed, verdict, lives: outcome.lives });
   // A system whose lives cannot start from a saved state (a user's module) runs each point from scratch.
   if (killPoints === 'every' && !(await offersLives(system, scenario))) killPoints = Array.from({ length: identities.length + 1 }, (_, i) => i - 1);
   if (killPoints === 'every') {
-    await exploreByEquivalence(scenario, system, [{ picks: [], baseline }], 1, (c) => keep(c.kills[0]!, c.outcome(), c.verdict(), c.failed), { concurrency });
+    await exploreByEquivalence(scenario, system, [{ picks: [...interleaving], baseline }], 1, (c) => keep(c.kills[0]!, c.outcome(), c.verdict(), c.failed), { concurrency });
   } else {
     await inPool([...killPoints], concurrency, async (k) => {
-      const outcome = await runSchedule(system, scenario, { kills: [k], interleaving: [] });
+      const outcome = await runSchedule(system, scenario, { kills: [k], interleaving: [...interleaving] });
       const verdict = judge(scenario, outcome, baseline);
       keep(k, outcome, verdict, failedChecks({ scenario, outcome, verdict }));
     });
@@ -90,18 +90,23 @@ async function offersLives(system: SystemUnderTest, scenario: Scenario): Promise
   }
 }
 
-/** Compares the two tiers of one system on one task, at every single kill point or at those given. */
-export async function compareTiers(scenario: Scenario, inProcess: SystemUnderTest, process: SystemUnderTest, options: { concurrency: number; killPoints?: readonly number[] }): Promise<TierComparison> {
+/**
+ * Compares the two tiers of one system on one task, at every single kill point or at those given,
+ * with the parallel calls in the order `interleaving` picks (default: the first ready each time).
+ */
+export async function compareTiers(scenario: Scenario, inProcess: SystemUnderTest, process: SystemUnderTest, options: { concurrency: number; killPoints?: readonly number[]; interleaving?: readonly number[] }): Promise<TierComparison> {
   const points = options.killPoints ?? 'every';
+  const interleaving = options.interleaving ?? [];
   // real clock: how long each tier took is the figure the differential reports beside its verdicts.
   let started = performance.now();
-  const a = await resultsOn(scenario, inProcess, points, 1);
+  const a = await resultsOn(scenario, inProcess, points, 1, interleaving);
   const inProcessMs = performance.now() - started;
   started = performance.now();
-  const b = await resultsOn(scenario, process, points, options.concurrency);
+  const b = await resultsOn(scenario, process, points, options.concurrency, interleaving);
   const processMs = performance.now() - started;
   const disagreements: string[] = [];
-  const where = (k: number) => `${scenario.id} ${inProcess.name} kill point ${k} (${k < 0 ? 'start' : (b.identities[k] ?? a.identities[k] ?? '?')})`;
+  const order = interleaving.length === 0 ? '' : ` (picks ${interleaving.join(',')})`;
+  const where = (k: number) => `${scenario.id} ${inProcess.name}${order} kill point ${k} (${k < 0 ? 'start' : (b.identities[k] ?? a.identities[k] ?? '?')})`;
   if (JSON.stringify(a.identities) !== JSON.stringify(b.identities)) disagreements.push(`${scenario.id} ${inProcess.name}: the runs never killed differ: in process ${a.identities.length} events, process ${b.identities.length}`);
   const all = [...new Set([...a.results.keys(), ...b.results.keys()])].sort((x, y) => x - y);
   for (const k of all) {
