@@ -1,11 +1,11 @@
 // Vercel Workflow under killpoint: a real Workflow SDK run on the local world, each life a process
-// killed with SIGKILL. A sample, as tests take: the command line at the kill points that matter
-// (Dana's refund in its gap without keys, with keys and with the broken random keys; Ivan's
-// parallel cancellations with keys), each command with a temp folder of its own that must be
-// empty and a process tree that must be gone once it exits; a kill right after the run is created,
-// whose recovery must resume that run and start no other; the parallel calls' order chosen and
-// repeatable; bad input named. The sweep, every kill point of the 14 tasks against the scripted
-// workflow strategies, is `npm run vercel-workflow`.
+// killed with SIGKILL. A sample, as tests take: the command line at the kill points that matter (a
+// refund in its gap without keys, with keys and with the broken random keys, on a task of one
+// refund, whose lives are short; Ivan's parallel cancellations with keys), each command with a
+// temp folder of its own that must be empty and a process tree that must be gone once it exits; a
+// kill right after the run is created, whose recovery must resume that run and start no other;
+// the parallel calls' order chosen and repeatable; bad input named. The sweep, every kill point of
+// the 14 tasks against the scripted workflow strategies, is `npm run vercel-workflow`.
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { liveChildCount } from '../src/harness/process/processes.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario, loadScenarioFile, PROJECT_ROOT } from '../src/model/load.js';
 
-const DANA = 'scenarios/lantern/T01-dana-torn-pad.json';
+const ONE_REFUND = 'test/fixtures/one-refund.json';
 const IVAN = 'scenarios/lantern/T03-ivan-two-orders.json';
 const temps = mkdtempSync(join(tmpdir(), 'killpoint-vercel-test-'));
 afterAll(() => {
@@ -82,13 +82,13 @@ function killpoint(args: string[]): Promise<Ran> {
 }
 
 describe('killpoint check --engine vercel-workflow', () => {
-  it("Dana's refund killed in its gap (committed, step_completed not yet written): without keys done twice (exit 1), with keys every check (exit 0), the broken random keys caught (exit 1); Ivan's parallel cancellations with keys killed after the first one's commit: every check (exit 0); nothing left behind by any", async () => {
+  it("a one-refund task's refund killed in its gap (committed, step_completed not yet written): without keys done twice (exit 1), with keys every check (exit 0), the broken random keys caught (exit 1); Ivan's parallel cancellations with keys killed after the first one's commit: every check (exit 0); nothing left behind by any", async () => {
     const gap = ['--schedule', 'shop-commit[call_refund]'];
     // Side by side: each command is mostly its lives, and they are few.
     const [plain, keyed, random, ivan] = await Promise.all([
-      killpoint(['check', DANA, '--engine', 'vercel-workflow', '--strategy', 'durable-agent', ...gap]),
-      killpoint(['check', DANA, '--engine', 'vercel-workflow', '--strategy', 'durable-agent+keys', ...gap]),
-      killpoint(['check', DANA, '--engine', 'vercel-workflow', '--strategy', 'durable-agent+random-keys', ...gap]),
+      killpoint(['check', ONE_REFUND, '--engine', 'vercel-workflow', '--strategy', 'durable-agent', ...gap]),
+      killpoint(['check', ONE_REFUND, '--engine', 'vercel-workflow', '--strategy', 'durable-agent+keys', ...gap]),
+      killpoint(['check', ONE_REFUND, '--engine', 'vercel-workflow', '--strategy', 'durable-agent+random-keys', ...gap]),
       killpoint(['check', IVAN, '--engine', 'vercel-workflow', '--strategy', 'durable-agent+keys', '--schedule', 'shop-commit[call_cancel-both_1]']),
     ]);
     for (const r of [plain, keyed, random, ivan]) {
@@ -99,7 +99,7 @@ describe('killpoint check --engine vercel-workflow', () => {
     expect(plain.status).toBe(1);
     expect(plain.stdout).toMatch(/kill schedule: \d+ \(shop-commit\[call_refund\]\)/);
     expect(plain.stdout).toMatch(/done twice/);
-    expect(plain.stdout).toMatch(/refund O-1042\/L1/);
+    expect(plain.stdout).toMatch(/refund O-7\/L1 committed twice/);
     expect(plain.stdout).toMatch(/life 2 \(recovery 1\)/);
     expect(keyed.status).toBe(0);
     expect(random.status).toBe(1);
