@@ -2,12 +2,12 @@
 // processes started ahead of them (src/harness/process/warm-pool.ts) give the verdicts that cold ones give,
 // and a bundle started through the code-cache loader (src/harness/process/child-bundle.ts) prints what it
 // prints without the cache. On a one-refund task, so that every kill point stays a few dozen
-// processes: the warm exploration at every kill point, against a cold one (killpoint's own agent)
-// or against cold runs from scratch where the verdicts change (DBOS, whose processes are slow to
-// start). `npm run real` explores every bundled task under every strategy with warm children and
-// with cold ones, each verdict checked against the simulation; `npm run dbos -- --by-equivalence
-// --warm` explores each bundled task on DBOS with warm children, every kill point's verdict
-// checked against its cold run from scratch.
+// processes: the warm exploration at every kill point against a cold one (killpoint's own agent);
+// on DBOS, whose processes are slow to start, warm and cold runs from scratch at the kill points
+// where the verdicts change and a stride through the rest. `npm run real` explores every bundled
+// task under every strategy with warm children and with cold ones, each verdict checked against
+// the simulation; `npm run dbos -- --by-equivalence --warm` explores each bundled task on DBOS with
+// warm children, every kill point's verdict checked against its cold run from scratch.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,17 +19,16 @@ import { compareTiersByEquivalence, formatMismatch } from '../src/harness/differ
 import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
 import { childBundle } from '../src/harness/process/child-bundle.js';
 import { WarmPool, type WarmPoolFigures } from '../src/harness/process/warm-pool.js';
-import { processLives, processSession, WARM_CHILDREN_VARIABLE } from '../src/harness/process/process-lives.js';
-import { stopBackends } from '../src/harness/engines/dbos/backend.js';
+import { WARM_CHILDREN_VARIABLE } from '../src/harness/process/process-lives.js';
+import { holdBackend, stopBackends } from '../src/harness/engines/dbos/backend.js';
 import { dbosConfigNamed } from '../src/harness/engines/dbos/config.js';
 import { dbosSystem } from '../src/harness/engines/dbos/engine.js';
 import { dbosTier } from '../src/harness/engines/dbos/tier.js';
-import { runDbos } from '../src/harness/engines/dbos/run.js';
-import { exploreByEquivalence } from '../src/harness/search/equivalence.js';
-import type { SystemUnderTest } from '../src/harness/engine.js';
+import { runWholeInProcesses, type WholeRunTier } from '../src/harness/process/whole-run.js';
+import type { RunOutcome } from '../src/harness/check/outcome.js';
 import { eventIdentities } from '../src/harness/check/kill-points.js';
 import { failedChecks } from '../src/harness/check/checks.js';
-import { judge, type Verdict } from '../src/harness/check/verdict.js';
+import { judge } from '../src/harness/check/verdict.js';
 import { inPool } from '../src/harness/process/pool.js';
 import { runSchedule } from '../src/harness/session.js';
 
@@ -78,39 +77,44 @@ describe('warm children', () => {
 });
 
 describe('warm DBOS children', () => {
-  it('run every kill point of a one-refund task with the verdicts cold ones give (DBOS reads its life from stdin too)', async () => {
+  it('run a one-refund task at the kill points that matter and a stride through the rest with the verdicts cold ones give (DBOS reads its life from stdin too)', async () => {
     const scenario = loadScenarioFile(join(import.meta.dirname, 'fixtures', 'one-refund.json'));
     const config = dbosConfigNamed('pglite/workflow')!;
-    type Seen = { kills: number[]; failed: readonly string[]; doneTwice: string[]; sameAnswer: boolean };
-    const seen = (kills: number[], failed: readonly string[], verdict: Verdict): Seen => ({ kills, failed, doneTwice: verdict.doneTwice.map(String), sameAnswer: verdict.sameAnswer });
+    const tier = dbosTier(config, 'pglite/workflow');
+    type Seen = { kills: number[]; lives: string[][]; failed: readonly string[]; doneTwice: string[]; sameAnswer: boolean };
+    const pool = new WarmPool(1);
+    // The warm runs below are no session of a system, so nothing else holds PGlite up for them.
+    const release = holdBackend('pglite');
     try {
-      // Warm: every kill point explored by equivalence, each life handed to a process started ahead.
-      const figures: WarmPoolFigures[] = [];
-      const livesOf = processLives(dbosTier(config, 'pglite/workflow'), { warm: true, onWarmFigures: (f) => figures.push(f) });
-      const system: SystemUnderTest = { ...dbosSystem('pglite/workflow')!, open: (s) => processSession(s, (schedule) => runDbos(s, config, 'pglite/workflow', schedule), livesOf) };
-      const warm: Seen[] = [];
-      await exploreByEquivalence(scenario, system, { orders: [[]] }, 1, (c) => {
-        warm.push(seen(c.kills, c.failed, c.verdict()));
-      }, { concurrency: 2 });
-      expect(figures[0]!.handedWarm).toBeGreaterThan(0);
-      // Cold: each life a process started for it, run from scratch, at the kill points where the
-      // verdicts differ (before anything, in the gap, after the step's record, after the workflow's).
+      // Warm: the tier's own lives, each handed to a process the pool started ahead of it (as an
+      // exploration's are: the warm exploration itself is the journal's, above). Cold: each life a
+      // process started for it. Whole runs, so that a sample of kill points costs a few processes each.
+      const warmTier: WholeRunTier = { ...tier, life: (s, request) => tier.life(s, { ...request, warm: pool }) };
       const cold = dbosSystem('pglite/workflow')!;
       const baseline = await runSchedule(cold, scenario, { kills: [], interleaving: [] });
-      const ids = eventIdentities(baseline.lives[0]!.events);
-      const points = [-1, ...['shop-commit[call_refund]', 'step-recorded[call_refund]', 'workflow-recorded'].map((id) => ids.indexOf(id))];
-      expect(points.every((k) => k >= -1) && new Set(points).size === points.length).toBe(true);
-      const fromScratch = await inPool(points, 2, async (k) => {
-        const outcome = await runSchedule(cold, scenario, { kills: [k], interleaving: [] });
+      const seen = (kills: number[], outcome: RunOutcome): Seen => {
         const verdict = judge(scenario, outcome, baseline);
-        return seen([k], failedChecks({ scenario, outcome, verdict }), verdict);
+        return { kills, lives: outcome.lives.map((l) => eventIdentities(l.events)), failed: failedChecks({ scenario, outcome, verdict }), doneTwice: verdict.doneTwice.map(String), sameAnswer: verdict.sameAnswer };
+      };
+      // The kill points where the verdicts differ (before anything, in the gap, after the step's
+      // record, after the workflow's), and a stride of 12 through the others (0 and 12 here).
+      const ids = eventIdentities(baseline.lives[0]!.events);
+      const matter = [-1, ...['shop-commit[call_refund]', 'step-recorded[call_refund]', 'workflow-recorded'].map((id) => ids.indexOf(id))];
+      expect(matter.every((k) => k >= -1) && new Set(matter).size === matter.length).toBe(true);
+      const points = [...new Set([...matter, ...ids.map((_, k) => k).filter((k) => k % 12 === 0)])].sort((a, b) => a - b);
+      const pairs = await inPool(points, 2, async (k) => {
+        const warm = seen([k], await runWholeInProcesses(warmTier, scenario, 'pglite/workflow', { kills: [k], interleaving: [] }));
+        return { warm, fromScratch: seen([k], await runSchedule(cold, scenario, { kills: [k], interleaving: [] })) };
       });
-      expect(warm.map((v) => v.kills[0])).toEqual(Array.from({ length: ids.length + 1 }, (_, i) => i - 1));
-      expect(warm.filter((v) => points.includes(v.kills[0]!))).toEqual(fromScratch);
+      const warm = pairs.map((p) => p.warm);
+      expect(warm).toEqual(pairs.map((p) => p.fromScratch));
+      // Two lives or more a kill point: most were handed to a process started ahead of them.
+      expect(pool.figures.handedWarm).toBeGreaterThan(points.length);
       // The gap is there, found by warm children as by cold ones.
-      expect(fromScratch.some((v) => v.doneTwice.length > 0)).toBe(true);
-      expect(warm.some((v) => v.doneTwice.length > 0)).toBe(true);
+      expect(warm.find((v) => v.kills[0] === matter[1])!.doneTwice).not.toEqual([]);
     } finally {
+      await pool.drain();
+      release();
       await stopBackends();
     }
     expect(liveChildCount()).toBe(0);
