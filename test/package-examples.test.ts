@@ -31,8 +31,11 @@ const SUBSETS: Record<string, string> = {
   // Its keyed sweep is 17 s; "without keys" runs checkDbos from the package on embedded PGlite over
   // every kill point and finds the minimal one.
   'support-agent-dbos': 'without keys',
-  // journal-agent, langgraph-scenario and support-agent-langgraph take seconds: whole suite,
-  // including killpointTests run for real (journal-agent's and support-agent-langgraph's).
+  // Its keyed sweep repeats what its "without keys" check runs (checkAgent over every kill point
+  // through the installed killpoint and killpoint/agent, then shrunk to the minimal one).
+  'journal-agent': 'without keys',
+  // langgraph-scenario and support-agent-langgraph take seconds: whole suite, including
+  // killpointTests from the installed killpoint/vitest run for real.
 };
 const ALL = process.env.KILLPOINT_EXAMPLES === 'all';
 let work: string;
