@@ -26,10 +26,24 @@ import { prepareCorpusFolder, saveCorpusEntry } from '../../search/corpus.js';
 import { relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../../model/load.js';
 
+/**
+ * `--schedule -1` (a kill before the first event, as a replay line prints it and check reads it)
+ * joined into `--schedule=-1`: parseArgs would take "-1" for an option of its own.
+ */
+function negativeScheduleJoined(args: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--') return [...joined, ...args.slice(i)];
+    if (args[i] === '--schedule' && /^-\d/.test(args[i + 1] ?? '')) joined.push(`--schedule=${args[++i]}`);
+    else joined.push(args[i]!);
+  }
+  return joined;
+}
+
 export async function harnessCommand(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { kills: { type: 'string' }, schedule: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'boolean' }, 'life-timeout': { type: 'string' }, save: { type: 'string' } } });
+    parsed = parseArgs({ args: negativeScheduleJoined(args), allowPositionals: true, options: { kills: { type: 'string' }, schedule: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'boolean' }, 'life-timeout': { type: 'string' }, save: { type: 'string' } } });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
