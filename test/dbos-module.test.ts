@@ -2,18 +2,37 @@
 // its effects; killpoint launches DBOS on its own system database (PGlite here), runs the workflow
 // on its input in child processes and kills them right after each step starts, returns and is
 // recorded. Parallel steps run one at a time in the order the picks choose.
+//
+// PGlite, served from this process, stops once no session holds it; the file holds it from first
+// to last test, so that it starts once here instead of once per test (each run has a workflow id
+// of its own, so what one test leaves in it is read by no other).
 
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkDbos, checkDbosSchedule } from '../src/harness/api/check-module.js';
-import { stopBackends } from '../src/harness/engines/dbos/backend.js';
+import { holdBackend, stopBackends } from '../src/harness/engines/dbos/backend.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
+import { runMain } from './helpers.js';
 
 const FIXTURES = 'test/fixtures/dbos-modules';
 const input = { orderId: 'O-7', email: 'dana@example.com' };
 
-afterAll(() => stopBackends());
+let release = (): void => {};
+beforeAll(() => void (release = holdBackend('pglite')));
+afterAll(async () => {
+  release();
+  await stopBackends();
+});
+
+/** The keyed workflow killed right after step 0 returns, under the given order of the two steps: judged once, read by two tests. */
+const keyedRuns = new Map<string, ReturnType<typeof checkDbosSchedule>>();
+function keyedKilledAfterReturn(picks: number[]): ReturnType<typeof checkDbosSchedule> {
+  const key = picks.join(',');
+  let check = keyedRuns.get(key);
+  if (check === undefined) keyedRuns.set(key, (check = checkDbosSchedule({ module: `${FIXTURES}/keyed.ts`, input }, [2], picks)));
+  return check;
+}
 
 describe('a refund workflow of your own', () => {
   test('without keys, the earliest kill point that repeats a write is the refund step returning before DBOS records it', async () => {
@@ -26,25 +45,32 @@ describe('a refund workflow of your own', () => {
 
   test('with keys made of the workflow id and the step number, the same kill is harmless, in either order of the two steps', async () => {
     for (const picks of [[0], [1]]) {
-      const check = await checkDbosSchedule({ module: `${FIXTURES}/keyed.ts`, input }, [2], picks);
+      const check = await keyedKilledAfterReturn(picks);
       expect(check.report).toContain('<-- KILL');
       expect(check.ok).toBe(true);
     }
   }, 300_000);
 
+  // Read from the run never killed that the test above judges against (the same module, input and
+  // order of steps), rather than a run of its own.
   test('the events are the workflow start, each step start, return and record, and the workflow record', async () => {
-    const check = await checkDbosSchedule({ module: `${FIXTURES}/keyed.ts`, input }, [-1]);
+    const check = await keyedKilledAfterReturn([0]);
     expect(check.judged.baseline.lives[0]?.events.map((e) => e.kind)).toEqual(['workflow-started', 'step-start', 'step-return', 'step-recorded', 'step-start', 'step-return', 'step-recorded', 'workflow-recorded']);
   }, 300_000);
 });
 
-test('the command line: --dbos with --input, exit 1 at the kill point that repeats the refund', () => {
-  const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin', 'killpoint.mjs'), 'check', '--dbos', `${FIXTURES}/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'step-return[step 0]'], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
-  expect(r.stdout).toContain('step 0 (refund): returned   <-- KILL');
-  expect(r.stdout).toContain('refund O-7 committed twice');
+// In process (runMain: the same main, its exit status and what it prints), on the PGlite held above.
+test('the command line: --dbos with --input, exit 1 at the kill point that repeats the refund', async () => {
+  const r = await runMain(['check', '--dbos', `${FIXTURES}/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'step-return[step 0]']);
+  const stdout = r.out.join('\n');
+  expect(stdout).toContain('step 0 (refund): returned   <-- KILL');
+  expect(stdout).toContain('refund O-7 committed twice');
   expect(r.status).toBe(1);
 }, 300_000);
 
+// The killpoint binary itself, kept so that its exit status and its one stderr line (nothing else
+// on stderr) stay proven end to end for --dbos, with PGlite started in its process and stopped so
+// that it exits.
 test('a module whose createWorkflow returns something other than a registered workflow is bad input, in one line', () => {
   const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin', 'killpoint.mjs'), 'check', '--dbos', `${FIXTURES}/not-a-workflow.ts`, '--input', `${FIXTURES}/input.json`], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
   expect(r.stderr).toMatch(/createWorkflow\(ctx\) returned string: expected the workflow function DBOS\.registerWorkflow returned/);

@@ -2,22 +2,37 @@
 // checkpointer and reads back its effects; killpoint runs it in child processes, kills them at
 // the graph's own moments and judges each recovery. Each set-up killpoint cannot check is bad
 // input: exit 2 and one line naming the cause.
+//
+// Most cases drive the command line in this process (runMain: the same main, its exit status and
+// what it prints), which skips a node start and a LangChain load per case; a user's graph runs in
+// killpoint's own process by default, so its lives run here just as in the binary. The binary is
+// spawned where the case needs another folder (the support agent's) and once for bad input, which
+// keeps its own exit status and single stderr line proven end to end.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { checkLangGraph } from '../src/harness/api/check-module.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
+import { runMain } from './helpers.js';
 
 const EXAMPLE = join(PROJECT_ROOT, 'examples', 'support-agent-langgraph');
 const FIXTURES = 'test/fixtures/langgraph-modules';
 
-function killpoint(args: string[], cwd = PROJECT_ROOT, env: NodeJS.ProcessEnv = process.env) {
-  return spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin', 'killpoint.mjs'), ...args], { cwd, env, encoding: 'utf8', timeout: 300_000 });
+// Each user module checked in this process is bundled once, and each bundle adds one exit listener
+// that removes its file: a dozen here, by design, not a leak for Node to warn about.
+const listeners = process.getMaxListeners();
+beforeAll(() => void process.setMaxListeners(listeners + 20));
+afterAll(() => void process.setMaxListeners(listeners));
+
+function killpoint(args: string[], cwd = PROJECT_ROOT) {
+  return spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin', 'killpoint.mjs'), ...args], { cwd, encoding: 'utf8', timeout: 300_000 });
 }
 
+// Spawned: these run from the example's own folder (its node_modules, and the relative paths the
+// replay line names), and main takes the process's folder as it is.
 describe("the support agent of one's own", () => {
   test('without keys, a kill right after the refund returned makes the recovery refund again: exit 1, with the replay', () => {
     const r = killpoint(['check', '--langgraph', 'src/agent.ts', '--input', 'input.json', '--schedule', 'tool-result[call_1_refund]'], EXAMPLE);
@@ -42,21 +57,21 @@ test("a write in a node, outside any tool, is found at its minimal kill point: t
   expect(check.minimal?.replay).toBe(`npx killpoint check --langgraph ${FIXTURES}/node-write.ts --input '{}' --schedule 4`);
 }, 300_000);
 
-test('a tool that calls another tool (an agent used as a tool) runs through: the inner call does not wait at the gate its caller holds', () => {
-  const r = killpoint(['check', '--langgraph', `${FIXTURES}/nested-tool.ts`, '--input', '{}', '--schedule', 'tool-result[inner#1]']);
-  expect(r.stdout).toMatch(/outer outer#1: start[\s\S]*inner inner#1: start[\s\S]*inner inner#1: result {3}<-- KILL/);
+test('a tool that calls another tool (an agent used as a tool) runs through: the inner call does not wait at the gate its caller holds', async () => {
+  const r = await runMain(['check', '--langgraph', `${FIXTURES}/nested-tool.ts`, '--input', '{}', '--schedule', 'tool-result[inner#1]']);
+  expect(r.out.join('\n')).toMatch(/outer outer#1: start[\s\S]*inner inner#1: start[\s\S]*inner inner#1: result {3}<-- KILL/);
   expect(r.status).toBe(1); // the ping repeats: the kill lands between the inner tool's write and any save
 }, 120_000);
 
-test('a failure found with --save is kept as a corpus entry that names the module and input, and replays as expected', () => {
+test('a failure found with --save is kept as a corpus entry that names the module and input, and replays as expected', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'killpoint-module-corpus-'));
   try {
-    const found = killpoint(['check', '--langgraph', `${FIXTURES}/node-write.ts`, '--input', '{}', '--save', dir]);
+    const found = await runMain(['check', '--langgraph', `${FIXTURES}/node-write.ts`, '--input', '{}', '--save', dir]);
     expect(found.status).toBe(1);
-    const entry = /kept as a corpus entry: (\S+\.json)/.exec(found.stdout)?.[1];
+    const entry = /kept as a corpus entry: (\S+\.json)/.exec(found.out.join('\n'))?.[1];
     expect(JSON.parse(readFileSync(entry!, 'utf8'))).toMatchObject({ engine: 'langgraph', strategy: `${FIXTURES}/node-write.ts --input '{}'`, schedule: { killAt: ['node-end[work]'] } });
-    const replay = killpoint(['check', entry!]);
-    expect(replay.stdout).toContain('replays as expected');
+    const replay = await runMain(['check', entry!]);
+    expect(replay.out.join('\n')).toContain('replays as expected');
     expect(replay.status).toBe(0);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -70,67 +85,84 @@ describe('a set-up killpoint cannot check is bad input: exit 2, one line naming 
     ['another export asked for that is not there', [`${FIXTURES}/node-write.ts`, '--graph-export', 'buildIt'], /does not export buildIt\(ctx\)/],
     ['a graph compiled without the checkpointer', [`${FIXTURES}/no-checkpointer.ts`], /compiled without ctx\.checkpointer/],
     ['a graph compiled with MemorySaver', [`${FIXTURES}/memory-saver.ts`], /compiled with MemorySaver, which keeps nothing across processes/],
-    ['readEffects throwing', [`${FIXTURES}/effects-throw.ts`], /readEffects\(ctx\) threw: the ledger is locked/],
     ['readEffects returning something other than records, naming the first bad field', [`${FIXTURES}/effects-not-records.ts`], /readEffects\(ctx\)\[1\]\.kind is number 7: expected the kind of effect/],
     ['readEffects returning a function it forgot to call', [`${FIXTURES}/effects-not-called.ts`], /readEffects\(ctx\) returned a function \(readTinyEffects\) \(not called\?\)/],
     ['a module that throws as it loads', [`${FIXTURES}/throws-on-load.ts`], /throws-on-load\.ts: the module failed to load: OPENAI_API_KEY is not set/],
     ['two runs never killed that differ, naming where', [`${FIXTURES}/not-repeatable.ts`], /two runs without a kill differ at effect 0: ping world \{"n":0\.\d+\} in the first, ping world \{"n":0\.\d+\} in the second/],
   ];
-  test.each(cases)('%s', (_name, moduleArgs, message) => {
+  // In process: what main prints on stderr (console.error) and the status it returns.
+  test.each(cases)('%s', async (_name, moduleArgs, message) => {
     const [module, ...rest] = moduleArgs;
-    const r = killpoint(['check', '--langgraph', module!, '--input', `${FIXTURES}/input.json`, ...rest]);
-    expect(r.stderr).toMatch(message);
+    const r = await runMain(['check', '--langgraph', module!, '--input', `${FIXTURES}/input.json`, ...rest]);
+    const stderr = r.err.join('\n');
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.status).toBe(2);
+  }, 120_000);
+
+  // The binary itself, once (kept so that its own exit status and its one stderr line, with
+  // nothing else on stderr, stay proven end to end): a case that runs the graph before the user's
+  // code throws, so the process must also end by itself, nothing left holding it open.
+  test('readEffects throwing (the killpoint binary itself)', () => {
+    const r = killpoint(['check', '--langgraph', `${FIXTURES}/effects-throw.ts`, '--input', `${FIXTURES}/input.json`]);
+    expect(r.stderr).toMatch(/readEffects\(ctx\) threw: the ledger is locked/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.status).toBe(2);
   }, 120_000);
 
-  test('input that is not JSON', () => {
-    const r = killpoint(['check', '--langgraph', `${FIXTURES}/node-write.ts`, '--input', `${FIXTURES}/bad-input.json`]);
-    expect(r.stderr).toMatch(/--input test\/fixtures\/langgraph-modules\/bad-input\.json: not JSON/);
+  test('input that is not JSON', async () => {
+    const r = await runMain(['check', '--langgraph', `${FIXTURES}/node-write.ts`, '--input', `${FIXTURES}/bad-input.json`]);
+    expect(r.err.join('\n')).toMatch(/--input test\/fixtures\/langgraph-modules\/bad-input\.json: not JSON/);
     expect(r.status).toBe(2);
   });
 
-  test('options that belong with --langgraph, without it', () => {
-    const r = killpoint(['check', '--input', `${FIXTURES}/input.json`]);
-    expect(r.stderr).toMatch(/only with --langgraph <module>/);
+  test('options that belong with --langgraph, without it', async () => {
+    const r = await runMain(['check', '--input', `${FIXTURES}/input.json`]);
+    expect(r.err.join('\n')).toMatch(/only with --langgraph <module>/);
     expect(r.status).toBe(2);
   });
 });
 
+// The command line in process. With a cassette every life is a process of its own (see
+// langgraph/module/system.ts) that inherits this process's environment, so the model's call
+// counter reaches the lives as it did through a spawned binary (set for one test, unset after it);
+// any call made in this process would be counted too.
 describe('a real model, recorded once in a cassette and replayed in every life', () => {
-  const withCalls = (calls: string) => ({ ...process.env, KILLPOINT_TEST_MODEL_CALLS: calls });
   const graph = (name: string) => ['check', '--langgraph', `${FIXTURES}/${name}.ts`, '--input', `${FIXTURES}/messages-input.json`];
   const modelCalls = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0);
 
-  test('without a cassette, a model that answers differently each time makes two runs never killed differ: bad input', () => {
-    const r = killpoint([...graph('real-model'), '--schedule', '-1']);
-    expect(r.stderr).toMatch(/two runs without a kill differ at event \d+: ping call_\w+: start in the first, ping call_\w+: start in the second/);
+  test('without a cassette, a model that answers differently each time makes two runs never killed differ: bad input', async () => {
+    const r = await runMain([...graph('real-model'), '--schedule', '-1']);
+    expect(r.err.join('\n')).toMatch(/two runs without a kill differ at event \d+: ping call_\w+: start in the first, ping call_\w+: start in the second/);
     expect(r.status).toBe(2);
   }, 120_000);
 
-  test('with one, the model is called only by the run that records it: every later life and check replays it', () => {
+  test('with one, the model is called only by the run that records it: every later life and check replays it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'killpoint-cassette-'));
     try {
       const cassette = join(dir, 'replies.json');
       const calls = join(dir, 'calls');
-      const first = killpoint([...graph('real-model'), '--cassette', cassette, '--schedule', 'model-reply[model 0]'], PROJECT_ROOT, withCalls(calls));
-      expect(first.stdout).toContain('what differs from the baseline:\n    nothing');
+      vi.stubEnv('KILLPOINT_TEST_MODEL_CALLS', calls);
+      const first = await runMain([...graph('real-model'), '--cassette', cassette, '--schedule', 'model-reply[model 0]']);
+      expect(first.out.join('\n')).toContain('what differs from the baseline:\n    nothing');
       expect(first.status).toBe(0);
       expect(modelCalls(calls)).toBe(2); // the recording run's two calls, nothing else
-      const again = killpoint([...graph('real-model'), '--cassette', cassette, '--schedule', 'model-reply[model 0]'], PROJECT_ROOT, withCalls(calls));
+      const again = await runMain([...graph('real-model'), '--cassette', cassette, '--schedule', 'model-reply[model 0]']);
       expect(again.status).toBe(0);
       expect(modelCalls(calls)).toBe(2);
     } finally {
+      vi.unstubAllEnvs();
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
 
-  test('a recovery that sends the model a conversation the recording lacks stops with where it diverged: a verdict, not a crash', () => {
+  test('a recovery that sends the model a conversation the recording lacks stops with where it diverged: a verdict, not a crash', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'killpoint-cassette-'));
     try {
-      const r = killpoint([...graph('real-model-repeat-aware'), '--cassette', join(dir, 'replies.json'), '--schedule', '12']);
-      expect(r.stdout).toMatch(/ping call_\w+: result {3}<-- KILL/);
-      expect(r.stdout).toContain('stopped: the conversation diverged at message 2 from the recording');
+      const r = await runMain([...graph('real-model-repeat-aware'), '--cassette', join(dir, 'replies.json'), '--schedule', '12']);
+      const stdout = r.out.join('\n');
+      expect(stdout).toMatch(/ping call_\w+: result {3}<-- KILL/);
+      expect(stdout).toContain('stopped: the conversation diverged at message 2 from the recording');
       expect(r.status).toBe(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
