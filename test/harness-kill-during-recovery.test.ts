@@ -4,7 +4,8 @@
 // starts the run afresh with a new run id, and its keys no longer match. Every single kill point
 // passes; a second kill at the compaction fails for every first kill from the refund's commit to
 // the answer, the refund's commit first. Here, a sample of the two-kill schedules (the compaction
-// after every first kill, and every second kill after the commit); `killpoint harness --kills 2`,
+// after every first kill from the one before the commit on and after every other first kill before
+// it, and every second kill after the commit); `killpoint harness --kills 2`,
 // which runs all of them (about a minute of processes) and prints the minimal schedule (the
 // refund's commit, then the compaction) and the command that replays it, is
 // `npm run harness:kill-during-recovery` (bench/harness-kill-during-recovery.ts), which checks
@@ -46,12 +47,17 @@ describe('a journal compacted in place on resume', () => {
     expect(commit).toBeGreaterThan(0);
     expect(answer).toBe(ids.length - 1);
     // A second kill at the recovery's first event (the compaction, wherever there is a journal
-    // to compact) after every first kill that leaves a recovery to run, and every other second
-    // kill of the recovery after the commit itself.
+    // to compact) after every first kill from the one before the commit to the last that leaves a
+    // recovery to run, and after every other one before (before anything included: nothing to
+    // compact there); and every other second kill of the recovery after the commit itself.
     const afterCommit = await runSchedule(system, task, { kills: [commit], interleaving: [] });
     expect(eventIdentities(afterCommit.lives[1]!.events)[0]).toBe('journal-compact');
+    const firstKills = Array.from({ length: answer + 1 }, (_, i) => i - 1).filter((k) => k >= commit - 1 || k % 2 !== 0);
+    // Every first kill at the edge of the failing ones and in them: the last that passes, the commit, up to the answer.
+    expect(firstKills).toEqual(expect.arrayContaining(Array.from({ length: answer - commit + 1 }, (_, i) => commit - 1 + i)));
+    expect(firstKills).toContain(-1);
     const schedules = [
-      ...Array.from({ length: answer + 1 }, (_, i) => [i - 1, 0]),
+      ...firstKills.map((k) => [k, 0]),
       ...Array.from({ length: afterCommit.lives[1]!.events.length + 1 }, (_, j) => [commit, j - 1]).filter(([, k]) => k !== 0),
     ];
     const judged = await inPool(schedules, 2, async (kills) => judgeCase(task, system, { kills, interleaving: [] }, baseline));
