@@ -14,7 +14,7 @@
 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { failedChecks } from '../src/harness/check/checks.js';
 import { eventIdentities, findKillPoint } from '../src/harness/check/kill-points.js';
 import type { RunOutcome } from '../src/harness/check/outcome.js';
@@ -161,16 +161,8 @@ describe('chosen kill points on PGlite', () => {
   it('a workflow with rows that do not carry its id (a message sent to it) is found out, so that its states are never copied without them', async () => {
     // Held for the test: once the run's session has closed, an unheld PGlite stops after a short
     // grace, which a loaded machine outlasted between the run and these queries (ECONNREFUSED).
-    const release = holdBackend('pglite');
-    try {
-      await runSchedule(system('pglite/workflow'), dana, NONE);
-      await queryRowsNotCopied();
-    } finally {
-      release();
-    }
-  }, 120_000);
-
-  async function queryRowsNotCopied(): Promise<void> {
+    onTestFinished(holdBackend('pglite'));
+    await runSchedule(system('pglite/workflow'), dana, NONE);
     const url = await systemDatabase('pglite');
     const { Pool } = createRequire(createRequire(import.meta.url).resolve('@dbos-inc/dbos-sdk'))('pg') as { Pool: new (o: { connectionString: string; max: number }) => { query(t: string, v?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> } };
     const pool = new Pool({ connectionString: url, max: 1 });
@@ -184,7 +176,7 @@ describe('chosen kill points on PGlite', () => {
     } finally {
       await pool.end();
     }
-  }
+  }, 120_000);
 
   it("the order of Ivan's parallel cancellations is killpoint's to choose: the same picks give the same events, other picks another order", async () => {
     const db = system('pglite/workflow');

@@ -231,14 +231,12 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
   const cutFromOneRepeat = (start: LifeStart, run: LifeRun, cuts: Map<number, { state: FolderState; picksTaken: number }>): Promise<void> => {
     const from = stateOf(start).space;
     const copies: { k: number; picksTaken: number; dir: string }[] = [];
-    let copiesDir = '';
-    const afterEach = (k: number, picksTaken: number, stateDir: string): void => {
-      const dir = join(copiesDir, `after-${k}`);
-      cpSync(stateDir, dir, { recursive: true });
-      copies.push({ k, picksTaken, dir });
-    };
-    return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-cuts-`, async (dir) => {
-      copiesDir = dir;
+    return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-cuts-`, async (copiesDir) => {
+      const afterEach = (k: number, picksTaken: number, stateDir: string): void => {
+        const dir = join(copiesDir, `after-${k}`);
+        cpSync(stateDir, dir, { recursive: true });
+        copies.push({ k, picksTaken, dir });
+      };
       await lifeFrom(start, null, (life) => mustRepeatWhole(tier, scenario, start, run, life), afterEach);
       for (const copy of copies) if (!cuts.has(copy.k)) cuts.set(copy.k, { state: await from.keep(copy.dir), picksTaken: copy.picksTaken });
     });
