@@ -1,19 +1,24 @@
-// killpoint as its users get it: packed with `npm pack`, installed from the tarball into a project
-// of their own, used from their vitest suite. Each example under examples/ is copied to a temp
-// folder with the tarball, installed and tested there, so a broken export, a file missing from the
-// tarball or a dependency missing from package.json fails here, as it would for a user.
+// killpoint as its users get it: packed with `npm pack`, installed from the tarball, used from a
+// vitest suite. Each example under examples/ is copied to a temp folder and tested there, so a
+// broken export or a file missing from the tarball fails here, as it would for a user.
+//
+// The examples share one install, made from the tarball and every example's own devDependencies
+// (the same pinned versions; a clash fails): five installs cost half a minute more and would only
+// test npm again. What a separate install per example would catch, a package the compiled code
+// imports without declaring it, is checked on the tarball's files directly, for every import.
 //
 // Install scripts are skipped and the one native addon (better-sqlite3, the same pinned version)
-// is copied from this checkout's build: compiling it again for every example would cost minutes
-// and test the C++ toolchain, not killpoint.
+// is copied from this checkout's build: compiling it again would cost minutes and test the C++
+// toolchain, not killpoint.
 //
 // By default each example runs the tests named in SUBSETS below (vitest's -t) and the others their
 // whole suite; `npm run examples` (KILLPOINT_EXAMPLES=all) runs every example's whole suite.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../src/model/load.js';
 
@@ -41,6 +46,55 @@ const ALL = process.env.KILLPOINT_EXAMPLES === 'all';
 let work: string;
 let tarball: string;
 
+interface PackageJson {
+  name?: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+function readPackageJson(dir: string): PackageJson {
+  return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
+}
+
+/** Every example's dependencies in one list, killpoint from the tarball; one version per package. */
+function sharedDependencies(examples: string[], tarballName: string): Record<string, string> {
+  const all: Record<string, string> = {};
+  const from: Record<string, string> = {};
+  for (const example of examples) {
+    const pkg = readPackageJson(join(EXAMPLES, example));
+    for (const [name, version] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })) {
+      if (name === 'killpoint') continue;
+      if (all[name] !== undefined && all[name] !== version) throw new Error(`examples/${from[name]} and examples/${example} ask for ${name} ${all[name]} and ${version}: one version is shared by every example`);
+      all[name] = version;
+      from[name] = example;
+    }
+  }
+  return { ...all, killpoint: `file:${tarballName}` };
+}
+
+/** The packages a module names in its imports: \`from 'x'\`, \`import('x')\`, \`import 'x'\`; relative paths left out. */
+function importedPackages(source: string): string[] {
+  const specifiers = [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+  return specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('/')).map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!));
+}
+
+/** "file: package" for each import of a package that is neither node's, the package itself, nor declared in its package.json. */
+function undeclaredImports(files: { path: string; source: string }[], pkg: PackageJson): string[] {
+  const declared = new Set([pkg.name, ...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
+  const builtin = new Set(builtinModules);
+  return files.flatMap(({ path, source }) => importedPackages(source).filter((p) => !p.startsWith('node:') && !builtin.has(p) && !declared.has(p)).map((p) => `${path}: ${p}`));
+}
+
+/** The tarball's JavaScript files, unpacked. */
+function packedModules(): { path: string; source: string }[] {
+  const dir = join(work, 'unpacked');
+  mkdirSync(dir);
+  execFileSync('tar', ['xzf', tarball, '-C', dir]);
+  const files = (readdirSync(join(dir, 'package'), { recursive: true }) as string[]).filter((f) => /\.(m?js)$/.test(f));
+  return files.map((f) => ({ path: f, source: readFileSync(join(dir, 'package', f), 'utf8') }));
+}
+
 /** The environment of a child that is a project of its own: none of this vitest run's settings. */
 function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST' && !k.startsWith('KILLPOINT_')));
@@ -57,6 +111,12 @@ beforeAll(() => {
   // npm pack runs prepack (the build) and prints the tarball's name on its last line.
   const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: PROJECT_ROOT, env: cleanEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!;
   tarball = join(work, name);
+  const devDependencies = sharedDependencies(readdirSync(EXAMPLES).sort(), basename(tarball));
+  writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'killpoint-examples', private: true, devDependencies }, null, 2));
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], work);
+  const addon = join(work, 'node_modules', NATIVE_ADDON);
+  mkdirSync(join(addon, '..'), { recursive: true });
+  cpSync(join(PROJECT_ROOT, 'node_modules', NATIVE_ADDON), addon);
 }, 240_000);
 
 afterAll(() => {
@@ -75,6 +135,19 @@ describe('the packed tarball', () => {
     expect(files).toContain('package/scenarios/lantern/T01-dana-torn-pad.json');
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
   });
+
+  test('imports no package that its package.json does not declare (a dependency, or an optional peer for an engine)', () => {
+    const modules = packedModules();
+    expect(modules.length).toBeGreaterThan(50);
+    expect(undeclaredImports(modules, readPackageJson(PROJECT_ROOT))).toEqual([]);
+  });
+});
+
+describe('the check for undeclared imports', () => {
+  test('names the file and the package of every import its package.json does not declare, in each form of import', () => {
+    const source = ["import { a } from 'declared/sub';", "import x from 'left-out';", "const m = await import('@scope/left-out/deep');", "import 'side-effect-only';", "import { readFileSync } from 'node:fs';", "import { join } from 'path';", "export { b } from './local.js';"].join('\n');
+    expect(undeclaredImports([{ path: 'dist/x.js', source }], { name: 'self', dependencies: { declared: '1' } })).toEqual(['dist/x.js: left-out', 'dist/x.js: @scope/left-out', 'dist/x.js: side-effect-only']);
+  });
 });
 
 describe('the table of example subsets', () => {
@@ -89,14 +162,9 @@ describe.each(readdirSync(EXAMPLES).sort())('examples/%s, installed from the tar
   test(title, () => {
     const dir = join(work, example);
     cpSync(join(EXAMPLES, example), dir, { recursive: true, filter: (src) => !/node_modules|killpoint-corpus|\.tgz$/.test(src) });
-    cpSync(tarball, join(dir, 'killpoint.tgz'));
-    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], dir);
-    const addon = join(dir, 'node_modules', NATIVE_ADDON);
-    expect(existsSync(join(dir, 'node_modules', 'better-sqlite3')), 'better-sqlite3 comes with killpoint').toBe(true);
-    mkdirSync(join(addon, '..'), { recursive: true });
-    cpSync(join(PROJECT_ROOT, 'node_modules', NATIVE_ADDON), addon);
+    // The example's modules resolve from the shared install in the folder above it.
     const filter = pattern === undefined ? [] : ['-t', pattern];
-    const vitest = spawnSync('npx', ['vitest', 'run', ...filter, '--reporter=json', '--outputFile=vitest-report.json'], { cwd: dir, env: cleanEnv(), encoding: 'utf8' });
+    const vitest = spawnSync(process.execPath, [join(work, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...filter, '--reporter=json', '--outputFile=vitest-report.json'], { cwd: dir, env: cleanEnv(), encoding: 'utf8' });
     const reportFile = join(dir, 'vitest-report.json');
     if (!existsSync(reportFile)) throw new Error(`vitest wrote no report in ${dir} (exit ${vitest.status ?? vitest.signal}):\n${vitest.stdout}\n${vitest.stderr}`);
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; testResults: { message?: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[] };
