@@ -12,6 +12,7 @@ import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
 import { langGraphModuleSpec, langGraphModuleSystem } from '../src/harness/engines/langgraph/module/system.js';
 import { langGraphTier } from '../src/harness/engines/langgraph/run.js';
 import { collectEveryLives } from '../src/harness/in-process/abandoned-lives.js';
+import { lifeThreadsStarted } from '../src/harness/in-process/life-threads.js';
 import { processSystem } from '../src/harness/process/process-system.js';
 import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
 import { explore } from '../src/harness/search/explore.js';
@@ -69,6 +70,16 @@ describe('a LangGraph life killed in process against the same life killed by SIG
     const explored = await explore(dana, langGraphSystem('react/sync')!, { kills: 1, interleavingBound: 1, seed: 1 });
     expect(explored.reduction).toMatchObject({ livesRepeatedToCut: 1, killPointsCopied: events });
     expect(explored.reduction?.childrenKilled).toBeUndefined();
+  }, 180_000);
+
+  it("runs its lives on threads of their own, each life as it runs on killpoint's own thread: every kill point of Dana's refund, the same lives and verdicts", async () => {
+    const config = langGraphConfigNamed('react/sync')!;
+    const ownThread = processSystem({ engine: 'langgraph', name: 'react/sync', summary: "on killpoint's own thread", promised: [], killPoints: [], tier: langGraphTier(config, 'react/sync', undefined, 'in-process', { ownThread: true }), runsIn: 'in-process' });
+    const r = await compareTiers(dana, langGraphSystem('react/sync')!, ownThread, { concurrency: 2 });
+    expect(r.killPoints).toBeGreaterThan(70);
+    expect(r.disagreements).toEqual([]);
+    // The default tier did run on threads (the pools are kept for the process, so counted since it started).
+    expect(lifeThreadsStarted()).toBeGreaterThan(0);
   }, 180_000);
 
   it('a state copy taken one event late (what the next event did already in it) is caught by the same comparison', async () => {

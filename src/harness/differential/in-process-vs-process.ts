@@ -99,7 +99,8 @@ export async function compareTiers(scenario: Scenario, inProcess: SystemUnderTes
   const interleaving = options.interleaving ?? [];
   // real clock: how long each tier took is the figure the differential reports beside its verdicts.
   let started = performance.now();
-  const a = await resultsOn(scenario, inProcess, points, 1, interleaving);
+  // Both tiers as a check runs them: side by side (in process, on threads of lives).
+  const a = await resultsOn(scenario, inProcess, points, options.concurrency, interleaving);
   const inProcessMs = performance.now() - started;
   started = performance.now();
   const b = await resultsOn(scenario, process, points, options.concurrency, interleaving);

@@ -28,6 +28,11 @@ export function lifeAbandoned(): void {
   collector()();
 }
 
+/** How many lives between collections, as set here (a thread of lives takes killpoint's own). */
+export function livesBetweenCollections(): number {
+  return every;
+}
+
 /** For tests: how many lives between collections (returns the previous value). */
 export function collectEveryLives(lives: number): number {
   const previous = every;

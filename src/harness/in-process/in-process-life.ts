@@ -16,12 +16,13 @@
 // JSON too, so that the two tiers hand the explorer the same values.
 
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Conversation } from '../../model/conversation.js';
 import type { LifeRecord } from '../check/outcome.js';
 import type { RunEvent } from '../check/events.js';
 import { SystemInputError } from '../engine.js';
 import type { EmitEvent, LifeReporting } from '../process/child-main.js';
-import type { TierLife } from '../process/process-lives.js';
+import type { LifeCut, TierLife } from '../process/process-lives.js';
 import { LifeTimedOut } from '../process/processes.js';
 import { EXIT_FAILED, errorLine, lifeEnd, type LifeExit } from '../process/protocol.js';
 import { LifeFence, LifeKilled } from './fence.js';
@@ -51,14 +52,15 @@ export interface InProcessLife {
    */
   brokenKill?: 'life-runs-on';
   /**
-   * Called right after each event is recorded, synchronously, with the life's private folder as it
-   * is at that instant: what a kill there would hand the next life (process-lives.ts cuts a life's
-   * kill points from one repeat of it this way, instead of one killed life each).
+   * Right after each event k is recorded, synchronously, the life's private folder as it is at that
+   * instant is copied into this folder as \`after-<k>\`: what a kill there would hand the next life
+   * (process-lives.ts cuts a life's kill points from one repeat of it this way, instead of one
+   * killed life each). The life answers with the copies (TierLife.cuts).
    */
-  afterEach?: (index: number, picksTaken: number, workDir: string) => void;
+  cutInto?: string;
   /**
-   * For the tier's own test only: each copy handed to afterEach is taken at the next event (or
-   * when the life ends), holding what the life did after its event (the comparison must catch it).
+   * For the tier's own test only: each copy is taken at the next event (or when the life ends),
+   * holding what the life did after its event (the comparison must catch it).
    */
   brokenCopy?: 'one-event-late';
 }
@@ -92,12 +94,18 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
   let killedNow: () => void = () => undefined;
   const killed = new Promise<Ending>((resolve) => (killedNow = () => resolve({ how: 'killed' })));
 
-  // The copy of each event (afterEach), or for brokenCopy the previous event's, taken a step late.
+  // The copy of each event (cutInto), or for brokenCopy the previous event's, taken a step late.
+  const cuts: LifeCut[] = [];
+  const cut = (k: number, picksTaken: number): void => {
+    const dir = join(life.cutInto!, `after-${k}`);
+    cpSync(workDir, dir, { recursive: true });
+    cuts.push({ k, picksTaken, dir });
+  };
   let late: { index: number; picksTaken: number } | null = null;
   const copyAfter = (index: number, picksTaken: number): void => {
-    if (life.afterEach === undefined) return;
-    if (life.brokenCopy === undefined) return index < 0 ? undefined : life.afterEach(index, picksTaken, workDir);
-    if (late !== null) life.afterEach(late.index, late.picksTaken, workDir);
+    if (life.cutInto === undefined) return;
+    if (life.brokenCopy === undefined) return index < 0 ? undefined : cut(index, picksTaken);
+    if (late !== null) cut(late.index, late.picksTaken);
     late = index < 0 ? null : { index, picksTaken };
   };
 
@@ -156,7 +164,7 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
   if (ending.how === 'threw' && life.isBadInput?.(ending.error)) {
     throw new SystemInputError(`${life.what}: ${life.badInputPhrase ?? 'the life cannot run on its durable state'}: ${(ending.error as Error).message}`);
   }
-  return { ...recordOf(life, ending, events), picks, widths };
+  return { ...recordOf(life, ending, events), picks, widths, ...(life.cutInto === undefined ? {} : { cuts }) };
 }
 
 /** How the life ended, judged by the same rule as a child's exit (protocol.ts: lifeEnd). */

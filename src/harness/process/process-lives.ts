@@ -35,6 +35,15 @@ export interface TierLife {
   /** The interleaving picks the life took, and how many calls each chose among. */
   picks: number[];
   widths: number[];
+  /** The kill points the life copied its state at (request.cutInto), each in `after-<k>` there. */
+  cuts?: LifeCut[];
+}
+
+/** A copy of a life's state folder taken right after its event `k`, with `picksTaken` picks taken by then. */
+export interface LifeCut {
+  k: number;
+  picksTaken: number;
+  dir: string;
 }
 
 export interface TierLifeRequest {
@@ -47,10 +56,12 @@ export interface TierLifeRequest {
   /** The exploration's processes started ahead of their lives: pass it to runProcessLife. */
   warm?: WarmPool;
   /**
-   * Asked only of a tier that `cutsInOneLife`: called right after each event, synchronously, with
-   * the folder holding the life's state at that instant (what a kill there would leave).
+   * Asked only of a tier that `cutsInOneLife`: a folder into which the life copies its state right
+   * after each event k, synchronously, as \`after-<k>\` (what a kill there would leave), answering
+   * with what it copied (TierLife.cuts). A folder rather than a callback, so that a life run on a
+   * thread of its own (in-process/life-threads.ts) is asked the same.
    */
-  afterEach?: (k: number, picksTaken: number, stateDir: string) => void;
+  cutInto?: string;
 }
 
 /** What an engine gives to be explored by equivalence. */
@@ -65,7 +76,7 @@ export interface ProcessTier {
   readsLifeIndex?: boolean;
   /**
    * Its lives run in killpoint's own process and hand over their state after each event in one
-   * synchronous step (request.afterEach), exactly as their kill does (in-process/in-process-life.ts):
+   * synchronous step (request.cutInto), exactly as their kill does (in-process/in-process-life.ts):
    * a life's kill points are then cut from one repeat of it instead of one killed life each.
    */
   cutsInOneLife?: boolean;
@@ -213,13 +224,13 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
     return state;
   };
   /** Runs a life in a copy of the state, in a temp folder of its own (beside the space's, so a kept state is moved, not copied). */
-  const lifeFrom = <T>(start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string, runDir: string) => T | Promise<T>, afterEach?: TierLifeRequest['afterEach']): Promise<T> => {
+  const lifeFrom = <T>(start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string, runDir: string) => T | Promise<T>, cutInto?: string): Promise<T> => {
     const from = stateOf(start);
     return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-life-`, async (runDir) => {
       const stateDir = join(runDir, 'state');
       cpSync(from.dir, stateDir, { recursive: true });
       await tier.outside?.copy(from.dir, stateDir);
-      const life = await tier.life(scenario, { runDir, stateDir, lifeIndex: start.lifeIndex, killAfter, picks: start.picks, ...(from.space.warm === undefined ? {} : { warm: from.space.warm }), ...(afterEach === undefined ? {} : { afterEach }) });
+      const life = await tier.life(scenario, { runDir, stateDir, lifeIndex: start.lifeIndex, killAfter, picks: start.picks, ...(from.space.warm === undefined ? {} : { warm: from.space.warm }), ...(cutInto === undefined ? {} : { cutInto }) });
       return then(life, stateDir, runDir);
     });
   };
@@ -230,15 +241,9 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
    */
   const cutFromOneRepeat = (start: LifeStart, run: LifeRun, cuts: Map<number, { state: FolderState; picksTaken: number }>): Promise<void> => {
     const from = stateOf(start).space;
-    const copies: { k: number; picksTaken: number; dir: string }[] = [];
     return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-cuts-`, async (copiesDir) => {
-      const afterEach = (k: number, picksTaken: number, stateDir: string): void => {
-        const dir = join(copiesDir, `after-${k}`);
-        cpSync(stateDir, dir, { recursive: true });
-        copies.push({ k, picksTaken, dir });
-      };
-      await lifeFrom(start, null, (life) => mustRepeatWhole(tier, scenario, start, run, life), afterEach);
-      for (const copy of copies) if (!cuts.has(copy.k)) cuts.set(copy.k, { state: await from.keep(copy.dir), picksTaken: copy.picksTaken });
+      const repeat = await lifeFrom(start, null, (life) => (mustRepeatWhole(tier, scenario, start, run, life), life), copiesDir);
+      for (const copy of repeat.cuts ?? []) if (!cuts.has(copy.k)) cuts.set(copy.k, { state: await from.keep(copy.dir), picksTaken: copy.picksTaken });
     });
   };
 

@@ -24,6 +24,9 @@ import { readRunStores, runEngineLife } from '../../process/process-life.js';
 import { renameUuidsAndTimes } from '../../process/state-digest.js';
 import { lifeTimeoutFrom } from '../../process/processes.js';
 import { runInProcessLife } from '../../in-process/in-process-life.js';
+import { livesBetweenCollections } from '../../in-process/abandoned-lives.js';
+import { lifeThreadCount, lifeThreadsFor } from '../../in-process/life-threads.js';
+import { langGraphInProcessLife, type LangGraphLifeJob } from './in-process-job.js';
 import { SystemInputError } from '../../engine.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
 import type { LangGraphConfig } from './config.js';
@@ -70,6 +73,7 @@ async function langGraphLife(run: LangGraphRun, request: TierLifeRequest): Promi
 }
 
 const IN_PROCESS_ENTRY = siblingModule(import.meta.url, 'in-process-entry');
+const THREAD_ENTRY = siblingModule(import.meta.url, 'in-process-thread');
 
 /**
  * LangChain and LangGraph, loaded into this process once, when its first in-process life starts:
@@ -84,31 +88,39 @@ function loadInProcessModule(): Promise<typeof import('./in-process-entry.js')> 
 
 /**
  * Variants of the in-process tier for its own tests: a kill that cuts nothing off, a state copy
- * taken one event late, or every kill point suffered by a life of its own instead of cut from one
- * repeat (the comparison the one-repeat cuts are tested by).
+ * taken one event late, every kill point suffered by a life of its own instead of cut from one
+ * repeat (the comparison the one-repeat cuts are tested by), or no threads of lives.
  */
 export interface InProcessVariant {
   brokenKill?: 'life-runs-on';
   brokenCopy?: 'one-event-late';
   cutEach?: 'by a killed life';
+  /** Every life on killpoint's own thread, whatever KILLPOINT_LIFE_THREADS says (what the threads are compared with). */
+  ownThread?: true;
 }
 
-/** One life in killpoint's own process, from the state in `stateDir`: what its child would answer. */
+/**
+ * One life in killpoint's own process, from the state in `stateDir`: what its child would answer.
+ * It runs on a thread of lives (in-process/life-threads.ts), or on killpoint's own thread when
+ * KILLPOINT_LIFE_THREADS=0: the same job, the same code, the same answer.
+ */
 async function langGraphLifeInProcess(run: LangGraphRun, request: TierLifeRequest, variant: InProcessVariant): Promise<TierLife> {
   const { scenario, systemName, config } = run;
-  const { runLangGraphLife, NotACheckpointDatabase } = await loadInProcessModule();
-  const life = await runInProcessLife({
-    engine: 'LangGraph',
+  const job: LangGraphLifeJob = {
     what: `${scenario.id} langgraph ${systemName} life ${request.lifeIndex}`,
-    killAfter: request.killAfter,
     timeoutMs: lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE),
-    isBadInput: (error) => error instanceof NotACheckpointDatabase,
+    scenario: serializeScenario(scenario),
+    config,
     stateDir: request.stateDir,
-    run: ({ emit, onPick }, fence, workDir) => runLangGraphLife({ scenario, config, stateDir: workDir, picks: [...request.picks], emit, onPick, fence }),
-    ...(request.afterEach === undefined ? {} : { afterEach: request.afterEach }),
+    killAfter: request.killAfter,
+    picks: [...request.picks],
+    collectEvery: livesBetweenCollections(),
+    ...(request.cutInto === undefined ? {} : { cutInto: request.cutInto }),
     ...(variant.brokenKill === undefined ? {} : { brokenKill: variant.brokenKill }),
     ...(variant.brokenCopy === undefined ? {} : { brokenCopy: variant.brokenCopy }),
-  });
+  };
+  const threads = lifeThreadCount() === 0 || variant.ownThread ? null : lifeThreadsFor(await inlinedModule(THREAD_ENTRY));
+  const life = threads !== null ? await threads.run<TierLife>(job) : await runInProcessLife(langGraphInProcessLife(job, scenario, await loadInProcessModule()));
   if (request.lifeIndex === 0 && request.killAfter === null) mustSaveACheckpoint(run, life.record);
   return life;
 }

@@ -20,6 +20,10 @@ import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
 import { runInProcessLife } from '../../../in-process/in-process-life.js';
+import { livesBetweenCollections } from '../../../in-process/abandoned-lives.js';
+import { lifeThreadCount, lifeThreadsFor, type LifeThreads } from '../../../in-process/life-threads.js';
+import type { TierLife } from '../../../process/process-lives.js';
+import { moduleInProcessLife, type ModuleLifeJob } from './in-process-job.js';
 import { lifeTimeoutFrom } from '../../../process/processes.js';
 import { pathToFileURL } from 'node:url';
 import type { LoadedGraphModule } from './life.js';
@@ -33,6 +37,7 @@ import { DEFAULT_EFFECTS_EXPORT, DEFAULT_GRAPH_EXPORT, MODULE_ENV, type LangGrap
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 const CHILD_MAIN = siblingModule(import.meta.url, 'child-main');
 const LIFE_MODULE = siblingModule(import.meta.url, 'life');
+const THREAD_MAIN = siblingModule(import.meta.url, 'in-process-thread');
 /** The packages of the user's own the life is handed with the module (the cassette wraps its chat models). */
 const USER_PACKAGES = { chatModels: '@langchain/core/language_models/chat_models', caches: '@langchain/core/caches' };
 
@@ -58,8 +63,16 @@ function inProcessLifeOf(spec: LangGraphModuleSpec): Promise<{ life: ModuleLife;
   return found;
 }
 
-/** Bad input from a life, matched by name: the bundle has classes of its own. */
-const SETUP_ERRORS = new Set(['UserModuleSetupError', 'NotACheckpointDatabase']);
+/**
+ * The threads a user's graph's in-process lives run on (in-process/life-threads.ts), each started
+ * from the module bundled with a thread's main; null when they run on killpoint's own thread
+ * (KILLPOINT_LIFE_THREADS=0, or a module that cannot be bundled: a thread has no TypeScript loader).
+ */
+async function moduleLifeThreads(spec: LangGraphModuleSpec): Promise<LifeThreads | null> {
+  if (lifeThreadCount() === 0) return null;
+  const bundle = await userModuleChildBundle({ module: spec.module, childMain: THREAD_MAIN, packages: USER_PACKAGES });
+  return bundle === null ? null : lifeThreadsFor(bundle);
+}
 
 /** What a user's graph is held to: everything killpoint can read of it (it delivers no answer of its own, so "answer twice" is not read). */
 export const MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'shop-differs', 'different-answer', 'invalid-conversation'];
@@ -103,17 +116,19 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, casset
     prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
     life: async (_scenario, request) => {
       if (livesIn === 'in-process') {
-        const { life, loaded } = await inProcessLifeOf(spec);
-        return runInProcessLife({
-          engine: 'LangGraph',
+        const job: ModuleLifeJob = {
           what: `${spec.moduleArg} life ${request.lifeIndex}`,
-          killAfter: request.killAfter,
           timeoutMs: lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE),
-          isBadInput: (error) => SETUP_ERRORS.has((error as Error | undefined)?.name ?? ''),
-          badInputPhrase: 'cannot be checked',
+          runFile,
           stateDir: request.stateDir,
-          run: ({ emit, onPick }, fence, workDir) => life.runModuleLife({ spec: runFile, stateDir: workDir, picks: [...request.picks], emit, onPick, fence, ...(loaded === undefined ? {} : { loaded }) }),
-        });
+          killAfter: request.killAfter,
+          picks: [...request.picks],
+          collectEvery: livesBetweenCollections(),
+        };
+        const threads = await moduleLifeThreads(spec);
+        if (threads !== null) return threads.run<TierLife>(job);
+        const { life, loaded } = await inProcessLifeOf(spec);
+        return runInProcessLife(moduleInProcessLife(job, { runModuleLife: life.runModuleLife, ...(loaded === undefined ? {} : { loaded }) }));
       }
       // The bundled child hands the life the copy of @langchain/core the graph uses (the cassette wraps its chat models).
       const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: USER_PACKAGES });

@@ -1,0 +1,40 @@
+// A life of a user's graph in killpoint's own process as data (a job): what runs it on killpoint's
+// own thread and what runs it on a thread of its own (in-process-thread.ts) make the same life of
+// it (system.ts), from the same bundle of the user's module.
+
+import type { InProcessLife } from '../../../in-process/in-process-life.js';
+import type { ThreadJob } from '../../../in-process/life-threads.js';
+import type { LoadedGraphModule, runModuleLife as RunModuleLife } from './life.js';
+import type { ModuleRunFile } from './spec.js';
+
+export interface ModuleLifeJob extends ThreadJob {
+  runFile: ModuleRunFile;
+  stateDir: string;
+  killAfter: number | null;
+  picks: number[];
+  /** How many lives between the collector's runs, as killpoint's own thread has it (abandoned-lives.ts). */
+  collectEvery: number;
+}
+
+/** killpoint's side of the life and the user's module, as loaded where the life runs. */
+export interface ModuleLifeCode {
+  runModuleLife: typeof RunModuleLife;
+  loaded?: LoadedGraphModule;
+}
+
+/** Bad input from a life, matched by name: the bundle has classes of its own. */
+const SETUP_ERRORS = new Set(['UserModuleSetupError', 'NotACheckpointDatabase']);
+
+/** The life a job describes. */
+export function moduleInProcessLife(job: ModuleLifeJob, code: ModuleLifeCode): InProcessLife {
+  return {
+    engine: 'LangGraph',
+    what: job.what,
+    killAfter: job.killAfter,
+    timeoutMs: job.timeoutMs,
+    isBadInput: (error) => SETUP_ERRORS.has((error as Error | undefined)?.name ?? ''),
+    badInputPhrase: 'cannot be checked',
+    stateDir: job.stateDir,
+    run: ({ emit, onPick }, fence, workDir) => code.runModuleLife({ spec: job.runFile, stateDir: workDir, picks: [...job.picks], emit, onPick, fence, ...(code.loaded === undefined ? {} : { loaded: code.loaded }) }),
+  };
+}

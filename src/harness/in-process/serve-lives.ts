@@ -1,0 +1,21 @@
+// The thread side of life-threads.ts: a thread's script serves lives one at a time, each job a
+// message, each answer a message (the life's value, or its error as data, since an error's class
+// does not cross a thread).
+
+import { parentPort } from 'node:worker_threads';
+import type { ThreadAnswer } from './life-threads.js';
+
+/** Answers every job this thread is sent with what `runJob` makes of it. */
+export function serveLives<J>(runJob: (job: J) => Promise<unknown>): void {
+  const port = parentPort;
+  if (port === null) throw new Error('serveLives: not on a worker thread');
+  port.on('message', ({ id, job }: { id: number; job: J }) => {
+    runJob(job).then(
+      (value) => port.postMessage({ id, value } satisfies ThreadAnswer),
+      (error: unknown) => {
+        const e = error instanceof Error ? error : new Error(String(error));
+        port.postMessage({ id, error: { name: e.name, message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) } } satisfies ThreadAnswer);
+      },
+    );
+  });
+}
