@@ -56,7 +56,9 @@ class LifeThread {
     script: string,
     private readonly onIdle: (thread: LifeThread) => void,
   ) {
-    this.worker = new Worker(script);
+    // The script is plain JavaScript (a bundle): none of killpoint's own flags, such as a
+    // TypeScript loader's hooks, which would only slow every module the thread loads.
+    this.worker = new Worker(script, { execArgv: [] });
     this.worker.unref();
     this.worker.on('message', (answer: ThreadAnswer) => this.answered(answer));
     this.worker.on('error', (error) => this.died(error));
