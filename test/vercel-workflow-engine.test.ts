@@ -11,10 +11,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIdentities, findKillPoint } from '../src/harness/check/kill-points.js';
 import { SystemInputError } from '../src/harness/engine.js';
-import { buildBundles, checkPackages } from '../src/harness/engines/vercel-workflow/bundles.js';
+import { buildBundles, checkPackages, vercelBundles } from '../src/harness/engines/vercel-workflow/bundles.js';
 import { vercelConfigNamed } from '../src/harness/engines/vercel-workflow/config.js';
 import { vercelWorkflowSystem } from '../src/harness/engines/vercel-workflow/engine.js';
 import { vercelTier } from '../src/harness/engines/vercel-workflow/tier.js';
@@ -25,6 +25,9 @@ import { lanternScenario, loadScenarioFile, PROJECT_ROOT } from '../src/model/lo
 const ONE_REFUND = 'test/fixtures/one-refund.json';
 const IVAN = 'scenarios/lantern/T03-ivan-two-orders.json';
 const temps = mkdtempSync(join(tmpdir(), 'killpoint-vercel-test-'));
+// Built once here, so that the commands run side by side below find them cached instead of each
+// building its own (a clean clone has none yet).
+beforeAll(() => vercelBundles(), 180_000);
 afterAll(() => {
   rmSync(temps, { recursive: true, force: true });
   expect(liveChildCount()).toBe(0);
