@@ -36,6 +36,12 @@ describe('a pool of threads of lives', () => {
     expect((crashed as Error).stack).toContain('at the life');
   });
 
+  it('refuses a job that is not data (it cannot cross to the thread) at once, and serves the next one', async () => {
+    const pool = new LifeThreads(SCRIPT, 1);
+    await expect(pool.run(job('T01 life 1', { callback: () => undefined }))).rejects.toThrow(/could not be cloned/);
+    expect((await pool.run<{ what: string }>(job('T01 life 2'))).what).toBe('T01 life 2');
+  });
+
   it('gives up a life that never yields its thread at its limit, reported hung as a process would be, and serves the next life on a fresh thread', async () => {
     const pool = new LifeThreads(SCRIPT, 1);
     const spun = pool.run(job('T01 life 1', { mode: 'spins', timeoutMs: 100 })).catch((e: unknown) => e);

@@ -75,7 +75,13 @@ class LifeThread {
     const timer = setTimeout(() => this.hung(), waiting.job.timeoutMs + threadGraceMs(waiting.job.timeoutMs));
     this.current = { ...waiting, id, timer };
     this.worker.ref();
-    this.worker.postMessage({ id, job: waiting.job });
+    try {
+      this.worker.postMessage({ id, job: waiting.job });
+    } catch (error) {
+      // A job that is not data (it cannot be copied to the thread) is the caller's mistake, said at once.
+      this.settle()?.reject(error);
+      queueMicrotask(() => this.onIdle(this));
+    }
   }
 
   private settle(): Waiting | null {

@@ -242,7 +242,15 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
   const cutFromOneRepeat = (start: LifeStart, run: LifeRun, cuts: Map<number, { state: FolderState; picksTaken: number }>): Promise<void> => {
     const from = stateOf(start).space;
     return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-cuts-`, async (copiesDir) => {
-      const repeat = await lifeFrom(start, null, (life) => (mustRepeatWhole(tier, scenario, start, run, life), life), copiesDir);
+      const repeat = await lifeFrom(
+        start,
+        null,
+        (life) => {
+          mustRepeatWhole(tier, scenario, start, run, life);
+          return life;
+        },
+        copiesDir,
+      );
       for (const copy of repeat.cuts ?? []) if (!cuts.has(copy.k)) cuts.set(copy.k, { state: await from.keep(copy.dir), picksTaken: copy.picksTaken });
     });
   };
