@@ -84,6 +84,7 @@ console.log(`a user's graph (support agent, keyed), every schedule of up to two 
 
 // On killpoint's own thread: a thread's heap is not this one, and the point is what lives leave behind.
 process.env[LIFE_THREADS_VARIABLE] = '0';
+await runSchedule(inProcess, dana, NONE); // LangChain loaded on this thread before the heap is first measured
 const gc = (globalThis as { gc?: () => void }).gc;
 const heapMb = () => {
   gc?.();
