@@ -5,7 +5,7 @@
 // and that command replays it. The screenshot lands in tmp/report.png
 // (KILLPOINT_UPDATE_SCREENSHOT=1: docs/report.png, the one the README shows).
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -16,7 +16,7 @@ import { loadScenarioFile, PROJECT_ROOT } from '../src/model/load.js';
 import { judgeCase } from '../src/harness/search/explore.js';
 import { VERDICT_COLOURS, verdictClass, type VerdictClass } from '../src/harness/report/verdict-class.js';
 import type { CheckReportData } from '../src/harness/report/check-data.js';
-import { captureConsole } from './helpers.js';
+import { captureConsole, runMain } from './helpers.js';
 
 const CHROMIUM = process.env.KILLPOINT_CHROMIUM ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -54,6 +54,18 @@ describe('the HTML report files', () => {
     expect(await main(['check', DANA, '--html', join(dir, 'x.html'), '--schedule', '5'])).toBe(2);
     expect(await main(['check', DANA, '--html', join(dir, 'no', 'such', 'dir', 'x.html')])).toBe(2);
     expect(out.text()).toMatch(/--html: cannot write .*x\.html \(ENOENT\)/);
+  });
+
+  it('an --html file that cannot be written is refused before anything is explored (a real engine would explore for minutes first)', async () => {
+    const intoAFolder = await runMain(['check', DANA, '--strategy', 'journal', '--html', dir]);
+    expect(intoAFolder.status).toBe(2);
+    expect(intoAFolder.out).toEqual([]);
+    expect(intoAFolder.err.join('\n')).toMatch(/--html: cannot write .* \(EISDIR\)/);
+    const nowhere = await runMain(['check', DANA, '--strategy', 'journal', '--html', join(dir, 'no', 'such', 'x.html')]);
+    expect(nowhere.status).toBe(2);
+    expect(nowhere.out).toEqual([]);
+    // Nothing left behind by the proof that it can be written.
+    expect(readdirSync(dir).filter((f) => f.startsWith('.killpoint-write-probe'))).toEqual([]);
   });
 });
 

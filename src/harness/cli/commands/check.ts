@@ -31,7 +31,7 @@ import { DEFAULT_ENGINE, engineNamed, engineNames } from '../../registry.js';
 import { tierOf, type SystemUnderTest } from '../../engine.js';
 import { stripCasesPlan, stripOf, type Strip } from '../../report/check-data.js';
 import { checkReportHtml } from '../../report/check-html.js';
-import { writeReportFile } from '../../report/write.js';
+import { prepareReportFile, writeReportFile } from '../../report/write.js';
 import { explorationJson, formatExploration, formatFailure, type CaseSource } from '../../report/text.js';
 import { differences } from '../../check/verdict-lines.js';
 import { langGraphModuleSpec, langGraphModuleSystem, type LangGraphModuleOptions } from '../../engines/langgraph/module/system.js';
@@ -223,8 +223,9 @@ function saveMinimal(minimal: JudgedCase, source: CaseSource, dir: string): stri
 
 export async function checkCommand(args: string[]): Promise<number> {
   const a = parseCheckArgs(args);
-  // A --save folder that cannot be written is found now, not after the exploration it would end.
+  // A --save folder or an --html file that cannot be written is found now, not after the exploration it would end.
   if (a.saveDir !== null) prepareCorpusFolder(a.saveDir, '--save');
+  if (a.htmlPath !== null) prepareReportFile(a.htmlPath);
   const files = a.files.length > 0
     ? a.files
     : readdirSync(LANTERN_DIR).filter((n) => n.endsWith('.json')).sort().map((n) => displayPath(join(LANTERN_DIR, n)));
