@@ -28,7 +28,7 @@ export function lifeAbandoned(): void {
   collector()();
 }
 
-/** How many lives between collections, as set here (a thread of lives takes killpoint's own). */
+/** How many lives between collections, as set here (life-threads.ts sends killpoint's own to its threads with each job). */
 export function livesBetweenCollections(): number {
   return every;
 }

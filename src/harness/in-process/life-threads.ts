@@ -14,6 +14,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { SystemInputError } from '../engine.js';
 import { LifeTimedOut } from '../process/processes.js';
+import { livesBetweenCollections } from './abandoned-lives.js';
 
 /** Set to the number of threads in-process lives run on; 0 runs them on killpoint's own thread. */
 export const LIFE_THREADS_VARIABLE = 'KILLPOINT_LIFE_THREADS';
@@ -28,6 +29,13 @@ export function lifeThreadCount(): number {
   const n = Number(asked);
   if (!Number.isInteger(n) || n < 0) throw new SystemInputError(`${LIFE_THREADS_VARIABLE}: expected a whole number >= 0 (0 runs in-process lives on killpoint's own thread), got "${asked}"`);
   return n;
+}
+
+/** What a thread is sent: a job, and how many lives between the collector's runs. */
+export interface ThreadMessage {
+  id: number;
+  job: unknown;
+  collectEvery: number;
 }
 
 /** What a thread answers: the life's value, or its error as data (name, message, stack). */
@@ -76,7 +84,8 @@ class LifeThread {
     this.current = { ...waiting, id, timer };
     this.worker.ref();
     try {
-      this.worker.postMessage({ id, job: waiting.job });
+      // With the collection interval as this thread has it (abandoned-lives.ts): a thread's module state is its own.
+      this.worker.postMessage({ id, job: waiting.job, collectEvery: livesBetweenCollections() } satisfies ThreadMessage);
     } catch (error) {
       // A job that is not data (it cannot be copied to the thread) is the caller's mistake, said at once.
       this.settle()?.reject(error);

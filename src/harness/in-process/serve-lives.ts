@@ -3,14 +3,16 @@
 // does not cross a thread).
 
 import { parentPort } from 'node:worker_threads';
-import type { ThreadAnswer } from './life-threads.js';
+import { collectEveryLives, livesBetweenCollections } from './abandoned-lives.js';
+import type { ThreadAnswer, ThreadMessage } from './life-threads.js';
 
 /** Answers every job this thread is sent with what `runJob` makes of it. */
 export function serveLives<J>(runJob: (job: J) => Promise<unknown>): void {
   const port = parentPort;
   if (port === null) throw new Error('serveLives: not on a worker thread');
-  port.on('message', ({ id, job }: { id: number; job: J }) => {
-    runJob(job).then(
+  port.on('message', ({ id, job, collectEvery }: ThreadMessage) => {
+    if (collectEvery !== livesBetweenCollections()) collectEveryLives(collectEvery);
+    runJob(job as J).then(
       (value) => port.postMessage({ id, value } satisfies ThreadAnswer),
       (error: unknown) => {
         const e = error instanceof Error ? error : new Error(String(error));

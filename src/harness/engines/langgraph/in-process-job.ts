@@ -18,8 +18,6 @@ export interface LangGraphLifeJob extends ThreadJob {
   cutInto?: string;
   brokenKill?: 'life-runs-on';
   brokenCopy?: 'one-event-late';
-  /** How many lives between the collector's runs, as killpoint's own thread has it (abandoned-lives.ts). */
-  collectEvery: number;
 }
 
 /** The engine's side of the life, from the bundle loaded where the life runs. */

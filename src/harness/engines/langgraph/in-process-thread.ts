@@ -2,14 +2,10 @@
 // bundled with LangChain and LangGraph inlined as the child is: each job one life.
 
 import { deserializeScenario } from '../../../model/scenario-json.js';
-import { collectEveryLives, livesBetweenCollections } from '../../in-process/abandoned-lives.js';
 import { runInProcessLife } from '../../in-process/in-process-life.js';
 import { serveLives } from '../../in-process/serve-lives.js';
 import { NotACheckpointDatabase } from './checkpoint-file.js';
 import { langGraphInProcessLife, type LangGraphLifeJob } from './in-process-job.js';
 import { runLangGraphLife } from './life.js';
 
-serveLives((job: LangGraphLifeJob) => {
-  if (job.collectEvery !== livesBetweenCollections()) collectEveryLives(job.collectEvery);
-  return runInProcessLife(langGraphInProcessLife(job, deserializeScenario(job.scenario), { runLangGraphLife, NotACheckpointDatabase }));
-});
+serveLives((job: LangGraphLifeJob) => runInProcessLife(langGraphInProcessLife(job, deserializeScenario(job.scenario), { runLangGraphLife, NotACheckpointDatabase })));

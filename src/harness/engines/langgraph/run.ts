@@ -24,7 +24,6 @@ import { readRunStores, runEngineLife } from '../../process/process-life.js';
 import { renameUuidsAndTimes } from '../../process/state-digest.js';
 import { lifeTimeoutFrom } from '../../process/processes.js';
 import { runInProcessLife } from '../../in-process/in-process-life.js';
-import { livesBetweenCollections } from '../../in-process/abandoned-lives.js';
 import { lifeThreadCount, lifeThreadsFor } from '../../in-process/life-threads.js';
 import { langGraphInProcessLife, type LangGraphLifeJob } from './in-process-job.js';
 import { SystemInputError } from '../../engine.js';
@@ -114,7 +113,6 @@ async function langGraphLifeInProcess(run: LangGraphRun, request: TierLifeReques
     stateDir: request.stateDir,
     killAfter: request.killAfter,
     picks: [...request.picks],
-    collectEvery: livesBetweenCollections(),
     ...(request.cutInto === undefined ? {} : { cutInto: request.cutInto }),
     ...(variant.brokenKill === undefined ? {} : { brokenKill: variant.brokenKill }),
     ...(variant.brokenCopy === undefined ? {} : { brokenCopy: variant.brokenCopy }),

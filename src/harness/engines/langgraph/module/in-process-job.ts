@@ -12,8 +12,6 @@ export interface ModuleLifeJob extends ThreadJob {
   stateDir: string;
   killAfter: number | null;
   picks: number[];
-  /** How many lives between the collector's runs, as killpoint's own thread has it (abandoned-lives.ts). */
-  collectEvery: number;
 }
 
 /** killpoint's side of the life and the user's module, as loaded where the life runs. */

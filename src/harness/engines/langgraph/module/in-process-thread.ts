@@ -2,15 +2,11 @@
 // (in-process/life-threads.ts): bundled with the user's module as its child is (user-module/bundle.ts
 // calls startModuleChild with the module loaded), each job one life.
 
-import { collectEveryLives, livesBetweenCollections } from '../../../in-process/abandoned-lives.js';
 import { runInProcessLife } from '../../../in-process/in-process-life.js';
 import { serveLives } from '../../../in-process/serve-lives.js';
 import { moduleInProcessLife, type ModuleLifeJob } from './in-process-job.js';
 import { runModuleLife, type LoadedGraphModule } from './life.js';
 
 export function startModuleChild(loaded?: LoadedGraphModule): void {
-  serveLives((job: ModuleLifeJob) => {
-    if (job.collectEvery !== livesBetweenCollections()) collectEveryLives(job.collectEvery);
-    return runInProcessLife(moduleInProcessLife(job, { runModuleLife, ...(loaded === undefined ? {} : { loaded }) }));
-  });
+  serveLives((job: ModuleLifeJob) => runInProcessLife(moduleInProcessLife(job, { runModuleLife, ...(loaded === undefined ? {} : { loaded }) })));
 }

@@ -20,7 +20,6 @@ import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
 import { runInProcessLife } from '../../../in-process/in-process-life.js';
-import { livesBetweenCollections } from '../../../in-process/abandoned-lives.js';
 import { lifeThreadCount, lifeThreadsFor, type LifeThreads } from '../../../in-process/life-threads.js';
 import type { TierLife } from '../../../process/process-lives.js';
 import { moduleInProcessLife, type ModuleLifeJob } from './in-process-job.js';
@@ -123,7 +122,6 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, casset
           stateDir: request.stateDir,
           killAfter: request.killAfter,
           picks: [...request.picks],
-          collectEvery: livesBetweenCollections(),
         };
         const threads = await moduleLifeThreads(spec);
         if (threads !== null) return threads.run<TierLife>(job);
