@@ -7,9 +7,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../src/model/load.js';
+import { runMain } from './helpers.js';
 
+/** The killpoint binary itself: what it prints on each stream and its exit status. */
 function killpoint(...argv: string[]) {
   return spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin', 'killpoint.mjs'), ...argv], { encoding: 'utf8', cwd: PROJECT_ROOT });
+}
+
+/** The same main in this process (each command's usage, twelve ways): its status and stdout. */
+async function inProcess(...argv: string[]): Promise<{ status: number; stdout: string }> {
+  const r = await runMain(argv);
+  return { status: r.status, stdout: r.out.join('\n') };
 }
 
 describe('usage and version', () => {
@@ -23,9 +31,9 @@ describe('usage and version', () => {
     expect(r.stdout).toMatch(/the chapter: /);
   });
 
-  it.each(['experiment', 'estimate', 'check', 'harness'])('%s --help, -h and help %s: that command\'s usage, exit 0, nothing run', (command) => {
+  it.each(['experiment', 'estimate', 'check', 'harness'])('%s --help, -h and help %s: that command\'s usage, exit 0, nothing run', async (command) => {
     for (const argv of [[command, '--help'], [command, '-h'], ['help', command]]) {
-      const r = killpoint(...argv);
+      const r = await inProcess(...argv);
       expect(r.status).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`^usage: killpoint ${command}`));
       expect(r.stdout).toMatch(/ok means every check the system promises held/);
