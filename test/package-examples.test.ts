@@ -33,9 +33,11 @@ const SUBSETS: Record<string, string> = {
   // Its keyed sweep is 36 s; "without keys" replays one schedule with checkAgentSchedule, which runs
   // the agent on the installed killpoint/agent and killpoint/ai-sdk, and finds the refund done twice.
   'ai-sdk-agent': 'without keys',
-  // Its keyed sweep is 17 s; "without keys" runs checkDbos from the package on embedded PGlite over
-  // every kill point and finds the minimal one.
-  'support-agent-dbos': 'without keys',
+  // Its sweeps (keyed, and "without keys" over every kill point) are a process per life, half a
+  // minute; "one kill replayed" runs checkDbosSchedule from the package on embedded PGlite and finds
+  // the refund done twice. The search over every kill point of a DBOS module of one's own is
+  // test/dbos-module.test.ts's.
+  'support-agent-dbos': 'one kill replayed',
   // Its keyed sweep repeats what its "without keys" check runs (checkAgent over every kill point
   // through the installed killpoint and killpoint/agent, then shrunk to the minimal one).
   'journal-agent': 'without keys',

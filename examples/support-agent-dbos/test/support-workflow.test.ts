@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { checkDbos } from 'killpoint';
+import { checkDbos, checkDbosSchedule } from 'killpoint';
 import { killpointTests } from 'killpoint/vitest';
 
 const input = JSON.parse(readFileSync('input.json', 'utf8'));
@@ -17,4 +17,13 @@ test('without keys, the refund is done twice at its minimal kill point', async (
   expect(check.ok).toBe(false);
   expect(check.minimal?.killAt).toEqual(['step-return[step 0]']);
   expect(check.minimal?.differences[0]).toMatch(/^refund O-7\/L1 committed twice/);
+}, 600_000);
+
+// One kill, replayed as the search's replay line prints it (kill point 2 is the refund step's
+// return): quicker than the whole search when a fix is being tried.
+test('one kill replayed: right after the refund step returned, the recovery refunds again', async () => {
+  const check = await checkDbosSchedule({ module: 'src/workflow.ts', inputFile: 'input.json' }, [2]);
+  expect(check.ok).toBe(false);
+  expect(check.failure.killAt).toEqual(['step-return[step 0]']);
+  expect(check.failure.differences[0]).toMatch(/^refund O-7\/L1 committed twice/);
 }, 600_000);
