@@ -11,7 +11,11 @@ import { main } from '../src/harness/cli/main.js';
 import { failedChecks, type CheckName } from '../src/harness/check/checks.js';
 import { eventIdentities } from '../src/harness/check/kill-points.js';
 import type { SystemUnderTest } from '../src/harness/engine.js';
+import { readdirSync } from 'node:fs';
 import { inPool } from '../src/harness/process/pool.js';
+import { OWNER_TAG } from '../src/harness/process/owner.js';
+import { tempRoot } from '../src/harness/process/owned-temp-dirs.js';
+import { liveChildCount } from '../src/harness/process/processes.js';
 import { runSchedule } from '../src/harness/session.js';
 
 export function baselineOf(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[] = []): RunOutcome {
@@ -92,4 +96,10 @@ export async function judgedFromScratch(system: SystemUnderTest, scenario: Scena
     const verdict = judge(scenario, outcome, baseline);
     return { k, identity: k < 0 ? 'start' : ids[k]!, verdict, failed: failedChecks({ scenario, outcome, verdict }) };
   });
+}
+
+/** What this test process's Restate sessions left: children still running, and a session's temp folders. */
+export function leftByRestateSessions(): string[] {
+  const folders = readdirSync(tempRoot()).filter((name) => name.startsWith('killpoint-restate') && name.includes(OWNER_TAG));
+  return [...(liveChildCount() > 0 ? [`${liveChildCount()} children`] : []), ...folders];
 }

@@ -23,12 +23,11 @@ import { failedChecks } from '../src/harness/check/checks.js';
 import { MODELLED_BY, scriptedMoment, verdictDifferences } from '../src/harness/engines/restate/differential.js';
 import { restateSystem } from '../src/harness/engines/restate/engine.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';
-import { OWNER_TAG } from '../src/harness/process/owner.js';
-import { liveChildCount } from '../src/harness/process/processes.js';
 import { inPool } from '../src/harness/process/pool.js';
 import { hasEnvironmentEntry, pidsNow, processesNaming } from '../src/harness/process/process-tree.js';
 import { runSchedule, withSession } from '../src/harness/session.js';
 import { lanternScenario, PROJECT_ROOT } from '../src/model/load.js';
+import { leftByRestateSessions } from './helpers.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -68,14 +67,9 @@ function killpoint(args: string[]): Promise<Ran> {
   });
 }
 
-/** What this test process's sessions left: children, and temp folders of a Restate session. */
-function leftHere(): string[] {
-  const folders = readdirSync(tempRoot()).filter((name) => name.startsWith('killpoint-restate') && name.includes(OWNER_TAG));
-  return [...(liveChildCount() > 0 ? [`${liveChildCount()} children`] : []), ...folders];
-}
 
 afterAll(() => {
-  expect(leftHere()).toEqual([]);
+  expect(leftByRestateSessions()).toEqual([]);
 });
 
 describe('restate', () => {
@@ -149,6 +143,6 @@ describe('restate', () => {
       expect(eventIdentities(c.lives[0]!.events)).not.toEqual(eventIdentities(a.lives[0]!.events));
       expect(judge(ivan, c, a).sameAnswer).toBe(true);
     });
-    expect(leftHere()).toEqual([]);
+    expect(leftByRestateSessions()).toEqual([]);
   }, 120_000);
 });

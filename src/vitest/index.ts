@@ -9,13 +9,14 @@
 //   killpointTests('refund on LangGraph', { scenarios: ['test/refund.json'], engine: 'langgraph', strategy: 'react/sync+keys' });
 //   killpointTests('support agent', { langgraph: 'src/agent.ts', input: { messages: [...] } });
 //   killpointTests('refund workflow', { dbos: 'src/workflow.ts', input: { orderId: 'O-7' } });
+//   killpointTests('refund service', { restate: 'src/service.ts', input: { orderId: 'O-7' } });
 //   await killpointTests('refund agent, kill by kill', { agent: ['node', 'dist/agent.js'], each: 'kill point' });
 
 import { describe as vitestDescribe, test as vitestTest } from 'vitest';
 import { basename } from 'node:path';
 import { agentKillPoints, checkAgent, checkAgentSchedule, type AgentCommand } from '../harness/api/check-agent.js';
-import { checkScenario, checkScenarioSchedule, scenarioKillPoints } from '../harness/api/check-scenario.js';
-import { checkDbos, checkDbosSchedule, checkLangGraph, checkLangGraphSchedule, dbosKillPoints, langGraphKillPoints } from '../harness/api/check-module.js';
+import { checkScenario, checkScenarioSchedule, scenarioKillPoints, type ScenarioCheck, type ScenarioScheduleCheck } from '../harness/api/check-scenario.js';
+import { checkDbos, checkDbosSchedule, checkLangGraph, checkLangGraphSchedule, checkRestate, checkRestateSchedule, dbosKillPoints, langGraphKillPoints, restateKillPoints } from '../harness/api/check-module.js';
 import { loadScenarioFile } from '../model/load.js';
 import { addToUserCorpus, loadUserCorpus } from './user-corpus.js';
 
@@ -93,7 +94,23 @@ export interface DbosSuiteOptions extends SuiteOptions {
   seed?: number;
 }
 
-export type KillpointTestsOptions = AgentSuiteOptions | ScenarioSuiteOptions | LangGraphSuiteOptions | DbosSuiteOptions;
+/** A Restate service of your own, unchanged: the module that defines it and reads its effects, and its input. */
+export interface RestateSuiteOptions extends SuiteOptions {
+  /** The module (from the current folder: the project root in a vitest run) that exports createService(ctx) and readEffects(ctx). */
+  restate: string;
+  /** The handler's argument; or `inputFile`, a JSON file holding it. */
+  input?: unknown;
+  inputFile?: string;
+  serviceExport?: string;
+  /** The handler invoked; by default the service's only one. */
+  handler?: string;
+  effectsExport?: string;
+  interleavingBound?: number;
+  seed?: number;
+}
+
+export type KillpointTestsOptions = AgentSuiteOptions | ScenarioSuiteOptions | LangGraphSuiteOptions | DbosSuiteOptions | RestateSuiteOptions;
+type ModuleSuiteOptions = LangGraphSuiteOptions | DbosSuiteOptions | RestateSuiteOptions;
 
 /** The vitest functions the suite is declared with (replaceable, so that killpoint can test this module). */
 export interface TestApi {
@@ -166,24 +183,25 @@ function scenarioTasks(suite: string, options: ScenarioSuiteOptions, kills: 1 | 
 }
 
 /** The one task of a module of the user's own, whichever engine runs it. */
-function moduleTasks(suite: string, options: LangGraphSuiteOptions | DbosSuiteOptions, kills: 1 | 2): Task[] {
-  const isGraph = 'langgraph' in options;
-  const module = isGraph ? options.langgraph : options.dbos;
-  const field = isGraph ? 'langgraph' : 'dbos';
-  if (typeof module !== 'string' || module === '') throw new TypeError(`killpointTests("${suite}"): ${field}: expected the path of the module that exports ${isGraph ? 'createGraph(ctx)' : 'createWorkflow(ctx)'}`);
+function moduleTasks(suite: string, options: ModuleSuiteOptions, kills: 1 | 2): Task[] {
+  const [field, module, exports] = 'langgraph' in options ? ['langgraph', options.langgraph, 'createGraph(ctx)'] : 'dbos' in options ? ['dbos', options.dbos, 'createWorkflow(ctx)'] : ['restate', options.restate, 'createService(ctx)'];
+  if (typeof module !== 'string' || module === '') throw new TypeError(`killpointTests("${suite}"): ${field}: expected the path of the module that exports ${exports}`);
   if (options.input === undefined && options.inputFile === undefined) throw new TypeError(`killpointTests("${suite}"): input: expected the module's input (or inputFile, a JSON file)`);
   const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
   const common = defined({ module, input: options.input, inputFile: options.inputFile, effectsExport: options.effectsExport });
   const choices = { kills, seed: options.seed ?? 1, interleavingBound: options.interleavingBound, concurrency: options.concurrency };
-  const check = isGraph
-    ? (() => {
-        const target = { ...common, ...defined({ graphExport: options.graphExport, cassette: options.cassette }) };
-        return { explore: () => checkLangGraph({ ...target, ...choices }), replay: (k: readonly number[], p: readonly number[]) => checkLangGraphSchedule(target, k, p), killPoints: () => langGraphKillPoints(target) };
-      })()
-    : (() => {
-        const target = { ...common, ...defined({ workflowExport: (options as DbosSuiteOptions).workflowExport }) };
-        return { explore: () => checkDbos({ ...target, ...choices }), replay: (k: readonly number[], p: readonly number[]) => checkDbosSchedule(target, k, p), killPoints: () => dbosKillPoints(target) };
-      })();
+  const check = ((): { explore: () => Promise<ScenarioCheck>; replay: (k: readonly number[], p: readonly number[]) => Promise<ScenarioScheduleCheck>; killPoints: () => Promise<{ index: number; identity: string }[]> } => {
+    if ('langgraph' in options) {
+      const target = { ...common, ...defined({ graphExport: options.graphExport, cassette: options.cassette }) };
+      return { explore: () => checkLangGraph({ ...target, ...choices }), replay: (k, p) => checkLangGraphSchedule(target, k, p), killPoints: () => langGraphKillPoints(target) };
+    }
+    if ('dbos' in options) {
+      const target = { ...common, ...defined({ workflowExport: options.workflowExport }) };
+      return { explore: () => checkDbos({ ...target, ...choices }), replay: (k, p) => checkDbosSchedule(target, k, p), killPoints: () => dbosKillPoints(target) };
+    }
+    const target = { ...common, ...defined({ serviceExport: options.serviceExport, handler: options.handler }) };
+    return { explore: () => checkRestate({ ...target, ...choices }), replay: (k, p) => checkRestateSchedule(target, k, p), killPoints: () => restateKillPoints(target) };
+  })();
   return [{
     name: basename(module),
     explore: async () => {
@@ -200,15 +218,15 @@ export function killpointTests(suite: string, options: KillpointTestsOptions & {
 export function killpointTests(suite: string, options: KillpointTestsOptions, api?: TestApi): void;
 export function killpointTests(suite: string, options: KillpointTestsOptions, api: TestApi = VITEST): void | Promise<void> {
   if (typeof suite !== 'string' || suite === '') throw new TypeError('killpointTests: expected the suite name as a non-empty string');
-  if (typeof options !== 'object' || options === null || (!('agent' in options) && !('scenarios' in options) && !('langgraph' in options) && !('dbos' in options)) || ('agent' in options && options.agent === undefined)) {
-    throw new TypeError(`killpointTests("${suite}"): expected options with agent (the command that starts one life), scenarios (scenario files) and strategy, or langgraph / dbos (your module) and input`);
+  if (typeof options !== 'object' || options === null || (!('agent' in options) && !('scenarios' in options) && !('langgraph' in options) && !('dbos' in options) && !('restate' in options)) || ('agent' in options && options.agent === undefined)) {
+    throw new TypeError(`killpointTests("${suite}"): expected options with agent (the command that starts one life), scenarios (scenario files) and strategy, or langgraph / dbos / restate (your module) and input`);
   }
   const kills = options.kills ?? 1;
   if (kills !== 1 && kills !== 2) throw new TypeError(`killpointTests("${suite}"): kills: expected 1 or 2, got ${String(kills)}`);
   const each = options.each ?? 'task';
   if (each !== 'task' && each !== 'kill point') throw new TypeError(`killpointTests("${suite}"): each: expected "task" or "kill point", got ${JSON.stringify(each)}`);
   if (each === 'kill point' && kills !== 1) throw new TypeError(`killpointTests("${suite}"): each: "kill point" declares one test per kill point of the first life, so kills must be 1, got ${kills}`);
-  const tasks = 'agent' in options ? agentTasks(suite, options, kills) : 'langgraph' in options || 'dbos' in options ? moduleTasks(suite, options, kills) : scenarioTasks(suite, options, kills);
+  const tasks = 'agent' in options ? agentTasks(suite, options, kills) : 'langgraph' in options || 'dbos' in options || 'restate' in options ? moduleTasks(suite, options, kills) : scenarioTasks(suite, options, kills);
   const seedNote = 'agent' in options ? '' : ` (with seed=${options.seed ?? 1})`;
   const timeoutMs = options.timeoutMs ?? 600_000;
   const corpus = options.corpus === undefined ? [] : loadUserCorpus(options.corpus, suite);

@@ -1,6 +1,7 @@
-// Checking a user's own module from code, unchanged (a LangGraph graph, a DBOS workflow): killpoint
+// Checking a user's own module from code, unchanged (a LangGraph graph, a DBOS workflow, a Restate
+// service): killpoint
 // runs it on its input, kills it at every kill point and judges each recovery against the run
-// never killed. The same exploration, checks and report as `killpoint check --langgraph|--dbos`,
+// never killed. The same exploration, checks and report as `killpoint check --langgraph|--dbos|--restate`,
 // returned as a value.
 
 import { killPointIdentity } from '../check/kill-points.js';
@@ -11,6 +12,7 @@ import { runSchedule } from '../session.js';
 import type { SystemUnderTest } from '../engine.js';
 import { dbosModuleSpec, dbosModuleSystem } from '../engines/dbos/module/system.js';
 import { langGraphModuleSpec, langGraphModuleSystem } from '../engines/langgraph/module/system.js';
+import { restateModuleSpec, restateModuleSystem } from '../engines/restate/module/system.js';
 import { minimalOf } from './check-agent.js';
 import type { ScenarioCheck, ScenarioScheduleCheck } from './check-scenario.js';
 
@@ -43,8 +45,16 @@ export interface DbosTarget extends ModuleTarget {
   workflowExport?: string;
 }
 
+/** A Restate service of your own: the module exports createService(ctx) and readEffects(ctx). */
+export interface RestateTarget extends ModuleTarget {
+  serviceExport?: string;
+  /** The handler invoked with the input; by default the service's only one. */
+  handler?: string;
+}
+
 export type CheckLangGraphOptions = LangGraphTarget & ExploreChoices;
 export type CheckDbosOptions = DbosTarget & ExploreChoices;
+export type CheckRestateOptions = RestateTarget & ExploreChoices;
 
 function mustName(options: ModuleTarget, exports: string): void {
   if (typeof options !== 'object' || options === null || typeof options.module !== 'string' || options.module === '') throw new TypeError(`killpoint: module: expected the path of the module that exports ${exports}`);
@@ -59,6 +69,11 @@ function langGraphSystemOf(options: LangGraphTarget): SystemUnderTest {
 function dbosSystemOf(options: DbosTarget): SystemUnderTest {
   mustName(options, 'createWorkflow(ctx)');
   return dbosModuleSystem(dbosModuleSpec(options));
+}
+
+function restateSystemOf(options: RestateTarget): SystemUnderTest {
+  mustName(options, 'createService(ctx)');
+  return restateModuleSystem(restateModuleSpec(options));
 }
 
 const SOURCE: CaseSource = { kind: 'own-task' };
@@ -101,3 +116,10 @@ export const checkDbos = (options: CheckDbosOptions): Promise<ScenarioCheck> => 
 export const checkDbosSchedule = (options: DbosTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => judgeModuleSchedule(dbosSystemOf(options), kills, interleaving);
 /** The kill points of the workflow's run never killed. */
 export const dbosKillPoints = (options: DbosTarget): Promise<{ index: number; identity: string }[]> => moduleKillPoints(dbosSystemOf(options));
+
+/** Every kill point of the service's invocation (and of its recoveries, with kills: 2), judged against a run never killed. */
+export const checkRestate = (options: CheckRestateOptions): Promise<ScenarioCheck> => exploreModule(restateSystemOf(options), options);
+/** One kill schedule of the service's invocation, judged. */
+export const checkRestateSchedule = (options: RestateTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => judgeModuleSchedule(restateSystemOf(options), kills, interleaving);
+/** The kill points of the invocation never killed. */
+export const restateKillPoints = (options: RestateTarget): Promise<{ index: number; identity: string }[]> => moduleKillPoints(restateSystemOf(options));

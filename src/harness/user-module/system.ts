@@ -28,8 +28,11 @@ export interface ModuleSystemSpec {
   promised: readonly CheckName[];
   killPoints: readonly string[];
   /** How one session runs a schedule (`name` is the outcome's strategy). */
-  sessionRuns(scenario: Scenario, name: string): (schedule: Schedule) => Promise<RunOutcome>;
+  sessionRuns(scenario: Scenario, name: string): SessionRuns;
 }
+
+/** How a session runs a schedule, and what it stops when it closes (a server it started), if anything. */
+export type SessionRuns = ((schedule: Schedule) => Promise<RunOutcome>) & { close?: () => Promise<void> };
 
 export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
   const { target } = spec;
@@ -55,7 +58,19 @@ export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
         mustRepeatItself(target.moduleArg, outcome, await runs(schedule));
         return outcome;
       };
-      return processSession(scenario, run);
+      const session = processSession(scenario, run);
+      const stop = runs.close;
+      if (stop === undefined) return session;
+      return {
+        ...session,
+        close: async () => {
+          try {
+            await stop();
+          } finally {
+            await session.close();
+          }
+        },
+      };
     },
   };
 }

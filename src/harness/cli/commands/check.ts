@@ -36,6 +36,7 @@ import { explorationJson, formatExploration, formatFailure, type CaseSource } fr
 import { differences } from '../../check/verdict-lines.js';
 import { langGraphModuleSpec, langGraphModuleSystem, type LangGraphModuleOptions } from '../../engines/langgraph/module/system.js';
 import { dbosModuleSpec, dbosModuleSystem, type DbosModuleOptions } from '../../engines/dbos/module/system.js';
+import { restateModuleSpec, restateModuleSystem, type RestateModuleOptions } from '../../engines/restate/module/system.js';
 
 interface CheckArgs {
   files: string[];
@@ -56,9 +57,20 @@ interface CheckArgs {
   shard: Shard | null;
   /** Where a real engine's lives run, when asked (--tier): else the engine's default. */
   tier: 'in-process' | 'process' | null;
-  /** A user's own LangGraph graph (--langgraph) or DBOS workflow (--dbos), with --input and its options, checked on its own input. */
-  ownModule: { engine: '--langgraph' | '--dbos' | null; options: LangGraphModuleOptions & DbosModuleOptions } | null;
+  /** A user's own LangGraph graph (--langgraph), DBOS workflow (--dbos) or Restate service (--restate), with --input and its options, checked on its own input. */
+  ownModule: { engine: ModuleOption | null; options: LangGraphModuleOptions & DbosModuleOptions & RestateModuleOptions } | null;
 }
+
+type ModuleOption = '--langgraph' | '--dbos' | '--restate';
+
+/** The options that belong to one kind of module only, and the module option each belongs to. */
+const MODULE_ONLY: readonly [keyof (LangGraphModuleOptions & DbosModuleOptions & RestateModuleOptions), string, ModuleOption][] = [
+  ['graphExport', '--graph-export', '--langgraph'],
+  ['cassette', '--cassette', '--langgraph'],
+  ['workflowExport', '--workflow-export', '--dbos'],
+  ['serviceExport', '--service-export', '--restate'],
+  ['handler', '--handler', '--restate'],
+];
 
 function intList(value: string | undefined, option: string, min: number): number[] {
   if (value === undefined) throw new UsageError(`${option}: expected a comma-separated list of integers`);
@@ -79,9 +91,9 @@ const MAX_INTERLEAVINGS = 10_000;
 
 export function parseCheckArgs(args: string[]): CheckArgs {
   const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null, htmlPath: null, shard: null, tier: null, ownModule: null };
-  const own = (): { engine: '--langgraph' | '--dbos' | null; options: LangGraphModuleOptions & DbosModuleOptions } => (parsed.ownModule ??= { engine: null, options: { module: '' } });
+  const own = (): NonNullable<CheckArgs['ownModule']> => (parsed.ownModule ??= { engine: null, options: { module: '' } });
   const module = () => own().options;
-  const moduleOf = (engine: '--langgraph' | '--dbos', path: string | undefined, exports: string) => {
+  const moduleOf = (engine: ModuleOption, path: string | undefined, exports: string) => {
     if (own().engine !== null) throw new UsageError(`${engine}: one module at a time (${own().engine} was given)`);
     own().engine = engine;
     module().module = word(path, engine, `the path of the module that exports ${exports}`);
@@ -147,6 +159,15 @@ export function parseCheckArgs(args: string[]): CheckArgs {
       case '--dbos':
         moduleOf('--dbos', value(), 'createWorkflow(ctx)');
         break;
+      case '--restate':
+        moduleOf('--restate', value(), 'createService(ctx)');
+        break;
+      case '--service-export':
+        module().serviceExport = word(value(), '--service-export', 'the name of the export that defines the service');
+        break;
+      case '--handler':
+        module().handler = word(value(), '--handler', "the name of the service's handler to invoke");
+        break;
       case '--workflow-export':
         module().workflowExport = word(value(), '--workflow-export', 'the name of the export that registers the workflow');
         break;
@@ -163,18 +184,17 @@ export function parseCheckArgs(args: string[]): CheckArgs {
         module().cassette = word(value(), '--cassette', "the file of the model's recorded replies (recorded when missing)");
         break;
       default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard, --tier, --langgraph, --dbos, --input, --graph-export, --workflow-export, --effects-export, --cassette)`);
+        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard, --tier, --langgraph, --dbos, --restate, --input, --graph-export, --workflow-export, --service-export, --handler, --effects-export, --cassette)`);
         parsed.files.push(arg);
     }
   }
   if (parsed.schedule === null && parsed.interleaving.length > 0) throw new UsageError('--interleaving: only with --schedule');
   const mine = parsed.ownModule;
   if (mine !== null) {
-    if (mine.engine === null) throw new UsageError('--input, --graph-export, --workflow-export, --effects-export and --cassette: only with --langgraph <module> or --dbos <module>');
+    if (mine.engine === null) throw new UsageError('--input, --graph-export, --workflow-export, --service-export, --handler, --effects-export and --cassette: only with --langgraph <module>, --dbos <module> or --restate <module>');
     if (parsed.files.length > 0 || parsed.strategies.length > 0 || parsed.engine !== DEFAULT_ENGINE) throw new UsageError(`${mine.engine}: checks your own module on its own input; leave out scenario files, --engine and --strategy`);
     if (mine.options.inputFile === undefined) throw new UsageError(`${mine.engine}: expected --input <file>, a JSON file with the module's input`);
-    if (mine.engine === '--dbos' && (mine.options.graphExport !== undefined || mine.options.cassette !== undefined)) throw new UsageError('--graph-export and --cassette: only with --langgraph');
-    if (mine.engine === '--langgraph' && mine.options.workflowExport !== undefined) throw new UsageError('--workflow-export: only with --dbos');
+    for (const [field, flag, owner] of MODULE_ONLY) if (mine.engine !== owner && mine.options[field] !== undefined) throw new UsageError(`${flag}: only with ${owner}`);
   }
   if (parsed.schedule !== null && parsed.htmlPath !== null) throw new UsageError('--html: draws every kill point of an exploration; leave out --schedule');
   if (parsed.schedule !== null && parsed.shard !== null) throw new UsageError('--shard: splits an exploration among machines; leave out --schedule');
@@ -183,11 +203,18 @@ export function parseCheckArgs(args: string[]): CheckArgs {
     const both = engineNames().filter((n) => (engineNamed(n)!.tiers ?? []).length > 1);
     throw new UsageError(`--tier ${parsed.tier}: the ${engine.name} engine ${engine.tiers === undefined ? 'runs its lives one way only' : `runs its lives ${engine.tiers.join(' or ')}`}; --tier chooses for ${both.join(', ')}`);
   }
-  if (parsed.tier === 'in-process' && mine?.engine === '--dbos') throw new UsageError('--tier in-process: --dbos runs each life of your workflow as a process killed with SIGKILL; leave out --tier');
+  if (parsed.tier === 'in-process' && (mine?.engine === '--dbos' || mine?.engine === '--restate')) throw new UsageError(`--tier in-process: ${mine.engine} runs each life of your ${mine.engine === '--dbos' ? 'workflow' : 'service'} as a process killed with SIGKILL; leave out --tier`);
   for (const name of parsed.strategies) {
     if (engine.system(name) === undefined) throw new UsageError(`--strategy: expected one of ${engine.systemNames.join(', ')}, got "${name}"`);
   }
   return parsed;
+}
+
+/** The system of a user's own module, by the option that named it. */
+function ownModuleSystem(option: ModuleOption, options: LangGraphModuleOptions & DbosModuleOptions & RestateModuleOptions, tier: CheckArgs['tier']): SystemUnderTest {
+  if (option === '--dbos') return dbosModuleSystem(dbosModuleSpec(options));
+  if (option === '--restate') return restateModuleSystem(restateModuleSpec(options));
+  return langGraphModuleSystem(langGraphModuleSpec(options), tier ?? undefined);
 }
 
 function word(value: string | undefined, option: string, expected: string): string {
@@ -230,7 +257,7 @@ export async function checkCommand(args: string[]): Promise<number> {
     ? a.files
     : readdirSync(LANTERN_DIR).filter((n) => n.endsWith('.json')).sort().map((n) => displayPath(join(LANTERN_DIR, n)));
   const engine = engineNamed(a.engine)!;
-  const ownGraph = a.ownModule === null ? null : a.ownModule.engine === '--dbos' ? dbosModuleSystem(dbosModuleSpec(a.ownModule.options)) : langGraphModuleSystem(langGraphModuleSpec(a.ownModule.options), a.tier ?? undefined);
+  const ownGraph = a.ownModule === null ? null : ownModuleSystem(a.ownModule.engine!, a.ownModule.options, a.tier);
   const systems = ownGraph !== null ? [ownGraph] : (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name, a.tier === null ? {} : { tier: a.tier })!);
   const scenarios: { scenario: Scenario; source: CaseSource }[] = ownGraph?.ownTask === undefined ? [] : [{ scenario: ownGraph.ownTask, source: { kind: 'own-task' } }];
   const corpusFiles: string[] = [];

@@ -39,12 +39,15 @@ export async function registerUnlessKnown(adminUrl: string, run: RunIdentity): P
   });
 }
 
-/** Starts the run's invocation, or finds the one started already (same idempotency key): its id. */
-export async function sendOnce(ingressUrl: string, run: RunIdentity, customerMessage: string): Promise<string> {
-  const { body } = await requestJson(`${ingressUrl}/${encodeURIComponent(run.serviceName)}/${HANDLER}/send`, {
+/**
+ * Starts the run's invocation of `handler` with `input` (the bundled agent's: the customer's
+ * message), or finds the one started already (same idempotency key): its id.
+ */
+export async function sendOnce(ingressUrl: string, run: RunIdentity, input: unknown, handler = HANDLER): Promise<string> {
+  const { body } = await requestJson(`${ingressUrl}/${encodeURIComponent(run.serviceName)}/${encodeURIComponent(handler)}/send`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': run.runKey },
-    body: JSON.stringify(customerMessage),
+    body: JSON.stringify(input),
     timeoutMs: REQUEST_MS,
     what: `restate: sending the invocation of ${run.serviceName}`,
   });
@@ -77,6 +80,11 @@ async function invocationState(adminUrl: string, invocationId: string): Promise<
  * judged as a verdict.
  */
 export async function invocationOutput(ingressUrl: string, adminUrl: string, invocationId: string): Promise<AgentOutput> {
+  return (await invocationResult(ingressUrl, adminUrl, invocationId)) as AgentOutput;
+}
+
+/** The invocation's recorded output, whatever its handler returns (see invocationOutput). */
+export async function invocationResult(ingressUrl: string, adminUrl: string, invocationId: string): Promise<unknown> {
   const limit = attachTimeoutMs();
   let response: Response;
   let text: string;
@@ -87,7 +95,8 @@ export async function invocationOutput(ingressUrl: string, adminUrl: string, inv
     if ((error as Error).name !== 'TimeoutError') throw error;
     throw new Error(`restate: invocation ${invocationId} did not end within ${limit / 1000} s (${ATTACH_TIMEOUT_VARIABLE} sets the limit): ${await invocationState(adminUrl, invocationId)}`);
   }
-  if (response.ok) return JSON.parse(text) as AgentOutput;
+  // A handler that returns nothing answers an empty body.
+  if (response.ok) return text === '' ? undefined : (JSON.parse(text) as unknown);
   let message = text;
   try {
     message = String((JSON.parse(text) as { message?: unknown }).message ?? text);

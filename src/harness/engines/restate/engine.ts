@@ -21,6 +21,8 @@ import { systemsByName } from '../../process/process-system.js';
 import { RESTATE_MODES, restateConfigNamed, type RestateConfig } from './config.js';
 import { RESTATE_EVENT_KINDS } from './event-kinds.js';
 import { restateSession } from './session.js';
+import { restateTier } from './tier.js';
+import { restateModuleSystemNamed } from './module/system.js';
 
 /** Every kind Restate's lives emit beyond the scenario's: a step's start, its journal entry, the invocation's output. */
 const EVENT_KINDS = [...RESTATE_EVENT_KINDS, STEP_RECORDED];
@@ -36,7 +38,8 @@ function summaryOf(c: RestateConfig): string {
 /** The Restate system of this name (see config.ts), or undefined. */
 export const restateSystem = systemsByName((name): SystemUnderTest | undefined => {
   const config = restateConfigNamed(name);
-  if (config === undefined) return undefined;
+  // A user's own service is named by its module and input, as after --restate.
+  if (config === undefined) return restateModuleSystemNamed(name);
   return {
     engine: 'restate',
     name,
@@ -45,7 +48,7 @@ export const restateSystem = systemsByName((name): SystemUnderTest | undefined =
     killPoints: KILL_POINTS,
     selector: ['--engine', 'restate', '--strategy', name],
     inProcess: false,
-    open: (scenario) => restateSession(scenario, config, name),
+    open: (scenario) => restateSession(scenario, name, (server, warm) => restateTier(config, name, server, warm)),
   };
 });
 

@@ -6,13 +6,25 @@
 
 import { registerEventKinds, type EngineEventKind } from '../../check/event-kinds.js';
 
+/** How a step is named in a label: the bundled agent's tool call, or a user's step name. */
+const stepOf = (e: { callId?: string; stepName?: string }): string => (e.callId !== undefined ? ` (${e.callId})` : e.stepName !== undefined && e.stepName !== '' ? ` (${e.stepName})` : '');
+
 /** A ctx.run closure began to run: Restate found no result of it in the journal. */
 export const RUN_START = {
   kind: 'run-start',
   meaning: 'Restate began to run a step (a ctx.run closure whose result the journal does not hold)',
   group: 'tool',
-  label: (e) => `step ${e.step}${e.callId === undefined ? '' : ` (${e.callId})`}: ctx.run started`,
+  label: (e) => `step ${e.step}${stepOf(e)}: ctx.run started`,
   subject: (e) => (e.callId === undefined ? `step ${e.step}` : e.callId),
+} as const satisfies EngineEventKind;
+
+/** A ctx.run closure of a user's service returned: its result is not journaled yet (the gap). */
+export const RUN_RETURN = {
+  kind: 'run-return',
+  meaning: "a ctx.run closure returned; Restate has not journaled its result yet",
+  group: 'tool',
+  label: (e) => `step ${e.step}${stepOf(e)}: ctx.run returned`,
+  subject: (e) => `step ${e.step}`,
 } as const satisfies EngineEventKind;
 
 /** The invocation's output is recorded by the server; the answer is not yet delivered. */
@@ -24,7 +36,7 @@ export const INVOCATION_DONE = {
 } as const satisfies EngineEventKind;
 
 /** The kinds only Restate has; with STEP_RECORDED, every kind it adds to the scenario's. */
-export const RESTATE_EVENT_KINDS: readonly EngineEventKind[] = [RUN_START, INVOCATION_DONE];
+export const RESTATE_EVENT_KINDS: readonly EngineEventKind[] = [RUN_START, RUN_RETURN, INVOCATION_DONE];
 
 // Known as soon as this file loads: the code that emits these kinds imports it.
 registerEventKinds(RESTATE_EVENT_KINDS, 'restate');

@@ -10,10 +10,12 @@ import { heldSession } from '../../process/processes.js';
 import { WarmPool } from '../../process/warm-pool.js';
 import { WARM_CHILDREN_VARIABLE } from '../../process/process-lives.js';
 import { runWholeInProcesses } from '../../process/whole-run.js';
-import type { RestateConfig } from './config.js';
+import type { WholeRunTier } from '../../process/whole-run.js';
 import { requireRestateSdk } from './packages.js';
 import { startRestateServer, type RestateServer } from './server.js';
-import { restateTier } from './tier.js';
+
+/** A run's lives on the session's server (the bundled agent's tier.ts, or a user's service's module/system.ts). */
+export type RestateTierOf = (server: () => Promise<RestateServer>, warm?: WarmPool) => WholeRunTier;
 
 /** Processes kept started ahead of their lives: one per life that may run at once (the check's two on two cores). */
 const WARM_SPARES = 2;
@@ -24,7 +26,7 @@ export function watchServerStarts(listener: ((startMs: number) => void) | null):
   onServerStarted = listener;
 }
 
-export function restateSession(scenario: Scenario, config: RestateConfig, systemName: string): Session {
+export function restateSession(scenario: Scenario, systemName: string, tierOf: RestateTierOf): Session {
   let server: Promise<RestateServer> | null = null;
   let closing: Promise<void> | null = null;
   const serverOf = (): Promise<RestateServer> => {
@@ -42,7 +44,7 @@ export function restateSession(scenario: Scenario, config: RestateConfig, system
   // server's work instead of lying between a kill and its recovery. KILLPOINT_WARM_CHILDREN=0
   // starts each life cold.
   const warm = process.env[WARM_CHILDREN_VARIABLE] === '0' ? undefined : new WarmPool(WARM_SPARES);
-  const tier = restateTier(config, systemName, serverOf, warm);
+  const tier = tierOf(serverOf, warm);
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       try {

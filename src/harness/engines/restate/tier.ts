@@ -28,7 +28,7 @@ import type { RestateServer } from './server.js';
  * The run's names, made once per run before its first life: a service name of its own (letters,
  * digits and underscores, as Restate wants a service name), a port for it, and the run's key.
  */
-async function identityOf(scenario: Scenario, stateDir: string): Promise<RunIdentity> {
+export async function identityOf(scenario: Scenario, stateDir: string): Promise<RunIdentity> {
   const file = join(stateDir, RESTATE_STATE_FILES.identity);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as RunIdentity;
   // Names, not data: a fresh token only keeps side-by-side runs in one server apart.

@@ -1,0 +1,158 @@
+// One life of a user's Restate service, inside its own process: the user's module (loaded by the
+// bundled child, or here through tsx) defines the service; killpoint serves it under the run's own
+// service name on the run's port, registers it with the session's server unless the server knows
+// it, sends the invocation of its handler with the run's key as its idempotency key (a later life
+// gets the same invocation back), waits for its output, and reads back what the run did. The
+// server retries an invocation whose service was killed: the next life's service is called, the
+// journal replayed, and the steps it does not hold run again.
+//
+// What killpoint sees of the service without touching its code: the handler is given a context
+// whose `run` is killpoint's. Each ctx.run call is numbered in the order the handler makes it (the
+// journal's order: the same in every attempt); its closure is wrapped, so that its start and its
+// return are events (run-start, run-return: Restate calls a closure only for a step its journal
+// does not hold), and its promise is mapped, so that its journal entry is one (step-recorded, once
+// the server has acknowledged it). Steps side by side (RestatePromise.all) go through the batch
+// gate: one closure runs at a time, in the order the interleaving picks choose.
+//
+// What killpoint changes of the service: its name (the run's own, so that runs side by side in one
+// server never take each other's invocations), its retry policy (a recovery starts within tens of
+// milliseconds, and the attempts are bounded), and its handlers' own options (the handler is
+// re-declared around the user's function, with the service's).
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as restate from '@restatedev/restate-sdk';
+import { canonicalJson } from '../../../../model/canonical-json.js';
+import { BatchGate } from '../../../interleaving.js';
+import type { EmitEvent } from '../../../process/child-main.js';
+import { effectRecords } from '../../../user-module/effects.js';
+import { exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
+import { UserModuleSetupError } from '../../../user-module/setup-error.js';
+import { writeModuleStores } from '../../../user-module/stores.js';
+import { invocationResult, registerUnlessKnown, sendOnce } from '../client.js';
+import { RETRY_POLICY } from '../run-spec.js';
+import { RESTATE_MODULE_FILES, type RestateModuleContext, type RestateModuleRunFile } from './spec.js';
+// The kinds this life emits (run-start, run-return, invocation-done), known where they are labelled.
+import '../event-kinds.js';
+
+export interface RestateModuleLifeInputs {
+  spec: RestateModuleRunFile;
+  /** The module as the bundled child loaded it (or why it failed to load); absent, the life loads it (through tsx). */
+  loaded?: BundledModule;
+  stateDir: string;
+  picks: number[];
+  emit: EmitEvent;
+  onPick: (pick: number, width: number) => void;
+}
+
+type Handler = (ctx: restate.Context, input: unknown) => Promise<unknown>;
+type RunCall = (nameOrAction: unknown, action?: unknown, options?: unknown) => restate.RestatePromise<unknown>;
+
+/** What restate.service({...}) returned: its name and its handlers by name. */
+interface ServiceDefinition {
+  name: string;
+  service: Record<string, Handler>;
+  options?: Record<string, unknown>;
+  _kind?: string;
+}
+
+/** The service createService(ctx) returned, or bad input saying what it returned instead. */
+function serviceOf(value: unknown, exportName: string): ServiceDefinition {
+  const d = value as ServiceDefinition | null;
+  const isService = typeof d === 'object' && d !== null && typeof d.name === 'string' && typeof d.service === 'object' && d.service !== null;
+  if (!isService) throw new UserModuleSetupError(`${exportName}(ctx) returned ${d === null ? 'null' : typeof d}: expected the service restate.service({ name, handlers }) returned`);
+  if (d._kind !== undefined && d._kind !== 'service') throw new UserModuleSetupError(`${exportName}(ctx) returned a Restate ${d._kind === 'object' ? 'virtual object' : d._kind}: killpoint checks a service (restate.service)`);
+  return d;
+}
+
+/** The handler invoked: the one asked for, or the service's only one. */
+function handlerOf(definition: ServiceDefinition, asked: string | undefined): [string, Handler] {
+  const names = Object.keys(definition.service);
+  const name = asked ?? (names.length === 1 ? names[0]! : undefined);
+  if (name === undefined) throw new UserModuleSetupError(`service ${definition.name} has ${names.length === 0 ? 'no handlers' : `the handlers ${names.join(', ')}`}: name the one to invoke with --handler`);
+  const handler = definition.service[name];
+  if (typeof handler !== 'function') throw new UserModuleSetupError(`service ${definition.name} has no handler ${name} (its handlers: ${names.join(', ') || 'none'})`);
+  return [name, handler];
+}
+
+/** Runs the life to its end; a service has no conversation of its own. */
+export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Promise<null> {
+  const { spec, stateDir, emit } = inputs;
+  const module = await moduleOfLife(inputs.loaded, spec.module, spec.moduleArg);
+  const createService = exportedFunction(module, spec.serviceExport, spec.moduleArg);
+  const readEffects = exportedFunction(module, spec.effectsExport, spec.moduleArg);
+  const dataDir = join(stateDir, RESTATE_MODULE_FILES.data);
+  mkdirSync(dataDir, { recursive: true });
+  const ctx: RestateModuleContext = { dataDir };
+  const definition = serviceOf(await userCall(() => createService(ctx), spec.serviceExport), spec.serviceExport);
+  const [handlerName, handler] = handlerOf(definition, spec.handler);
+
+  const gate = new BatchGate(inputs.picks, inputs.onPick);
+  /** The attempt running: a new attempt in the same process (the server may retry one) numbers its steps afresh. */
+  let attempt = 0;
+
+  const observed = (rctx: restate.Context): restate.Context => {
+    const mine = ++attempt;
+    let calls = 0;
+    const run: RunCall = (nameOrAction, second, options) => {
+      const named = typeof nameOrAction === 'string';
+      const name = named ? nameOrAction : '';
+      const action = (named ? second : nameOrAction) as () => Promise<unknown>;
+      const step = calls++;
+      // Ids that sort in call order: where the picks run out, the first called goes first.
+      const id = `attempt-${mine}-step-${String(step).padStart(6, '0')}`;
+      gate.expect([id]);
+      let ran = false;
+      const wrapped = async (): Promise<unknown> => {
+        await gate.pass(id);
+        ran = true;
+        emit({ kind: 'run-start', step, stepName: name });
+        const result = await action();
+        emit({ kind: 'run-return', step, stepName: name });
+        return result;
+      };
+      const running = (rctx.run as unknown as RunCall).call(rctx, name, wrapped, named ? options : second);
+      // Mapped when the server has acknowledged the step's journal entry (or the journal held it).
+      return running.map((value, failure) => {
+        gate.finish(id);
+        if (failure !== undefined) throw failure;
+        if (ran) emit({ kind: 'step-recorded', step, stepName: name });
+        return value;
+      });
+    };
+    return new Proxy(rctx, {
+      get(target, property) {
+        if (property === 'run') return run;
+        const value = Reflect.get(target, property, target) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  };
+
+  const service = restate.service({
+    name: spec.run.serviceName,
+    handlers: { [handlerName]: (rctx: restate.Context, input: unknown) => handler(observed(rctx), input) },
+    options: { ...definition.options, retryPolicy: RETRY_POLICY },
+  });
+  await restate.serve({ services: [service], port: spec.run.servicePort, logger: () => {} });
+  await registerUnlessKnown(spec.adminUrl, spec.run);
+  const invocationId = await sendOnce(spec.ingressUrl, spec.run, spec.input, handlerName);
+
+  const readBack = async (output: unknown): Promise<void> =>
+    writeModuleStores(stateDir, {
+      effects: effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport),
+      answer: output === undefined ? null : typeof output === 'string' ? output : canonicalJson(output),
+      state: '',
+    });
+  let output: unknown;
+  try {
+    output = await invocationResult(spec.ingressUrl, spec.adminUrl, invocationId);
+  } catch (error) {
+    // A life that stops on an error has still done what it did: the verdict reads its effects.
+    await readBack(undefined).catch(() => undefined);
+    throw error;
+  }
+  emit({ kind: 'invocation-done' });
+  await readBack(output);
+  return null;
+}

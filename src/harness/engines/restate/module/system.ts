@@ -1,0 +1,97 @@
+// A user's own Restate service as a system under test: its module and input name it, each life is
+// the service's process killed with SIGKILL right after its kill point, on a private restate-server
+// that the session starts (and stops) as for the bundled agent, and it runs a task of its own (the
+// input as the handler's argument), judged against its own run never killed on the effects its
+// module reports and the handler's result. The run never killed must repeat itself. As for the
+// bundled agent, the invocation's journal cannot be copied, so every schedule runs from scratch.
+
+import { mkdirSync } from 'node:fs';
+import type { CheckName } from '../../../check/checks.js';
+import type { Schedule } from '../../../check/outcome.js';
+import { STEP_RECORDED } from '../../../check/event-kinds.js';
+import type { SystemUnderTest } from '../../../engine.js';
+import { childBundle } from '../../../process/child-bundle.js';
+import { siblingModule } from '../../../process/package-paths.js';
+import { runEngineLife } from '../../../process/process-life.js';
+import type { WholeRunTier } from '../../../process/whole-run.js';
+import { userModuleChildBundle } from '../../../user-module/bundle.js';
+import { EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
+import { readModuleStores } from '../../../user-module/stores.js';
+import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
+import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
+import { INVOCATION_DONE, RUN_RETURN, RUN_START } from '../event-kinds.js';
+import { RESTATE_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
+import type { RestateServer } from '../server.js';
+import { restateSession } from '../session.js';
+import { identityOf } from '../tier.js';
+import { DEFAULT_RESTATE_EFFECTS_EXPORT, DEFAULT_SERVICE_EXPORT, RESTATE_MODULE_ENV, type RestateModuleRunFile, type RestateModuleSpec } from './spec.js';
+
+const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
+const CHILD_MAIN = siblingModule(import.meta.url, 'child-main');
+
+/** What a user's service is held to: everything killpoint can read of it. */
+export const RESTATE_MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer'];
+
+/** The kinds of event a user's service can be killed right after. */
+export const RESTATE_MODULE_KILL_POINTS = [RUN_START.kind, RUN_RETURN.kind, STEP_RECORDED.kind, INVOCATION_DONE.kind] as const;
+
+export interface RestateModuleOptions extends UserModuleOptions {
+  serviceExport?: string;
+  effectsExport?: string;
+  handler?: string;
+}
+
+export function restateModuleSpec(options: RestateModuleOptions): RestateModuleSpec {
+  return {
+    ...userModuleTarget(options, '--restate', 'createService(ctx)'),
+    serviceExport: options.serviceExport ?? DEFAULT_SERVICE_EXPORT,
+    effectsExport: options.effectsExport ?? DEFAULT_RESTATE_EFFECTS_EXPORT,
+    ...(options.handler === undefined ? {} : { handler: options.handler }),
+  };
+}
+
+/** The system named by its selector's words after `--restate` (a corpus entry's strategy), or undefined when the words are not one. */
+export function restateModuleSystemNamed(name: string): SystemUnderTest | undefined {
+  const named = moduleOptionsNamed(name, ['--service-export', '--effects-export', '--handler']);
+  if (named === undefined) return undefined;
+  const { values, ...target } = named;
+  return restateModuleSystem(restateModuleSpec({ ...target, serviceExport: values.get('--service-export'), effectsExport: values.get('--effects-export'), handler: values.get('--handler') }));
+}
+
+function moduleTier(spec: RestateModuleSpec, server: () => Promise<RestateServer>): WholeRunTier {
+  return {
+    name: 'restate-module',
+    prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
+    life: async (scenario, request) => {
+      // The SDK stays outside the bundle: the module and killpoint must share its one copy.
+      const [{ ingressUrl, adminUrl }, run, bundled] = await Promise.all([server(), identityOf(scenario, request.stateDir), userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: ['@restatedev/*'] })]);
+      const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
+      const runFile: RestateModuleRunFile = { ...spec, ingressUrl, adminUrl, run };
+      const child = { engine: 'Restate', bundle, runFileVariable: RESTATE_MODULE_ENV.run, picksVariable: RESTATE_MODULE_ENV.picks, timeoutVariable: RESTATE_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: 'cannot be checked' };
+      return runEngineLife(child, request, `${spec.moduleArg} life ${request.lifeIndex}`, runFile);
+    },
+    stores: (_scenario, stateDir) => readModuleStores(stateDir, 'service state'),
+  };
+}
+
+export function restateModuleSystem(spec: RestateModuleSpec): SystemUnderTest {
+  return moduleSystem({
+    engine: 'restate',
+    option: '--restate',
+    target: spec,
+    options: [
+      ...(spec.serviceExport === DEFAULT_SERVICE_EXPORT ? [] : [['--service-export', spec.serviceExport] as const]),
+      ...(spec.effectsExport === DEFAULT_RESTATE_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
+      ...(spec.handler === undefined ? [] : [['--handler', spec.handler] as const]),
+    ],
+    what: 'the service',
+    summary: `the Restate service of ${spec.moduleArg} on a private restate-server, each life its process killed with SIGKILL`,
+    promised: RESTATE_MODULE_PROMISES,
+    killPoints: RESTATE_MODULE_KILL_POINTS,
+    sessionRuns: (scenario, name) => {
+      // One server for the session's runs, started with its first life and stopped when it closes.
+      const session = restateSession(scenario, name, (server) => moduleTier(spec, server));
+      return Object.assign(async (schedule: Schedule) => session.run(schedule), { close: async () => session.close() });
+    },
+  });
+}
