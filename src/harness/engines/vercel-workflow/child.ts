@@ -11,7 +11,8 @@ import { ENV } from '../../process/protocol.js';
 import { deserializeScenario } from '../../../model/scenario-json.js';
 import { picksFromVariable, requiredVariable, runChildMain, runProtocolLife } from '../../process/child-main.js';
 import { receiveLifeVariables } from '../../process/warm-start.js';
-import { NotOneRun, runVercelLife, type LoadedBundles } from './life.js';
+import { runVercelLife, type LoadedBundles } from './life.js';
+import { NotOneRun } from './world-run.js';
 import { BUNDLE_FILES, VW_ENV, VW_EXIT_BAD_INPUT, type VercelRunSpec, type WorkflowIds } from './run-spec.js';
 
 async function loadBundles(dir: string): Promise<LoadedBundles> {

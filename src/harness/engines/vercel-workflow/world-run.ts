@@ -1,0 +1,127 @@
+// A run in the local world of a life's state folder, whatever workflow it runs (killpoint's own
+// agent, life.ts, or a user's module, module/life.ts): the life registers the workflow and step
+// bundles' handlers (ordered: step-order.ts) before the world starts (a start re-enqueues the runs
+// that are still active: that is the recovery), starts the run unless the world has one already,
+// and waits for its output.
+//
+// The run's id is the world's own: run_created is the first thing a run writes, and a life that
+// finds a run resumes it, so a kill before run_created leaves no run (the next life starts the
+// only one) and a kill after it never starts a second. A world with more than one run is not a
+// state any life of ours leaves: bad input.
+//
+// Events, each emitted right after the world's event is written (world.events.create wrapped), so
+// that a kill there leaves exactly the events written up to it: run-created, run-started,
+// step-created, step-started, step-recorded (step_completed), run-completed. Asked for
+// (`stepReturns`), step-returned right before a step's step_completed is written: its function has
+// returned and the world does not know it yet (the gap of a step whose effects killpoint cannot
+// see from inside, as it sees a tool's commit).
+
+import { mkdirSync } from 'node:fs';
+import { createLocalWorld } from '@workflow/world-local';
+import { setWorld } from 'workflow/runtime';
+import { getRun } from 'workflow/api';
+import type { EmitEvent } from '../../process/child-main.js';
+import { OrderedWrites } from './ordered-writes.js';
+import { StepNumbers, shortStepName } from './step-numbers.js';
+import { StepOrder, type QueueHandler } from './step-order.js';
+import './event-kinds.js';
+
+/** The bundles' queue handlers a life registers. */
+export interface WorldHandlers {
+  workflows: { POST: QueueHandler };
+  steps: { POST: QueueHandler };
+}
+
+export interface WorldRunInputs {
+  worldDir: string;
+  handlers: WorldHandlers;
+  picks: number[];
+  onPick: (pick: number, width: number) => void;
+  emit: EmitEvent;
+  /** Starts the run (a world that has none yet): its id. */
+  start: () => Promise<string>;
+  /** The tool call a step ran, for its record's name (killpoint's agent). */
+  callOfStep?: (stepId: string) => string | undefined;
+  /** Emit step-returned before each step_completed is written. */
+  stepReturns?: boolean;
+  /** Rejects when the life fails from inside a step (a conversation the model rejects). */
+  failed?: Promise<never>;
+}
+
+/** A world that holds more than one run: no life of ours leaves one, so it is not a state to resume. */
+export class NotOneRun extends Error {
+  constructor(runs: number, worldDir: string) {
+    super(`vercel-workflow: the local world in ${worldDir} holds ${runs} runs; a killpoint run keeps exactly one, so it cannot be resumed`);
+    this.name = 'NotOneRun';
+  }
+}
+
+interface EventsApi {
+  create(runId: string | null, data: { eventType: string; correlationId?: string; eventData?: { stepName?: string } }, params?: unknown): Promise<unknown>;
+}
+
+/** Runs (or resumes) the world's one run to its end: its output. */
+export async function runInWorld(inputs: WorldRunInputs): Promise<unknown> {
+  const { worldDir, emit } = inputs;
+  mkdirSync(worldDir, { recursive: true });
+  const order = new StepOrder(inputs.picks, inputs.onPick);
+  const steps = new StepNumbers(worldDir);
+  // The SDK's returnValue looks at the run once a second; the life knows at once when this life
+  // ends it (run_completed or run_failed written), and asks then.
+  let ended: () => void = () => undefined;
+  const runEnded = new Promise<void>((resolve) => (ended = resolve));
+
+  const world = createLocalWorld({ dataDir: worldDir, recoverActiveRuns: true });
+  const events = world.events as unknown as EventsApi;
+  const create = events.create.bind(events);
+  const writes = new OrderedWrites();
+  const emitFor = (data: Parameters<EventsApi['create']>[1]): void => {
+    const stepId = data.correlationId ?? '';
+    const stepName = shortStepName(data.eventData?.stepName);
+    switch (data.eventType) {
+      case 'run_created':
+        emit({ kind: 'run-created' });
+        break;
+      case 'run_started':
+        emit({ kind: 'run-started' });
+        break;
+      case 'step_created':
+        if (steps.add(stepId)) emit({ kind: 'step-created', step: steps.numberOf(stepId), stepName });
+        break;
+      case 'step_started':
+        emit({ kind: 'step-started', step: steps.numberOf(stepId), stepName });
+        break;
+      case 'step_completed': {
+        const callId = inputs.callOfStep?.(stepId);
+        emit({ kind: 'step-recorded', step: steps.numberOf(stepId), stepName, ...(callId === undefined ? {} : { callId }) });
+        break;
+      }
+      case 'run_completed':
+        emit({ kind: 'run-completed' });
+        ended();
+        break;
+      case 'run_failed':
+      case 'run_cancelled':
+        ended();
+        break;
+    }
+  };
+  events.create = (runId, data, params) =>
+    writes.write(async () => {
+      if (inputs.stepReturns && data.eventType === 'step_completed') emit({ kind: 'step-returned', step: steps.numberOf(data.correlationId ?? ''), stepName: shortStepName(data.eventData?.stepName) });
+      const written = await create(runId, data, params);
+      emitFor(data);
+      return written;
+    }, data.eventType === 'step_created' ? data.correlationId : undefined);
+
+  // The handlers before the world starts: its start re-enqueues the active run at once.
+  world.registerHandler('__wkf_workflow_', order.workflowHandler(inputs.handlers.workflows.POST));
+  world.registerHandler('__wkf_step_', order.stepHandler(inputs.handlers.steps.POST, (stepId) => steps.gateName(stepId)));
+  setWorld(world);
+
+  const runs = (await world.runs.list({ resolveData: 'none' })).data;
+  if (runs.length > 1) throw new NotOneRun(runs.length, worldDir);
+  await world.start!();
+  const runId = runs[0]?.runId ?? (await inputs.start());
+  return Promise.race([getRun(runId).returnValue, runEnded.then(() => getRun(runId).returnValue), ...(inputs.failed === undefined ? [] : [inputs.failed])]);
+}
