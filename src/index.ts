@@ -6,7 +6,7 @@
 
 export { checkAgent, checkAgentSchedule, agentKillPoints, agentHarness, type AgentCheck, type AgentCommand, type CheckAgentOptions, type MinimalFailure, type ScheduleCheck } from './harness/api/check-agent.js';
 export { checkScenario, checkScenarioSchedule, scenarioKillPoints, type CheckScenarioOptions, type ScenarioCheck, type ScenarioScheduleCheck } from './harness/api/check-scenario.js';
-export { checkLangGraph, checkLangGraphSchedule, langGraphKillPoints, checkDbos, checkDbosSchedule, dbosKillPoints, checkRestate, checkRestateSchedule, restateKillPoints, type CheckLangGraphOptions, type CheckDbosOptions, type CheckRestateOptions } from './harness/api/check-module.js';
+export { checkLangGraph, checkLangGraphSchedule, langGraphKillPoints, checkDbos, checkDbosSchedule, dbosKillPoints, checkRestate, checkRestateSchedule, restateKillPoints, checkVercelWorkflow, checkVercelWorkflowSchedule, vercelWorkflowKillPoints, type CheckLangGraphOptions, type CheckDbosOptions, type CheckRestateOptions, type CheckVercelWorkflowOptions } from './harness/api/check-module.js';
 
 // The search, for systems of your own behind the engine seam.
 export { explore, judgeCase, DEFAULT_EXPLORE_OPTIONS, type Exploration, type ExploreOptions, type JudgedCase } from './harness/search/explore.js';

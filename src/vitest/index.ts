@@ -10,13 +10,14 @@
 //   killpointTests('support agent', { langgraph: 'src/agent.ts', input: { messages: [...] } });
 //   killpointTests('refund workflow', { dbos: 'src/workflow.ts', input: { orderId: 'O-7' } });
 //   killpointTests('refund service', { restate: 'src/service.ts', input: { orderId: 'O-7' } });
+//   killpointTests('refund on Vercel', { vercelWorkflow: 'src/workflows/refund.ts', input: { orderId: 'O-7' } });
 //   await killpointTests('refund agent, kill by kill', { agent: ['node', 'dist/agent.js'], each: 'kill point' });
 
 import { describe as vitestDescribe, test as vitestTest } from 'vitest';
 import { basename } from 'node:path';
 import { agentKillPoints, checkAgent, checkAgentSchedule, type AgentCommand } from '../harness/api/check-agent.js';
 import { checkScenario, checkScenarioSchedule, scenarioKillPoints, type ScenarioCheck, type ScenarioScheduleCheck } from '../harness/api/check-scenario.js';
-import { checkDbos, checkDbosSchedule, checkLangGraph, checkLangGraphSchedule, checkRestate, checkRestateSchedule, dbosKillPoints, langGraphKillPoints, restateKillPoints } from '../harness/api/check-module.js';
+import { checkDbos, checkDbosSchedule, checkLangGraph, checkLangGraphSchedule, checkRestate, checkRestateSchedule, checkVercelWorkflow, checkVercelWorkflowSchedule, dbosKillPoints, langGraphKillPoints, restateKillPoints, vercelWorkflowKillPoints } from '../harness/api/check-module.js';
 import { loadScenarioFile } from '../model/load.js';
 import { addToUserCorpus, loadUserCorpus } from './user-corpus.js';
 
@@ -109,8 +110,22 @@ export interface RestateSuiteOptions extends SuiteOptions {
   seed?: number;
 }
 
-export type KillpointTestsOptions = AgentSuiteOptions | ScenarioSuiteOptions | LangGraphSuiteOptions | DbosSuiteOptions | RestateSuiteOptions;
-type ModuleSuiteOptions = LangGraphSuiteOptions | DbosSuiteOptions | RestateSuiteOptions;
+/** A Vercel workflow of your own, unchanged: the module that holds its "use workflow" function and exports readEffects, and its input. */
+export interface VercelWorkflowSuiteOptions extends SuiteOptions {
+  /** The module (from the current folder: the project root in a vitest run); its steps find their data folder in KILLPOINT_DATA_DIR. */
+  vercelWorkflow: string;
+  /** The workflow's argument; or `inputFile`, a JSON file holding it. */
+  input?: unknown;
+  inputFile?: string;
+  /** The workflow started; by default the module's only one. */
+  workflowExport?: string;
+  effectsExport?: string;
+  interleavingBound?: number;
+  seed?: number;
+}
+
+export type KillpointTestsOptions = AgentSuiteOptions | ScenarioSuiteOptions | LangGraphSuiteOptions | DbosSuiteOptions | RestateSuiteOptions | VercelWorkflowSuiteOptions;
+type ModuleSuiteOptions = LangGraphSuiteOptions | DbosSuiteOptions | RestateSuiteOptions | VercelWorkflowSuiteOptions;
 
 /** The vitest functions the suite is declared with (replaceable, so that killpoint can test this module). */
 export interface TestApi {
@@ -184,7 +199,10 @@ function scenarioTasks(suite: string, options: ScenarioSuiteOptions, kills: 1 | 
 
 /** The one task of a module of the user's own, whichever engine runs it. */
 function moduleTasks(suite: string, options: ModuleSuiteOptions, kills: 1 | 2): Task[] {
-  const [field, module, exports] = 'langgraph' in options ? ['langgraph', options.langgraph, 'createGraph(ctx)'] : 'dbos' in options ? ['dbos', options.dbos, 'createWorkflow(ctx)'] : ['restate', options.restate, 'createService(ctx)'];
+  const [field, module, exports] = 'langgraph' in options ? ['langgraph', options.langgraph, 'createGraph(ctx)']
+    : 'dbos' in options ? ['dbos', options.dbos, 'createWorkflow(ctx)']
+    : 'restate' in options ? ['restate', options.restate, 'createService(ctx)']
+    : ['vercelWorkflow', options.vercelWorkflow, 'a "use workflow" function and readEffects(ctx)'];
   if (typeof module !== 'string' || module === '') throw new TypeError(`killpointTests("${suite}"): ${field}: expected the path of the module that exports ${exports}`);
   if (options.input === undefined && options.inputFile === undefined) throw new TypeError(`killpointTests("${suite}"): input: expected the module's input (or inputFile, a JSON file)`);
   const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
@@ -199,8 +217,12 @@ function moduleTasks(suite: string, options: ModuleSuiteOptions, kills: 1 | 2): 
       const target = { ...common, ...defined({ workflowExport: options.workflowExport }) };
       return { explore: () => checkDbos({ ...target, ...choices }), replay: (k, p) => checkDbosSchedule(target, k, p), killPoints: () => dbosKillPoints(target) };
     }
-    const target = { ...common, ...defined({ serviceExport: options.serviceExport, handler: options.handler }) };
-    return { explore: () => checkRestate({ ...target, ...choices }), replay: (k, p) => checkRestateSchedule(target, k, p), killPoints: () => restateKillPoints(target) };
+    if ('restate' in options) {
+      const target = { ...common, ...defined({ serviceExport: options.serviceExport, handler: options.handler }) };
+      return { explore: () => checkRestate({ ...target, ...choices }), replay: (k, p) => checkRestateSchedule(target, k, p), killPoints: () => restateKillPoints(target) };
+    }
+    const target = { ...common, ...defined({ workflowExport: options.workflowExport }) };
+    return { explore: () => checkVercelWorkflow({ ...target, ...choices }), replay: (k, p) => checkVercelWorkflowSchedule(target, k, p), killPoints: () => vercelWorkflowKillPoints(target) };
   })();
   return [{
     name: basename(module),
@@ -218,15 +240,15 @@ export function killpointTests(suite: string, options: KillpointTestsOptions & {
 export function killpointTests(suite: string, options: KillpointTestsOptions, api?: TestApi): void;
 export function killpointTests(suite: string, options: KillpointTestsOptions, api: TestApi = VITEST): void | Promise<void> {
   if (typeof suite !== 'string' || suite === '') throw new TypeError('killpointTests: expected the suite name as a non-empty string');
-  if (typeof options !== 'object' || options === null || (!('agent' in options) && !('scenarios' in options) && !('langgraph' in options) && !('dbos' in options) && !('restate' in options)) || ('agent' in options && options.agent === undefined)) {
-    throw new TypeError(`killpointTests("${suite}"): expected options with agent (the command that starts one life), scenarios (scenario files) and strategy, or langgraph / dbos / restate (your module) and input`);
+  if (typeof options !== 'object' || options === null || (!('agent' in options) && !('scenarios' in options) && !('langgraph' in options) && !('dbos' in options) && !('restate' in options) && !('vercelWorkflow' in options)) || ('agent' in options && options.agent === undefined)) {
+    throw new TypeError(`killpointTests("${suite}"): expected options with agent (the command that starts one life), scenarios (scenario files) and strategy, or langgraph / dbos / restate / vercelWorkflow (your module) and input`);
   }
   const kills = options.kills ?? 1;
   if (kills !== 1 && kills !== 2) throw new TypeError(`killpointTests("${suite}"): kills: expected 1 or 2, got ${String(kills)}`);
   const each = options.each ?? 'task';
   if (each !== 'task' && each !== 'kill point') throw new TypeError(`killpointTests("${suite}"): each: expected "task" or "kill point", got ${JSON.stringify(each)}`);
   if (each === 'kill point' && kills !== 1) throw new TypeError(`killpointTests("${suite}"): each: "kill point" declares one test per kill point of the first life, so kills must be 1, got ${kills}`);
-  const tasks = 'agent' in options ? agentTasks(suite, options, kills) : 'langgraph' in options || 'dbos' in options || 'restate' in options ? moduleTasks(suite, options, kills) : scenarioTasks(suite, options, kills);
+  const tasks = 'agent' in options ? agentTasks(suite, options, kills) : 'langgraph' in options || 'dbos' in options || 'restate' in options || 'vercelWorkflow' in options ? moduleTasks(suite, options, kills) : scenarioTasks(suite, options, kills);
   const seedNote = 'agent' in options ? '' : ` (with seed=${options.seed ?? 1})`;
   const timeoutMs = options.timeoutMs ?? 600_000;
   const corpus = options.corpus === undefined ? [] : loadUserCorpus(options.corpus, suite);

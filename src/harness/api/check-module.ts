@@ -1,8 +1,7 @@
 // Checking a user's own module from code, unchanged (a LangGraph graph, a DBOS workflow, a Restate
-// service): killpoint
-// runs it on its input, kills it at every kill point and judges each recovery against the run
-// never killed. The same exploration, checks and report as `killpoint check --langgraph|--dbos|--restate`,
-// returned as a value.
+// service, a Vercel workflow): killpoint runs it on its input, kills it at every kill point and
+// judges each recovery against the run never killed. The same exploration, checks and report as
+// `killpoint check --langgraph|--dbos|--restate|--vercel-workflow`, returned as a value.
 
 import { killPointIdentity } from '../check/kill-points.js';
 import { formatExploration, formatFailure, type CaseSource } from '../report/text.js';
@@ -13,6 +12,7 @@ import type { SystemUnderTest } from '../engine.js';
 import { dbosModuleSpec, dbosModuleSystem } from '../engines/dbos/module/system.js';
 import { langGraphModuleSpec, langGraphModuleSystem } from '../engines/langgraph/module/system.js';
 import { restateModuleSpec, restateModuleSystem } from '../engines/restate/module/system.js';
+import { vercelModuleSpec, vercelModuleSystem } from '../engines/vercel-workflow/module/system.js';
 import { minimalOf } from './check-agent.js';
 import type { ScenarioCheck, ScenarioScheduleCheck } from './check-scenario.js';
 
@@ -52,7 +52,14 @@ export interface RestateTarget extends ModuleTarget {
   handler?: string;
 }
 
+/** A Vercel workflow of your own: the module holds a "use workflow" function and exports readEffects(ctx); its steps find their data folder in KILLPOINT_DATA_DIR. */
+export interface VercelWorkflowTarget extends ModuleTarget {
+  /** The workflow started with the input; by default the module's only one. */
+  workflowExport?: string;
+}
+
 export type CheckLangGraphOptions = LangGraphTarget & ExploreChoices;
+export type CheckVercelWorkflowOptions = VercelWorkflowTarget & ExploreChoices;
 export type CheckDbosOptions = DbosTarget & ExploreChoices;
 export type CheckRestateOptions = RestateTarget & ExploreChoices;
 
@@ -74,6 +81,11 @@ function dbosSystemOf(options: DbosTarget): SystemUnderTest {
 function restateSystemOf(options: RestateTarget): SystemUnderTest {
   mustName(options, 'createService(ctx)');
   return restateModuleSystem(restateModuleSpec(options));
+}
+
+function vercelSystemOf(options: VercelWorkflowTarget): SystemUnderTest {
+  mustName(options, 'a "use workflow" function and readEffects(ctx)');
+  return vercelModuleSystem(vercelModuleSpec(options));
 }
 
 const SOURCE: CaseSource = { kind: 'own-task' };
@@ -123,3 +135,10 @@ export const checkRestate = (options: CheckRestateOptions): Promise<ScenarioChec
 export const checkRestateSchedule = (options: RestateTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => judgeModuleSchedule(restateSystemOf(options), kills, interleaving);
 /** The kill points of the invocation never killed. */
 export const restateKillPoints = (options: RestateTarget): Promise<{ index: number; identity: string }[]> => moduleKillPoints(restateSystemOf(options));
+
+/** Every kill point of the workflow's run (and of its recoveries, with kills: 2), judged against a run never killed. */
+export const checkVercelWorkflow = (options: CheckVercelWorkflowOptions): Promise<ScenarioCheck> => exploreModule(vercelSystemOf(options), options);
+/** One kill schedule of the workflow's run, judged. */
+export const checkVercelWorkflowSchedule = (options: VercelWorkflowTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => judgeModuleSchedule(vercelSystemOf(options), kills, interleaving);
+/** The kill points of the workflow's run never killed. */
+export const vercelWorkflowKillPoints = (options: VercelWorkflowTarget): Promise<{ index: number; identity: string }[]> => moduleKillPoints(vercelSystemOf(options));

@@ -27,7 +27,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./commands/estimate.js')).estimateCommand,
   },
   check: {
-    summary: 'every kill point (and kill during recovery, and interleaving) of scenarios or corpus entries: <file.json ...> [--engine E] [--strategy S] [--kills 1|2] [--schedule k1,k2] [--save DIR] [--json] [--html FILE] [--shard i/n] [--tier in-process|process]; your own LangGraph graph: --langgraph <module.ts> --input <input.json> [--graph-export NAME] [--effects-export NAME] [--cassette FILE]; your own DBOS workflow: --dbos <module.ts> --input <input.json> [--workflow-export NAME]; your own Restate service: --restate <module.ts> --input <input.json> [--service-export NAME] [--handler NAME]',
+    summary: 'every kill point (and kill during recovery, and interleaving) of scenarios or corpus entries: <file.json ...> [--engine E] [--strategy S] [--kills 1|2] [--schedule k1,k2] [--save DIR] [--json] [--html FILE] [--shard i/n] [--tier in-process|process]; your own LangGraph graph: --langgraph <module.ts> --input <input.json> [--graph-export NAME] [--effects-export NAME] [--cassette FILE]; your own DBOS workflow: --dbos <module.ts> --input <input.json> [--workflow-export NAME]; your own Restate service: --restate <module.ts> --input <input.json> [--service-export NAME] [--handler NAME]; your own Vercel workflow: --vercel-workflow <module.ts> --input <input.json> [--workflow-export NAME]',
     load: async () => (await import('./commands/check.js')).checkCommand,
   },
   merge: {

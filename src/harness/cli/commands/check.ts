@@ -37,6 +37,7 @@ import { differences } from '../../check/verdict-lines.js';
 import { langGraphModuleSpec, langGraphModuleSystem, type LangGraphModuleOptions } from '../../engines/langgraph/module/system.js';
 import { dbosModuleSpec, dbosModuleSystem, type DbosModuleOptions } from '../../engines/dbos/module/system.js';
 import { restateModuleSpec, restateModuleSystem, type RestateModuleOptions } from '../../engines/restate/module/system.js';
+import { vercelModuleSpec, vercelModuleSystem, type VercelModuleOptions } from '../../engines/vercel-workflow/module/system.js';
 
 interface CheckArgs {
   files: string[];
@@ -58,18 +59,19 @@ interface CheckArgs {
   /** Where a real engine's lives run, when asked (--tier): else the engine's default. */
   tier: 'in-process' | 'process' | null;
   /** A user's own LangGraph graph (--langgraph), DBOS workflow (--dbos) or Restate service (--restate), with --input and its options, checked on its own input. */
-  ownModule: { engine: ModuleOption | null; options: LangGraphModuleOptions & DbosModuleOptions & RestateModuleOptions } | null;
+  ownModule: { engine: ModuleOption | null; options: ModuleOptions } | null;
 }
 
-type ModuleOption = '--langgraph' | '--dbos' | '--restate';
+type ModuleOption = '--langgraph' | '--dbos' | '--restate' | '--vercel-workflow';
+type ModuleOptions = LangGraphModuleOptions & DbosModuleOptions & RestateModuleOptions & VercelModuleOptions;
 
-/** The options that belong to one kind of module only, and the module option each belongs to. */
-const MODULE_ONLY: readonly [keyof (LangGraphModuleOptions & DbosModuleOptions & RestateModuleOptions), string, ModuleOption][] = [
-  ['graphExport', '--graph-export', '--langgraph'],
-  ['cassette', '--cassette', '--langgraph'],
-  ['workflowExport', '--workflow-export', '--dbos'],
-  ['serviceExport', '--service-export', '--restate'],
-  ['handler', '--handler', '--restate'],
+/** The options that belong to some kinds of module only, and the module options they belong to. */
+const MODULE_ONLY: readonly [keyof ModuleOptions, string, readonly ModuleOption[]][] = [
+  ['graphExport', '--graph-export', ['--langgraph']],
+  ['cassette', '--cassette', ['--langgraph']],
+  ['workflowExport', '--workflow-export', ['--dbos', '--vercel-workflow']],
+  ['serviceExport', '--service-export', ['--restate']],
+  ['handler', '--handler', ['--restate']],
 ];
 
 function intList(value: string | undefined, option: string, min: number): number[] {
@@ -162,6 +164,9 @@ export function parseCheckArgs(args: string[]): CheckArgs {
       case '--restate':
         moduleOf('--restate', value(), 'createService(ctx)');
         break;
+      case '--vercel-workflow':
+        moduleOf('--vercel-workflow', value(), 'a "use workflow" function and readEffects(ctx)');
+        break;
       case '--service-export':
         module().serviceExport = word(value(), '--service-export', 'the name of the export that defines the service');
         break;
@@ -184,17 +189,17 @@ export function parseCheckArgs(args: string[]): CheckArgs {
         module().cassette = word(value(), '--cassette', "the file of the model's recorded replies (recorded when missing)");
         break;
       default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard, --tier, --langgraph, --dbos, --restate, --input, --graph-export, --workflow-export, --service-export, --handler, --effects-export, --cassette)`);
+        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard, --tier, --langgraph, --dbos, --restate, --vercel-workflow, --input, --graph-export, --workflow-export, --service-export, --handler, --effects-export, --cassette)`);
         parsed.files.push(arg);
     }
   }
   if (parsed.schedule === null && parsed.interleaving.length > 0) throw new UsageError('--interleaving: only with --schedule');
   const mine = parsed.ownModule;
   if (mine !== null) {
-    if (mine.engine === null) throw new UsageError('--input, --graph-export, --workflow-export, --service-export, --handler, --effects-export and --cassette: only with --langgraph <module>, --dbos <module> or --restate <module>');
+    if (mine.engine === null) throw new UsageError('--input, --graph-export, --workflow-export, --service-export, --handler, --effects-export and --cassette: only with --langgraph <module>, --dbos <module>, --restate <module> or --vercel-workflow <module>');
     if (parsed.files.length > 0 || parsed.strategies.length > 0 || parsed.engine !== DEFAULT_ENGINE) throw new UsageError(`${mine.engine}: checks your own module on its own input; leave out scenario files, --engine and --strategy`);
     if (mine.options.inputFile === undefined) throw new UsageError(`${mine.engine}: expected --input <file>, a JSON file with the module's input`);
-    for (const [field, flag, owner] of MODULE_ONLY) if (mine.engine !== owner && mine.options[field] !== undefined) throw new UsageError(`${flag}: only with ${owner}`);
+    for (const [field, flag, owners] of MODULE_ONLY) if (!owners.includes(mine.engine) && mine.options[field] !== undefined) throw new UsageError(`${flag}: only with ${owners.join(' or ')}`);
   }
   if (parsed.schedule !== null && parsed.htmlPath !== null) throw new UsageError('--html: draws every kill point of an exploration; leave out --schedule');
   if (parsed.schedule !== null && parsed.shard !== null) throw new UsageError('--shard: splits an exploration among machines; leave out --schedule');
@@ -203,7 +208,7 @@ export function parseCheckArgs(args: string[]): CheckArgs {
     const both = engineNames().filter((n) => (engineNamed(n)!.tiers ?? []).length > 1);
     throw new UsageError(`--tier ${parsed.tier}: the ${engine.name} engine ${engine.tiers === undefined ? 'runs its lives one way only' : `runs its lives ${engine.tiers.join(' or ')}`}; --tier chooses for ${both.join(', ')}`);
   }
-  if (parsed.tier === 'in-process' && (mine?.engine === '--dbos' || mine?.engine === '--restate')) throw new UsageError(`--tier in-process: ${mine.engine} runs each life of your ${mine.engine === '--dbos' ? 'workflow' : 'service'} as a process killed with SIGKILL; leave out --tier`);
+  if (parsed.tier === 'in-process' && mine !== null && mine.engine !== '--langgraph') throw new UsageError(`--tier in-process: ${mine.engine} runs each life of your ${mine.engine === '--restate' ? 'service' : 'workflow'} as a process killed with SIGKILL; leave out --tier`);
   for (const name of parsed.strategies) {
     if (engine.system(name) === undefined) throw new UsageError(`--strategy: expected one of ${engine.systemNames.join(', ')}, got "${name}"`);
   }
@@ -211,8 +216,9 @@ export function parseCheckArgs(args: string[]): CheckArgs {
 }
 
 /** The system of a user's own module, by the option that named it. */
-function ownModuleSystem(option: ModuleOption, options: LangGraphModuleOptions & DbosModuleOptions & RestateModuleOptions, tier: CheckArgs['tier']): SystemUnderTest {
+function ownModuleSystem(option: ModuleOption, options: ModuleOptions, tier: CheckArgs['tier']): SystemUnderTest {
   if (option === '--dbos') return dbosModuleSystem(dbosModuleSpec(options));
+  if (option === '--vercel-workflow') return vercelModuleSystem(vercelModuleSpec(options));
   if (option === '--restate') return restateModuleSystem(restateModuleSpec(options));
   return langGraphModuleSystem(langGraphModuleSpec(options), tier ?? undefined);
 }

@@ -11,7 +11,7 @@
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { SystemInputError } from '../../engine.js';
 import { installedVersion, PACKAGE_ROOT, siblingModule } from '../../process/package-paths.js';
 import { pidAnswers } from '../../process/process-tree.js';
@@ -47,13 +47,19 @@ interface Manifest {
   workflows?: Record<string, Record<string, { workflowId: string }>>;
 }
 
-/** The two workflows' ids from the builder's manifest. */
-function workflowIds(manifest: Manifest): WorkflowIds {
-  const ids = Object.values(manifest.workflows ?? {}).flatMap((file) => Object.entries(file));
+/** Every workflow the build holds: its export's name and its id. */
+export type BuiltWorkflows = { name: string; workflowId: string }[];
+
+function builtWorkflows(manifest: Manifest): BuiltWorkflows {
+  return Object.values(manifest.workflows ?? {}).flatMap((file) => Object.entries(file).map(([name, { workflowId }]) => ({ name, workflowId })));
+}
+
+/** The two workflows' ids of killpoint's own workflow file. */
+function workflowIds(built: BuiltWorkflows): WorkflowIds {
   const find = (name: string): string => {
-    const found = ids.find(([exported]) => exported === name);
+    const found = built.find((w) => w.name === name);
     if (found === undefined) throw new SystemInputError(`vercel-workflow: the build has no workflow ${name}`);
-    return found[1].workflowId;
+    return found.workflowId;
   };
   return { agent: find('agentWorkflow'), steps: find('stepsWorkflow') };
 }
@@ -63,14 +69,15 @@ interface BuilderModule {
   createBaseBuilderConfig(options: { workingDir: string; dirs?: string[] }): Record<string, unknown>;
 }
 
-/** Builds both bundles into `outDir` with the SDK's builder; answers the workflows' ids. */
-async function buildInto(source: string, outDir: string): Promise<WorkflowIds> {
+/** Builds both bundles into `outDir` with the SDK's builder; answers the workflows they hold. */
+async function buildInto(source: string, outDir: string): Promise<BuiltWorkflows> {
   let builders: BuilderModule;
   try {
     builders = (await import('@workflow/builders')) as unknown as BuilderModule;
   } catch (error) {
     throw new SystemInputError(`vercel-workflow: the Workflow SDK's builder cannot be loaded (${(error as Error).message.split('\n')[0]}); install it with: npm install --save-dev @workflow/builders`);
   }
+  // The source's folder, within its parent: the builder looks for workflows in the folders it is given.
   const workingDir = dirname(dirname(source));
   // The SDK's build steps are protected methods of its builder: a builder of our own calls them.
   class Builder extends (builders.BaseBuilder as unknown as new (config: Record<string, unknown>) => {
@@ -86,8 +93,8 @@ async function buildInto(source: string, outDir: string): Promise<WorkflowIds> {
       return w.manifest;
     }
   }
-  const builder = new Builder({ ...builders.createBaseBuilderConfig({ workingDir, dirs: ['workflow'] }), buildTarget: 'next' });
-  return workflowIds(await builder.both());
+  const builder = new Builder({ ...builders.createBaseBuilderConfig({ workingDir, dirs: [basename(dirname(source))] }), buildTarget: 'next' });
+  return builtWorkflows(await builder.both());
 }
 
 let built: Promise<string> | null = null;
@@ -115,7 +122,7 @@ export async function buildBundles(source: string, root: string): Promise<string
   rmSync(temp, { recursive: true, force: true });
   mkdirSync(temp, { recursive: true });
   try {
-    const ids = await buildQuietly(() => buildInto(source, temp));
+    const ids = workflowIds(await buildQuietly(() => buildInto(source, temp)));
     // The ids last: a folder with them is a whole build.
     writeFileSync(join(temp, BUNDLE_FILES.ids), JSON.stringify(ids));
     try {
@@ -142,7 +149,11 @@ function removeBuildsOfGoneProcesses(root: string): void {
   }
 }
 
-/** The builder talks on the console (its progress, a debug file it could not write): not killpoint's output, which a reader parses. */
+/**
+ * The builder talks on the console (its progress, a debug file it could not write): not killpoint's
+ * output, which a reader parses. A failed build is named by its first error, with where it is (its
+ * esbuild, a process of its own, also prints the errors on the stderr it shares with killpoint).
+ */
 async function buildQuietly<T>(work: () => Promise<T>): Promise<T> {
   const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
   const said: string[] = [];
@@ -151,12 +162,55 @@ async function buildQuietly<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    const first = said.find((line) => /error/i.test(line));
-    if (first !== undefined && error instanceof Error && !(error instanceof SystemInputError)) error.message = `${error.message.split('\n')[0]} (${first.split('\n')[0]})`;
+    if (error instanceof Error && !(error instanceof SystemInputError)) error.message = `${error.message.split('\n')[0]} (${firstBuildError(error) ?? said.find((line) => /error/i.test(line))?.split('\n')[0] ?? 'no message'})`;
     throw error;
   } finally {
     Object.assign(console, saved);
   }
+}
+
+/** esbuild's first error of a failed build, with its file and line. */
+function firstBuildError(error: Error): string | undefined {
+  const first = (error as { errors?: { text?: string; location?: { file?: string; line?: number } | null }[] }).errors?.[0];
+  if (first?.text === undefined) return undefined;
+  const where = first.location?.file === undefined ? '' : `${first.location.file}:${first.location.line ?? '?'}: `;
+  return `${where}${first.text.split('\n')[0]}`;
+}
+
+const moduleBuilds = new Map<string, Promise<string>>();
+
+/**
+ * The bundles of a user's workflow module, built once per killpoint process: its steps may import
+ * any file of the user's, changed since an earlier build, so no build outlives the process that
+ * made it (its folder is removed at exit, or by the next build once the process is gone). The
+ * folder's ids file lists every workflow the module holds.
+ */
+export function moduleBundles(source: string): Promise<string> {
+  let build = moduleBuilds.get(source);
+  if (build === undefined) {
+    build = buildModule(source);
+    moduleBuilds.set(source, build);
+  }
+  return build;
+}
+
+async function buildModule(source: string): Promise<string> {
+  checkPackages();
+  const root = cacheRoot();
+  removeBuildsOfGoneProcesses(root);
+  const dir = join(root, `module-${createHash('sha256').update(source).digest('hex').slice(0, 12)}.${process.pid}.tmp`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  try {
+    const built = await buildQuietly(() => buildInto(source, dir));
+    writeFileSync(join(dir, BUNDLE_FILES.ids), JSON.stringify(built));
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    if (error instanceof SystemInputError) throw error;
+    throw new SystemInputError(`vercel-workflow: ${source} failed to build into workflow and step bundles: ${(error as Error).message.split('\n')[0]}`);
+  }
+  return dir;
 }
 
 /** The workflows' ids of a bundles folder. */

@@ -20,6 +20,7 @@ import type { Engine } from '../../engine.js';
 import { processSystem, systemsByName } from '../../process/process-system.js';
 import { allVercelConfigs, vercelConfigNamed, type VercelConfig } from './config.js';
 import { VERCEL_EVENT_KINDS } from './event-kinds.js';
+import { vercelModuleSystemNamed } from './module/system.js';
 import { vercelTier } from './tier.js';
 
 /** Every kind the lives emit beyond the scenario's: the world's events, each step's record. */
@@ -38,7 +39,8 @@ function summaryOf(c: VercelConfig): string {
 
 export const vercelWorkflowSystem = systemsByName((name) => {
   const config = vercelConfigNamed(name);
-  if (config === undefined) return undefined;
+  // A user's own workflow is named by its module and input, as after --vercel-workflow.
+  if (config === undefined) return vercelModuleSystemNamed(name);
   return processSystem({ engine: 'vercel-workflow', name, summary: summaryOf(config), promised: CHECK_NAMES, killPoints: KILL_POINTS, tier: vercelTier(config) });
 });
 

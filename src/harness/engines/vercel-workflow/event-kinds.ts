@@ -37,6 +37,15 @@ export const STEP_STARTED = {
   subject: (e) => `step ${e.step}`,
 } as const satisfies EngineEventKind;
 
+/** A user's step returned; its step_completed is not written yet (the gap of a step whose effects killpoint sees only through the module). */
+export const STEP_RETURNED = {
+  kind: 'step-returned',
+  meaning: "a step's function returned; the world has not written its step_completed yet",
+  group: 'tool',
+  label: (e) => `step ${e.step} (${e.stepName}) returned`,
+  subject: (e) => `step ${e.step}`,
+} as const satisfies EngineEventKind;
+
 /** The run's output is written; the answer is not yet delivered. */
 export const RUN_COMPLETED = {
   kind: 'run-completed',
@@ -46,7 +55,7 @@ export const RUN_COMPLETED = {
 } as const satisfies EngineEventKind;
 
 /** The kinds only Vercel Workflow has; with STEP_RECORDED, every kind it adds to the scenario's. */
-export const VERCEL_EVENT_KINDS: readonly EngineEventKind[] = [RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, RUN_COMPLETED];
+export const VERCEL_EVENT_KINDS: readonly EngineEventKind[] = [RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, STEP_RETURNED, RUN_COMPLETED];
 
 // Known as soon as this file loads: the code that emits these kinds imports it.
 registerEventKinds(VERCEL_EVENT_KINDS, 'vercel-workflow');

@@ -1,0 +1,74 @@
+// One life of a user's Vercel workflow, inside its own process: the module (loaded by the bundled
+// child, or here through tsx) gives readEffects; the workflow and its steps run from the bundles
+// the SDK's builder made of the module, in the local world of the run's state folder
+// (../world-run.ts: the one run, started with the input or resumed, its world events, its steps
+// one at a time in the order the picks choose). A step's return is a kill point of its own,
+// before the world writes its step_completed: the gap, where the retry runs the step again. At the
+// end the life reads back what the run did and its output.
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { start } from 'workflow/api';
+import { canonicalJson } from '../../../../model/canonical-json.js';
+import type { EmitEvent } from '../../../process/child-main.js';
+import { effectRecords } from '../../../user-module/effects.js';
+import { exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
+import { writeModuleStores } from '../../../user-module/stores.js';
+import { BUNDLE_FILES } from '../run-spec.js';
+import { runInWorld, type WorldHandlers } from '../world-run.js';
+import { DATA_DIR_VARIABLE, VW_MODULE_FILES, type VercelModuleContext, type VercelModuleRunFile } from './spec.js';
+
+export interface VercelModuleLifeInputs {
+  spec: VercelModuleRunFile;
+  /** The module as the bundled child loaded it (or why it failed to load); absent, the life loads it (through tsx). */
+  loaded?: BundledModule;
+  stateDir: string;
+  picks: number[];
+  emit: EmitEvent;
+  onPick: (pick: number, width: number) => void;
+}
+
+/** The bundles' queue handlers, loaded once per process (a warm child loads them before its life). */
+export async function loadModuleBundles(dir: string): Promise<WorldHandlers> {
+  const [workflows, steps] = await Promise.all([import(pathToFileURL(join(dir, BUNDLE_FILES.workflows)).href), import(pathToFileURL(join(dir, BUNDLE_FILES.steps)).href)]);
+  return { workflows, steps } as WorldHandlers;
+}
+
+/** Runs the life to its end; a workflow has no conversation of its own. */
+export async function runVercelModuleLife(inputs: VercelModuleLifeInputs): Promise<null> {
+  const { spec, stateDir } = inputs;
+  const module = await moduleOfLife(inputs.loaded, spec.module, spec.moduleArg);
+  const readEffects = exportedFunction(module, spec.effectsExport, spec.moduleArg);
+  const dataDir = join(stateDir, VW_MODULE_FILES.data);
+  mkdirSync(dataDir, { recursive: true });
+  // Before the world starts: a resumed run's steps run as soon as it does.
+  process.env[DATA_DIR_VARIABLE] = dataDir;
+  const ctx: VercelModuleContext = { dataDir };
+  const handlers = await loadModuleBundles(spec.bundles);
+
+  const readBack = async (output: unknown): Promise<void> =>
+    writeModuleStores(stateDir, {
+      effects: effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport),
+      answer: output === undefined ? null : typeof output === 'string' ? output : canonicalJson(output),
+      state: '',
+    });
+  let output: unknown;
+  try {
+    output = await runInWorld({
+      worldDir: join(stateDir, VW_MODULE_FILES.world),
+      handlers,
+      picks: inputs.picks,
+      onPick: inputs.onPick,
+      emit: inputs.emit,
+      start: async () => (await start({ workflowId: spec.workflowId } as never, [spec.input])).runId,
+      stepReturns: true,
+    });
+  } catch (error) {
+    // A life that stops on an error has still done what it did: the verdict reads its effects.
+    await readBack(undefined).catch(() => undefined);
+    throw error;
+  }
+  await readBack(output);
+  return null;
+}

@@ -1,0 +1,64 @@
+// A user's own Vercel workflow, checked unchanged: the module holds the "use workflow" function and
+// its steps (the ledger's helpers in a "use step" file beside it), the Workflow SDK's builder
+// compiles it once per killpoint process, each life runs it in a local world of the run's own and
+// is killed right after a world event or a step's return (before its step_completed is written:
+// the gap). A Vercel life is a process of about a second, so the sample here is chosen kill
+// points, not the whole search (`killpoint check --vercel-workflow` explores every one).
+
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { checkVercelWorkflowSchedule } from '../src/harness/api/check-module.js';
+import { PROJECT_ROOT } from '../src/model/load.js';
+import { runMain } from './helpers.js';
+
+const FIXTURES = 'test/fixtures/vercel-modules';
+const input = { orderId: 'O-7', email: 'dana@example.com' };
+/** The refund step's return, with the refund run first: run created, invoked, both steps created, the refund started, returned. */
+const REFUND_RETURNED = 5;
+
+describe('a refund workflow of your own', () => {
+  test('without keys, a kill right after the refund step returned, before its step_completed is written, makes the recovery refund again', async () => {
+    const check = await checkVercelWorkflowSchedule({ module: `${FIXTURES}/workflows/unkeyed.ts`, input }, [REFUND_RETURNED]);
+    expect(check.failure.killAt).toEqual(['step-returned[step 0]']);
+    expect(check.ok).toBe(false);
+    expect(check.failure.differences[0]).toMatch(/^refund O-7 committed twice/);
+    // The run never killed: the world's events, and each step's return before its record.
+    expect(check.judged.baseline.lives[0]?.events.map((e) => e.kind)).toEqual(['run-created', 'run-started', 'step-created', 'step-created', 'step-started', 'step-returned', 'step-recorded', 'run-started', 'step-started', 'step-returned', 'step-recorded', 'run-started', 'run-completed']);
+    expect(check.judged.baseline.delivered).toEqual(['refunded and emailed']);
+  }, 300_000);
+
+  test('with keys made of the run id and the step id, the same kill is harmless', async () => {
+    const check = await checkVercelWorkflowSchedule({ module: `${FIXTURES}/workflows/keyed.ts`, input }, [REFUND_RETURNED]);
+    expect(check.failure.killAt).toEqual(['step-returned[step 0]']);
+    expect(check.report).toContain('<-- KILL');
+    expect(check.ok).toBe(true);
+  }, 300_000);
+});
+
+describe('the command line', () => {
+  test('--vercel-workflow with --input: exit 1 at the step that repeats the refund, with the line that replays it', async () => {
+    const r = await runMain(['check', '--vercel-workflow', `${FIXTURES}/workflows/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'step-returned[step 0]']);
+    const stdout = r.out.join('\n');
+    expect(stdout).toContain('step 0 (refund) returned   <-- KILL');
+    expect(stdout).toContain(`replay: npx killpoint check --vercel-workflow ${FIXTURES}/workflows/unkeyed.ts --input ${FIXTURES}/input.json --schedule ${REFUND_RETURNED}`);
+    expect(r.status).toBe(1);
+  }, 300_000);
+
+  test('a workflow that is not there is bad input naming the workflows the module holds', async () => {
+    const r = await runMain(['check', '--vercel-workflow', `${FIXTURES}/workflows/keyed.ts`, '--input', `${FIXTURES}/input.json`, '--workflow-export', 'refundWorkflow']);
+    expect(r.status).toBe(2);
+    expect(r.err.join('\n')).toMatch(/keyed\.ts: no workflow refundWorkflow \(its workflows: supportWorkflow\)/);
+  }, 300_000);
+
+  test("a module the SDK's builder refuses is bad input naming its first error and where it is, and its build leaves no folder", async () => {
+    // The builds this process keeps (the modules above, removed when it exits).
+    const builds = join(PROJECT_ROOT, 'node_modules', '.cache', 'killpoint', 'vercel-workflow');
+    const mine = () => (existsSync(builds) ? readdirSync(builds).filter((name) => name.endsWith(`.${process.pid}.tmp`)).sort() : []);
+    const before = mine();
+    const r = await runMain(['check', '--vercel-workflow', `${FIXTURES}/broken/node-in-workflow.ts`, '--input', `${FIXTURES}/input.json`]);
+    expect(r.status).toBe(2);
+    expect(r.err.join('\n')).toMatch(/node-in-workflow\.ts failed to build into workflow and step bundles: .*node-in-workflow\.ts:7: You are attempting to use "node:fs"/);
+    expect(mine()).toEqual(before);
+  }, 300_000);
+});
