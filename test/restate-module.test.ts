@@ -4,10 +4,10 @@
 // starts and returns and after each journal entry, and the server's retry is the recovery. Steps
 // side by side run one at a time in the order the picks choose. Every schedule is a run from
 // scratch (the invocation's journal cannot be copied), so the sample here is small: the whole
-// search once, without keys.
+// search once, without keys, through the vitest helper.
 
 import { afterAll, describe, expect, test } from 'vitest';
-import { checkRestate, checkRestateSchedule } from '../src/harness/api/check-module.js';
+import { checkRestateSchedule } from '../src/harness/api/check-module.js';
 import { killpointTests, type TestApi } from '../src/vitest/index.js';
 import { leftByRestateSessions, runMain } from './helpers.js';
 
@@ -20,14 +20,16 @@ afterAll(() => {
 });
 
 describe('a refund service of your own', () => {
-  test('without keys, the earliest kill point that repeats a write is the refund closure returning before Restate journals it', async () => {
-    const check = await checkRestate({ module: `${FIXTURES}/unkeyed.ts`, input, interleavingBound: 1 });
-    expect(check.ok).toBe(false);
-    expect(check.minimal?.killAt).toEqual(['run-return[step 0]']);
-    expect(check.minimal?.differences[0]).toMatch(/^refund O-7 committed twice/);
-    expect(check.minimal?.replay).toMatch(/^npx killpoint check --restate test\/fixtures\/restate-modules\/unkeyed\.ts --input '\{"orderId":"O-7","email":"dana@example\.com"\}' --schedule 1/);
-    // The run never killed: each closure's start and return, its journal entry, then the output.
-    expect(check.exploration.minimal?.baseline.lives[0]?.events.map((e) => e.kind)).toEqual(['run-start', 'run-return', 'step-recorded', 'run-start', 'run-return', 'step-recorded', 'invocation-done']);
+  test('without keys, one line in a vitest suite finds the earliest kill point that repeats a write: the refund closure returning before Restate journals it', async () => {
+    const declared: { name: string; body: () => Promise<void> }[] = [];
+    const api: TestApi = { describe: (_name, body) => body(), test: (name, body) => void declared.push({ name, body }) };
+    killpointTests('refund service', { restate: `${FIXTURES}/unkeyed.ts`, input, interleavingBound: 1 }, api);
+    expect(declared.map((t) => t.name)).toEqual(['unkeyed.ts: survives every kill point, up to 1 kill (with seed=1)']);
+    // The test fails with the report killpoint check prints: the minimal kill point and its replay.
+    const failure = await declared[0]!.body().then(() => 'passed', (error: Error) => error.message);
+    expect(failure).toContain('kill schedule: 1 (run-return[step 0])');
+    expect(failure).toContain('refund O-7 committed twice');
+    expect(failure).toMatch(/replay: npx killpoint check --restate test\/fixtures\/restate-modules\/unkeyed\.ts --input '\{"orderId":"O-7","email":"dana@example\.com"\}' --schedule 1/);
   }, 300_000);
 
   test('with keys made of the invocation id and the step, the same kill is harmless, in either order of the two steps', async () => {
@@ -37,17 +39,11 @@ describe('a refund service of your own', () => {
       expect(check.failure.killAt).toEqual(['run-return[step 0]']);
       expect(check.report).toContain('<-- KILL');
       expect(check.ok).toBe(true);
+      // The run never killed: each closure's start and return, its journal entry, then the output.
+      expect(check.judged.baseline.lives[0]?.events.map((e) => e.kind)).toEqual(['run-start', 'run-return', 'step-recorded', 'run-start', 'run-return', 'step-recorded', 'invocation-done']);
     }
   }, 300_000);
 });
-
-test('one line in a vitest suite: killpointTests with restate declares one test, which explores every kill point of the keyed service and passes', async () => {
-  const declared: { name: string; body: () => Promise<void> }[] = [];
-  const api: TestApi = { describe: (_name, body) => body(), test: (name, body) => void declared.push({ name, body }) };
-  killpointTests('refund service with keys', { restate: `${FIXTURES}/keyed.ts`, input, interleavingBound: 1 }, api);
-  expect(declared.map((t) => t.name)).toEqual(['keyed.ts: survives every kill point, up to 1 kill (with seed=1)']);
-  await declared[0]!.body();
-}, 300_000);
 
 describe('the command line', () => {
   test('--restate with --input, exit 1 at the kill point that repeats the refund, with the line that replays it', async () => {
