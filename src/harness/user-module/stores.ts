@@ -5,7 +5,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunOutcome } from '../check/outcome.js';
-import { effectsAsWrites, type EffectRecord } from './effects.js';
+import { canonicalJson } from '../../model/canonical-json.js';
+import { effectRecords, effectsAsWrites, type EffectRecord } from './effects.js';
+import { userCall } from './load.js';
 
 export interface ModuleStores {
   effects: EffectRecord[];
@@ -27,4 +29,39 @@ export function readModuleStores(stateDir: string, stateName: string): Pick<RunO
   if (!existsSync(file)) return { delivered: [], writes: [], refusals: [], shop: {} };
   const stores = JSON.parse(readFileSync(file, 'utf8')) as ModuleStores;
   return { delivered: stores.answer === null ? [] : [stores.answer], writes: effectsAsWrites(stores.effects), refusals: [], shop: stores.state === '' ? {} : { [stateName]: [stores.state] } };
+}
+
+export interface RunToItsOutput {
+  stateDir: string;
+  /** The module's export that reads the effects, called with the life's context, and its name for errors. */
+  readEffects: () => unknown;
+  effectsExport: string;
+  /** The run to its output (a workflow's result, a handler's): its answer. */
+  output: () => Promise<unknown>;
+  /** Said once the output is recorded, before the effects are read (the engine's own event). */
+  recorded?: () => void;
+}
+
+/**
+ * Runs a user's module to its output and writes back what the run did: the effects its module
+ * reports, and the output as the answer (a string as it is, anything else as canonical JSON). A
+ * life that stops on an error has still done what it did: its effects are written before the error
+ * goes on, and the verdict reads them.
+ */
+export async function runAndReadBack(run: RunToItsOutput): Promise<void> {
+  const readBack = async (output: unknown): Promise<void> =>
+    writeModuleStores(run.stateDir, {
+      effects: effectRecords(await userCall(run.readEffects, run.effectsExport), run.effectsExport),
+      answer: output === undefined ? null : typeof output === 'string' ? output : canonicalJson(output),
+      state: '',
+    });
+  let output: unknown;
+  try {
+    output = await run.output();
+  } catch (error) {
+    await readBack(undefined).catch(() => undefined);
+    throw error;
+  }
+  run.recorded?.();
+  await readBack(output);
 }

@@ -13,12 +13,10 @@ import { join } from 'node:path';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
 import { getFunctionRegistration } from '@dbos-inc/dbos-sdk/internal/decorators';
-import { canonicalJson } from '../../../../model/canonical-json.js';
 import type { EmitEvent } from '../../../process/child-main.js';
-import { effectRecords } from '../../../user-module/effects.js';
 import { exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
-import { writeModuleStores } from '../../../user-module/stores.js';
+import { runAndReadBack } from '../../../user-module/stores.js';
 import { BatchGate } from '../../../interleaving.js';
 import { installCommitHooks } from '../hooks.js';
 import { dbosSettings } from '../life.js';
@@ -83,22 +81,13 @@ export async function runDbosModuleLife(inputs: DbosModuleLifeInputs): Promise<n
   } else {
     handle = DBOS.retrieveWorkflow(run.workflowId);
   }
-  const readBack = async (output: unknown): Promise<void> =>
-    writeModuleStores(stateDir, {
-      effects: effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport),
-      answer: output === undefined ? null : typeof output === 'string' ? output : canonicalJson(output),
-      state: '',
-    });
-  let output: unknown;
-  try {
-    output = await handle.getResult({ pollingIntervalMs: RESULT_POLLING_MS });
-  } catch (error) {
-    // A life that stops on an error has still done what it did: the verdict reads its effects.
-    await readBack(undefined).catch(() => undefined);
-    throw error;
-  }
-  emit({ kind: 'workflow-recorded' });
-  await readBack(output);
+  await runAndReadBack({
+    stateDir,
+    readEffects: () => readEffects(ctx),
+    effectsExport: spec.effectsExport,
+    output: () => handle.getResult({ pollingIntervalMs: RESULT_POLLING_MS }),
+    recorded: () => emit({ kind: 'workflow-recorded' }),
+  });
   return null;
 }
 

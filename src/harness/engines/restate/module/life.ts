@@ -22,13 +22,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as restate from '@restatedev/restate-sdk';
-import { canonicalJson } from '../../../../model/canonical-json.js';
 import { BatchGate } from '../../../interleaving.js';
 import type { EmitEvent } from '../../../process/child-main.js';
-import { effectRecords } from '../../../user-module/effects.js';
 import { exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
-import { writeModuleStores } from '../../../user-module/stores.js';
+import { runAndReadBack } from '../../../user-module/stores.js';
 import { invocationResult, registerUnlessKnown, sendOnce } from '../client.js';
 import { RETRY_POLICY } from '../run-spec.js';
 import { RESTATE_MODULE_FILES, type RestateModuleContext, type RestateModuleRunFile } from './spec.js';
@@ -138,21 +136,12 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
   await registerUnlessKnown(spec.adminUrl, spec.run);
   const invocationId = await sendOnce(spec.ingressUrl, spec.run, spec.input, handlerName);
 
-  const readBack = async (output: unknown): Promise<void> =>
-    writeModuleStores(stateDir, {
-      effects: effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport),
-      answer: output === undefined ? null : typeof output === 'string' ? output : canonicalJson(output),
-      state: '',
-    });
-  let output: unknown;
-  try {
-    output = await invocationResult(spec.ingressUrl, spec.adminUrl, invocationId);
-  } catch (error) {
-    // A life that stops on an error has still done what it did: the verdict reads its effects.
-    await readBack(undefined).catch(() => undefined);
-    throw error;
-  }
-  emit({ kind: 'invocation-done' });
-  await readBack(output);
+  await runAndReadBack({
+    stateDir,
+    readEffects: () => readEffects(ctx),
+    effectsExport: spec.effectsExport,
+    output: () => invocationResult(spec.ingressUrl, spec.adminUrl, invocationId),
+    recorded: () => emit({ kind: 'invocation-done' }),
+  });
   return null;
 }

@@ -10,11 +10,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { start } from 'workflow/api';
-import { canonicalJson } from '../../../../model/canonical-json.js';
 import type { EmitEvent } from '../../../process/child-main.js';
-import { effectRecords } from '../../../user-module/effects.js';
-import { exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
-import { writeModuleStores } from '../../../user-module/stores.js';
+import { exportedFunction, moduleOfLife, type BundledModule } from '../../../user-module/load.js';
+import { runAndReadBack } from '../../../user-module/stores.js';
 import { BUNDLE_FILES } from '../run-spec.js';
 import { runInWorld, type WorldHandlers } from '../world-run.js';
 import { DATA_DIR_VARIABLE, VW_MODULE_FILES, type VercelModuleContext, type VercelModuleRunFile } from './spec.js';
@@ -47,28 +45,20 @@ export async function runVercelModuleLife(inputs: VercelModuleLifeInputs): Promi
   const ctx: VercelModuleContext = { dataDir };
   const handlers = await loadModuleBundles(spec.bundles);
 
-  const readBack = async (output: unknown): Promise<void> =>
-    writeModuleStores(stateDir, {
-      effects: effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport),
-      answer: output === undefined ? null : typeof output === 'string' ? output : canonicalJson(output),
-      state: '',
-    });
-  let output: unknown;
-  try {
-    output = await runInWorld({
-      worldDir: join(stateDir, VW_MODULE_FILES.world),
-      handlers,
-      picks: inputs.picks,
-      onPick: inputs.onPick,
-      emit: inputs.emit,
-      start: async () => (await start({ workflowId: spec.workflowId } as never, [spec.input])).runId,
-      stepReturns: true,
-    });
-  } catch (error) {
-    // A life that stops on an error has still done what it did: the verdict reads its effects.
-    await readBack(undefined).catch(() => undefined);
-    throw error;
-  }
-  await readBack(output);
+  await runAndReadBack({
+    stateDir,
+    readEffects: () => readEffects(ctx),
+    effectsExport: spec.effectsExport,
+    output: () =>
+      runInWorld({
+        worldDir: join(stateDir, VW_MODULE_FILES.world),
+        handlers,
+        picks: inputs.picks,
+        onPick: inputs.onPick,
+        emit: inputs.emit,
+        start: async () => (await start({ workflowId: spec.workflowId } as never, [spec.input])).runId,
+        stepReturns: true,
+      }),
+  });
   return null;
 }
