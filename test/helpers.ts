@@ -98,8 +98,8 @@ export async function judgedFromScratch(system: SystemUnderTest, scenario: Scena
   });
 }
 
-/** What this test process's Restate sessions left: children still running, and a session's temp folders. */
-export function leftByRestateSessions(): string[] {
-  const folders = readdirSync(tempRoot()).filter((name) => name.startsWith('killpoint-restate') && name.includes(OWNER_TAG));
+/** What this test process's checks left: children still running, and its temp folders named with `prefix`. */
+export function leftByThisProcess(prefix = 'killpoint-'): string[] {
+  const folders = readdirSync(tempRoot()).filter((name) => name.startsWith(prefix) && name.includes(OWNER_TAG));
   return [...(liveChildCount() > 0 ? [`${liveChildCount()} children`] : []), ...folders];
 }

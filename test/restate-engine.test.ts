@@ -27,7 +27,7 @@ import { inPool } from '../src/harness/process/pool.js';
 import { hasEnvironmentEntry, pidsNow, processesNaming } from '../src/harness/process/process-tree.js';
 import { runSchedule, withSession } from '../src/harness/session.js';
 import { lanternScenario, PROJECT_ROOT } from '../src/model/load.js';
-import { leftByRestateSessions } from './helpers.js';
+import { leftByThisProcess } from './helpers.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -69,7 +69,7 @@ function killpoint(args: string[]): Promise<Ran> {
 
 
 afterAll(() => {
-  expect(leftByRestateSessions()).toEqual([]);
+  expect(leftByThisProcess('killpoint-restate')).toEqual([]);
 });
 
 describe('restate', () => {
@@ -143,6 +143,6 @@ describe('restate', () => {
       expect(eventIdentities(c.lives[0]!.events)).not.toEqual(eventIdentities(a.lives[0]!.events));
       expect(judge(ivan, c, a).sameAnswer).toBe(true);
     });
-    expect(leftByRestateSessions()).toEqual([]);
+    expect(leftByThisProcess('killpoint-restate')).toEqual([]);
   }, 120_000);
 });

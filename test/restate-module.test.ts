@@ -9,14 +9,14 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { checkRestateSchedule } from '../src/harness/api/check-module.js';
 import { killpointTests, type TestApi } from '../src/vitest/index.js';
-import { leftByRestateSessions, runMain } from './helpers.js';
+import { leftByThisProcess, runMain } from './helpers.js';
 
 const FIXTURES = 'test/fixtures/restate-modules';
 const input = { orderId: 'O-7', email: 'dana@example.com' };
 
 afterAll(() => {
-  // Every session stopped its server and removed its folder, the failing and the refused ones too.
-  expect(leftByRestateSessions()).toEqual([]);
+  // Every session stopped its server and its lives, and removed its folders, the failing and the refused ones too.
+  expect(leftByThisProcess()).toEqual([]);
 });
 
 describe('a refund service of your own', () => {

@@ -7,15 +7,20 @@
 
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { checkVercelWorkflowSchedule } from '../src/harness/api/check-module.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
-import { runMain } from './helpers.js';
+import { leftByThisProcess, runMain } from './helpers.js';
 
 const FIXTURES = 'test/fixtures/vercel-modules';
 const input = { orderId: 'O-7', email: 'dana@example.com' };
 /** The refund step's return, with the refund run first: run created, invoked, both steps created, the refund started, returned. */
 const REFUND_RETURNED = 5;
+
+afterAll(() => {
+  // No life still running, no run's folder left, the failing and the refused checks' too.
+  expect(leftByThisProcess()).toEqual([]);
+});
 
 describe('a refund workflow of your own', () => {
   test('without keys, a kill right after the refund step returned, before its step_completed is written, makes the recovery refund again', async () => {
