@@ -5,7 +5,9 @@
 // the gap). A Vercel life is a process of about a second, so the sample here is chosen kill
 // points, not the whole search (`killpoint check --vercel-workflow` explores every one).
 
-import { existsSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { checkVercelWorkflowSchedule } from '../src/harness/api/check-module.js';
@@ -66,4 +68,18 @@ describe('the command line', () => {
     expect(r.err.join('\n')).toMatch(/node-in-workflow\.ts failed to build into workflow and step bundles: .*node-in-workflow\.ts:7: You are attempting to use "node:fs"/);
     expect(mine()).toEqual(before);
   }, 300_000);
+
+  test('the killpoint binary exits (2) after a build that fails where the builder leaves its esbuild running: a module outside any project, whose imports of the SDK resolve nowhere', () => {
+    const project = mkdtempSync(join(tmpdir(), 'killpoint-no-project-'));
+    try {
+      mkdirSync(join(project, 'workflows'));
+      writeFileSync(join(project, 'workflows', 'none.ts'), "export async function notAWorkflow() {\n  return 1;\n}\nexport const readEffects = () => [];\n");
+      const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin', 'killpoint.mjs'), 'check', '--vercel-workflow', join(project, 'workflows', 'none.ts'), '--input', '{"a":1}'], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 60_000 });
+      expect(r.signal).toBeNull();
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/none\.ts failed to build into workflow and step bundles: .*Could not resolve "workflow/);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -94,7 +94,14 @@ async function buildInto(source: string, outDir: string): Promise<BuiltWorkflows
     }
   }
   const builder = new Builder({ ...builders.createBaseBuilderConfig({ workingDir, dirs: [basename(dirname(source))] }), buildTarget: 'next' });
-  return builtWorkflows(await builder.both());
+  try {
+    return builtWorkflows(await builder.both());
+  } catch (error) {
+    // A failed build leaves its esbuild context undisposed, and esbuild's service (a child
+    // process) would then keep killpoint from ever exiting: stopped here (a later build starts it again).
+    await (await import('esbuild')).stop();
+    throw error;
+  }
 }
 
 let built: Promise<string> | null = null;
