@@ -11,7 +11,9 @@
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { SystemInputError } from '../../engine.js';
 import { installedVersion, PACKAGE_ROOT, siblingModule } from '../../process/package-paths.js';
 import { pidAnswers } from '../../process/process-tree.js';
@@ -98,8 +100,9 @@ async function buildInto(source: string, outDir: string): Promise<BuiltWorkflows
     return builtWorkflows(await builder.both());
   } catch (error) {
     // A failed build leaves its esbuild context undisposed, and esbuild's service (a child
-    // process) would then keep killpoint from ever exiting: stopped here (a later build starts it again).
-    await (await import('esbuild')).stop();
+    // process) would then keep killpoint from ever exiting: stopped here (a later build starts it
+    // again). The builder's own copy of esbuild, wherever the user's install put it.
+    await ((await import(pathToFileURL(createRequire(import.meta.resolve('@workflow/builders')).resolve('esbuild')).href)) as { stop(): Promise<void> | void }).stop();
     throw error;
   }
 }
