@@ -66,62 +66,48 @@ export interface ScenarioSuiteOptions extends SuiteOptions {
   interleavingBound?: number;
 }
 
-/** A LangGraph graph of your own, unchanged: the module that builds it and reads its effects, and its input. */
-export interface LangGraphSuiteOptions extends SuiteOptions {
-  /** The module (from the current folder: the project root in a vitest run) that exports createGraph(ctx) and readEffects(ctx). */
-  langgraph: string;
-  /** The graph's input for invoke; or `inputFile`, a JSON file holding it. */
+/** What every module of your own is given besides its path: its input, and how to explore it. */
+interface OwnModuleOptions extends SuiteOptions {
+  /** The module's input (a graph's for invoke, a workflow's or a handler's argument); or `inputFile`, a JSON file holding it. */
   input?: unknown;
   inputFile?: string;
-  graphExport?: string;
   effectsExport?: string;
-  /** A file of the model's recorded replies, kept in your repository: recorded on the first run when missing, replayed in every life. */
-  cassette?: string;
-  /** Most interleavings of parallel tool calls explored; above it a seeded sample. Default 32. */
+  /** Most interleavings of parallel calls or steps explored; above it a seeded sample. Default 32. */
   interleavingBound?: number;
   seed?: number;
+}
+
+/** A LangGraph graph of your own, unchanged: the module that builds it and reads its effects, and its input. */
+export interface LangGraphSuiteOptions extends OwnModuleOptions {
+  /** The module (from the current folder: the project root in a vitest run) that exports createGraph(ctx) and readEffects(ctx). */
+  langgraph: string;
+  graphExport?: string;
+  /** A file of the model's recorded replies, kept in your repository: recorded on the first run when missing, replayed in every life. */
+  cassette?: string;
 }
 
 /** A DBOS workflow of your own, unchanged: the module that registers it and reads its effects, and its input. */
-export interface DbosSuiteOptions extends SuiteOptions {
+export interface DbosSuiteOptions extends OwnModuleOptions {
   /** The module (from the current folder: the project root in a vitest run) that exports createWorkflow(ctx) and readEffects(ctx). */
   dbos: string;
-  /** The workflow's argument; or `inputFile`, a JSON file holding it. */
-  input?: unknown;
-  inputFile?: string;
   workflowExport?: string;
-  effectsExport?: string;
-  interleavingBound?: number;
-  seed?: number;
 }
 
 /** A Restate service of your own, unchanged: the module that defines it and reads its effects, and its input. */
-export interface RestateSuiteOptions extends SuiteOptions {
+export interface RestateSuiteOptions extends OwnModuleOptions {
   /** The module (from the current folder: the project root in a vitest run) that exports createService(ctx) and readEffects(ctx). */
   restate: string;
-  /** The handler's argument; or `inputFile`, a JSON file holding it. */
-  input?: unknown;
-  inputFile?: string;
   serviceExport?: string;
   /** The handler invoked; by default the service's only one. */
   handler?: string;
-  effectsExport?: string;
-  interleavingBound?: number;
-  seed?: number;
 }
 
 /** A Vercel workflow of your own, unchanged: the module that holds its "use workflow" function and exports readEffects, and its input. */
-export interface VercelWorkflowSuiteOptions extends SuiteOptions {
+export interface VercelWorkflowSuiteOptions extends OwnModuleOptions {
   /** The module (from the current folder: the project root in a vitest run); its steps find their data folder in KILLPOINT_DATA_DIR. */
   vercelWorkflow: string;
-  /** The workflow's argument; or `inputFile`, a JSON file holding it. */
-  input?: unknown;
-  inputFile?: string;
   /** The workflow started; by default the module's only one. */
   workflowExport?: string;
-  effectsExport?: string;
-  interleavingBound?: number;
-  seed?: number;
 }
 
 export type KillpointTestsOptions = AgentSuiteOptions | ScenarioSuiteOptions | LangGraphSuiteOptions | DbosSuiteOptions | RestateSuiteOptions | VercelWorkflowSuiteOptions;
