@@ -1,0 +1,51 @@
+// The process of one life of a user's module, whatever its engine: killpoint's own client of the
+// kill protocol (src/harness/process/child-main.ts does the protocol's part). The run comes from the
+// file the engine's variable names; the bundled child hands the module already loaded, the
+// unbundled one lets the life load it. A set-up that cannot be checked exits with its own status and
+// one line on stderr: bad input. Engines keep their queues and pools running, so the life is over
+// once its result is written.
+
+import { ENV } from '../process/protocol.js';
+import { picksFromVariable, requiredVariable, runChildMain, runProtocolLife, type EmitEvent } from '../process/child-main.js';
+import type { BundledModule } from './load.js';
+import { EXIT_BAD_SETUP, UserModuleSetupError } from './setup-error.js';
+
+/** What an engine's module life is given. */
+export interface ModuleLifeInputs<Spec> {
+  spec: Spec;
+  loaded?: BundledModule;
+  stateDir: string;
+  lifeIndex: number;
+  picks: number[];
+  emit: EmitEvent;
+  onPick: (pick: number, width: number) => void;
+}
+
+export interface ModuleChild<Spec> {
+  /** The variables naming the run file and the picks. */
+  env: { run: string; picks: string };
+  life: (inputs: ModuleLifeInputs<Spec>) => Promise<null>;
+  /** Errors of the engine's own that are bad input too, beside the module's set-up errors. */
+  alsoBadInput?: (error: unknown) => boolean;
+}
+
+export function runModuleChild<Spec>(child: ModuleChild<Spec>, loaded?: BundledModule): void {
+  runChildMain(
+    () =>
+      runProtocolLife<Spec>(
+        child.env.run,
+        (spec, { emit, onPick }) =>
+          child.life({
+            spec,
+            ...(loaded === undefined ? {} : { loaded }),
+            stateDir: requiredVariable(ENV.stateDir),
+            lifeIndex: Number(requiredVariable(ENV.life)),
+            picks: picksFromVariable(child.env.picks),
+            emit,
+            onPick,
+          }),
+        { badInputExit: (error) => (error instanceof UserModuleSetupError || child.alsoBadInput?.(error) ? EXIT_BAD_SETUP : undefined) },
+      ),
+    { exitWhenDone: true },
+  );
+}
