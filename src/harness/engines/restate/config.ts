@@ -1,20 +1,26 @@
-// The Restate systems killpoint checks, by name: how the agent's writes are keyed. Shared by the
-// parent and the child; imports no Restate.
+// The Restate systems killpoint checks, by name: how the agent loop is written and how its writes
+// are keyed. Shared by the parent and the child; imports no Restate.
 //
-//   service              a Restate service whose handler is the agent: each model call and each
-//                        tool call a `ctx.run` step (a reply's calls side by side), the answer
-//                        delivered through the outbox once the invocation's output is recorded. No
-//                        keys: a kill between a write's commit and its step's journal entry runs the
-//                        step again on the retry (the gap).
-//   service+keys         as service; every write carries the key invocation id + tool call id.
-//   service+random-keys  (broken) keys from a fresh random id made inside the step, new in every
-//                        life: they never match, so the check must catch the repeat.
+//   service                 a Restate service whose handler is the agent: each model call and each
+//                           tool call a `ctx.run` step (a reply's calls side by side), the answer
+//                           delivered through the outbox once the invocation's output is recorded.
+//                           No keys: a kill between a write's commit and its step's journal entry
+//                           runs the step again on the retry (the gap).
+//   service+keys            as service; every write carries the key invocation id + tool call id.
+//   service+random-keys     (broken) keys from a fresh random id made inside the step, new in every
+//                           life: they never match, so the check must catch the repeat.
+//   ai-middleware           the agent loop on the AI SDK (generateText with tools) in the handler,
+//                           the model wrapped in Restate's durableCalls middleware (each model call
+//                           a ctx.run step), each tool's execute a ctx.run step. No keys.
+//   ai-middleware+keys      as ai-middleware; every write carries invocation id + tool call id.
 
-export const RESTATE_MODES = ['service', 'service+keys', 'service+random-keys'] as const;
+export const RESTATE_MODES = ['service', 'service+keys', 'service+random-keys', 'ai-middleware', 'ai-middleware+keys'] as const;
 export type RestateMode = (typeof RESTATE_MODES)[number];
 
 export interface RestateConfig {
   mode: RestateMode;
+  /** Who writes the agent loop: killpoint's handler, or the AI SDK's generateText under durableCalls. */
+  loop: 'service' | 'ai-middleware';
   keys: 'none' | 'stable' | 'random';
   broken: boolean;
 }
@@ -24,7 +30,8 @@ export function restateConfigNamed(name: string): RestateConfig | undefined {
   const mode = name as RestateMode;
   return {
     mode,
-    keys: mode === 'service+keys' ? 'stable' : mode === 'service+random-keys' ? 'random' : 'none',
-    broken: mode === 'service+random-keys',
+    loop: mode.startsWith('ai-middleware') ? 'ai-middleware' : 'service',
+    keys: mode.endsWith('+keys') && !mode.endsWith('+random-keys') ? 'stable' : mode.endsWith('+random-keys') ? 'random' : 'none',
+    broken: mode.endsWith('+random-keys'),
   };
 }

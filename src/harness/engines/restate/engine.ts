@@ -20,6 +20,7 @@ import type { Engine, SystemUnderTest } from '../../engine.js';
 import { systemsByName } from '../../process/process-system.js';
 import { RESTATE_MODES, restateConfigNamed, type RestateConfig } from './config.js';
 import { RESTATE_EVENT_KINDS } from './event-kinds.js';
+import { requireAiMiddleware } from './packages.js';
 import { restateSession } from './session.js';
 import { restateTier } from './tier.js';
 import { restateModuleSystemNamed } from './module/system.js';
@@ -32,6 +33,7 @@ const KILL_POINTS = [...SCENARIO_EVENT_KINDS, ...EVENT_KINDS.map((k) => k.kind)]
 
 function summaryOf(c: RestateConfig): string {
   const keys = c.keys === 'none' ? 'no keys' : c.keys === 'stable' ? 'keys invocation id + tool call id' : 'BROKEN: keys from a fresh random id made inside the step';
+  if (c.loop === 'ai-middleware') return `Restate service running the AI SDK's generateText, the model under Restate's durableCalls middleware, tool calls as ctx.run steps: ${keys}`;
   return `Restate service, model and tool calls as ctx.run steps: ${keys}`;
 }
 
@@ -48,7 +50,10 @@ export const restateSystem = systemsByName((name): SystemUnderTest | undefined =
     killPoints: KILL_POINTS,
     selector: ['--engine', 'restate', '--strategy', name],
     inProcess: false,
-    open: (scenario) => restateSession(scenario, name, (server, warm) => restateTier(config, name, server, warm)),
+    open: (scenario) => {
+      if (config.loop === 'ai-middleware') requireAiMiddleware();
+      return restateSession(scenario, name, (server, warm) => restateTier(config, name, server, warm));
+    },
   };
 });
 

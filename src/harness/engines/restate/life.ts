@@ -29,6 +29,7 @@ import { streamReply } from '../../process/stream-reply.js';
 import type { RestateConfig } from './config.js';
 import { BatchGate } from '../../interleaving.js';
 import { invocationOutput, registerUnlessKnown, sendOnce, type AgentOutput } from './client.js';
+import { aiMiddlewareAgent } from './ai-middleware-agent.js';
 import { HANDLER, RESTATE_STATE_FILES, RETRY_POLICY, type RunIdentity } from './run-spec.js';
 
 /** A scripted task never needs more turns than this; more means a runaway loop. */
@@ -54,9 +55,22 @@ export function restateIdempotencyKey(invocationId: string, toolCallId: string):
 }
 
 /** A step of the agent, as its ctx.run is named: the model's by its step number, a tool call's by its id. */
-interface StepName {
+export interface StepName {
   step: number;
   callId?: string;
+}
+
+/** What a handler shares with its life: the steps' names, the gate, the shop's tool step, the events. */
+export interface LifeSteps {
+  /** The steps by their ctx.run names. */
+  steps: Map<string, StepName>;
+  gate: BatchGate;
+  /** A new attempt of the invocation begins (the server may retry one in the same process). */
+  beginAttempt(): void;
+  /** The step's ctx.run resolved: the server has its result. */
+  journaled(name: string): void;
+  toolStep(call: ToolCall, step: number, invocationId: string): Promise<ToolResult>;
+  emit: EmitEvent;
 }
 
 /** Runs the life to its end and returns the conversation the invocation recorded. */
@@ -66,7 +80,6 @@ export async function runRestateLife(inputs: RestateLifeInputs): Promise<Convers
   const script = new ScriptedModel(scenario);
   const gate = new BatchGate(inputs.picks, inputs.onPick);
   const randomKeys = seedrandom(`${run.runKey}|life ${inputs.lifeIndex}`);
-  let modelCalls = 0;
   /** The steps by their ctx.run names. */
   const steps = new Map<string, StepName>();
   /**
@@ -75,8 +88,7 @@ export async function runRestateLife(inputs: RestateLifeInputs): Promise<Convers
    */
   let ranHere = new Set<string>();
 
-  const modelStep = async (conversation: Conversation): Promise<AssistantMessage> => {
-    const modelCall = modelCalls++;
+  const modelStep = async (conversation: Conversation, modelCall: number): Promise<AssistantMessage> => {
     emit({ kind: 'model-request', modelCall });
     let reply;
     try {
@@ -120,7 +132,7 @@ export async function runRestateLife(inputs: RestateLifeInputs): Promise<Convers
     for (let turn = 0; turn < MAX_TURNS; turn++) {
       const modelName = `model ${step}`;
       steps.set(modelName, { step: step++ });
-      const reply = await ctx.run(modelName, () => modelStep(conversation));
+      const reply = await ctx.run(modelName, () => modelStep(conversation, turn));
       journaled(modelName);
       conversation.push(reply);
       if (reply.toolCalls.length === 0) return { answer: reply.content, conversation };
@@ -162,9 +174,12 @@ export async function runRestateLife(inputs: RestateLifeInputs): Promise<Convers
     },
   });
 
+  const handler = config.loop === 'ai-middleware'
+    ? await aiMiddlewareAgent(scenario, { steps, gate, beginAttempt: () => (ranHere = new Set()), journaled, toolStep, emit })
+    : agent;
   const service = restate.service({
     name: run.serviceName,
-    handlers: { [HANDLER]: agent },
+    handlers: { [HANDLER]: handler },
     options: { retryPolicy: RETRY_POLICY, hooks: [runStarts] },
   });
   await restate.serve({ services: [service], port: run.servicePort, logger: () => {} });

@@ -5,7 +5,7 @@
 
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { ProtocolError } from '../../process/protocol.js';
 
 /** Names a restate-server binary to use instead of the installed package's. */
@@ -21,12 +21,13 @@ function platformPackage(): string {
 
 const requireHere = createRequire(import.meta.url);
 
+/** The package's folder in the first node_modules Node would look in that holds it (whatever its exports allow). */
 function installedDir(pkg: string): string | null {
-  try {
-    return dirname(requireHere.resolve(`${pkg}/package.json`));
-  } catch {
-    return null;
+  for (const modules of requireHere.resolve.paths(pkg) ?? []) {
+    const dir = join(modules, pkg);
+    if (existsSync(join(dir, 'package.json'))) return dir;
   }
+  return null;
 }
 
 /** The restate-server binary to start; a ProtocolError naming what to install when there is none. */
@@ -47,4 +48,13 @@ export function restateServerBinary(): string {
 /** Throws a ProtocolError naming the SDK package when the children could not load it. */
 export function requireRestateSdk(): void {
   if (installedDir(SDK_PACKAGE) === null) throw new ProtocolError(`restate: the Restate SDK is not installed: install ${SDK_PACKAGE} (npm install --save-dev ${SDK_PACKAGE})`);
+}
+
+/** What the ai-middleware systems load beside the SDK: Restate's AI SDK middleware, the AI SDK, the middleware's serializer. */
+export const AI_MIDDLEWARE_PACKAGES = ['@restatedev/vercel-ai-middleware', 'ai', 'superjson'] as const;
+
+/** Throws a ProtocolError naming every package of the ai-middleware systems that is not installed. */
+export function requireAiMiddleware(): void {
+  const missing = AI_MIDDLEWARE_PACKAGES.filter((pkg) => installedDir(pkg) === null);
+  if (missing.length > 0) throw new ProtocolError(`restate: the ai-middleware systems need ${missing.join(', ')}: install ${missing.length === 1 ? 'it' : 'them'} (npm install --save-dev ${missing.join(' ')})`);
 }

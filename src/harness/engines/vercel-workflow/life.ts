@@ -20,7 +20,7 @@ import { isWriteTool, TOOL_NAMES, type ToolName } from '../../../model/tools.js'
 import type { EmitEvent } from '../../process/child-main.js';
 import { streamReply } from '../../process/stream-reply.js';
 import type { VercelConfig } from './config.js';
-import { answerOf, conversationOfMessages } from './convert.js';
+import { answerOf, conversationOfMessages } from '../../../ai-sdk/model-messages.js';
 import { HOST_KEY, type StepContext, type WorkflowHost } from './host.js';
 import { VW_STATE_FILES, type WorkflowIds } from './run-spec.js';
 import { runInWorld, type WorldHandlers } from './world-run.js';

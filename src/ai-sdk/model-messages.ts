@@ -1,8 +1,8 @@
-// The DurableAgent's messages (the AI SDK's ModelMessage form, as its run returns them) as
-// killpoint's conversation: the user's message, each assistant reply with its tool calls, each
-// tool result as the text the scripted model reads.
+// The AI SDK's messages (its ModelMessage form, as a DurableAgent's run or generateText's response
+// returns them) as killpoint's conversation: the user's message, each assistant reply with its tool
+// calls, each tool result as the text the scripted model reads. Only shapes: no AI SDK import.
 
-import type { Conversation } from '../../../model/conversation.js';
+import type { Conversation } from '../model/conversation.js';
 
 interface Part {
   type: string;

@@ -1,0 +1,111 @@
+// The handler of the ai-middleware systems: the agent loop as Restate's guide writes it on the AI
+// SDK. generateText drives the loop; the model is wrapped in Restate's durableCalls middleware, so
+// each model call is a ctx.run step whose result the journal holds; each tool's execute is a
+// ctx.run step of its tool call. The model is the scenario's scripted model in the AI SDK's form.
+//
+// What killpoint adds, without changing the loop: the context the handler works with observes its
+// ctx.run calls (as a user's service is observed, module/life.ts). A model step is numbered as it
+// is called (the middleware names every one `calling killpoint`, and they come one at a time);
+// when the journal hands back its reply, the reply's tool calls are numbered and announced to the
+// gate, so side-by-side tool steps run in the order the interleaving picks choose; when a step's
+// journal entry is acknowledged, it is step-recorded.
+
+import * as restate from '@restatedev/restate-sdk';
+import type { LanguageModelMiddleware, ModelMessage } from 'ai';
+import { answerOf, conversationOfMessages } from '../../../ai-sdk/model-messages.js';
+import { ScriptedLanguageModel } from '../../../ai-sdk/scripted-language-model.js';
+import type { Scenario } from '../../../model/scenario.js';
+import { TOOL_NAMES } from '../../../model/tools.js';
+import type { AgentOutput } from './client.js';
+import type { LifeSteps } from './life.js';
+
+/** A scripted task never needs more turns than this; more means a runaway loop. */
+const MAX_TURNS = 200;
+
+/** What durableCalls names each model step: `calling ${model.provider}`. */
+const MODEL_STEP = 'calling killpoint';
+
+type RunCall = (name: string, action: () => Promise<unknown>, options?: unknown) => restate.RestatePromise<unknown>;
+
+/** The tool calls of a model step's result (the AI SDK's generate result, as the journal returns it). */
+function toolCallIds(result: unknown): string[] {
+  const content = (result as { content?: { type: string; toolCallId?: string }[] } | undefined)?.content ?? [];
+  return content.flatMap((part) => (part.type === 'tool-call' && part.toolCallId !== undefined ? [part.toolCallId] : []));
+}
+
+/**
+ * The agent: generateText with the shop's tools, under durableCalls, in a Restate handler. The AI
+ * SDK and the middleware are loaded here, when a life of these systems asks for them: the child
+ * of the other Restate systems runs without them installed.
+ */
+export async function aiMiddlewareAgent(scenario: Scenario, life: LifeSteps) {
+  const [{ durableCalls }, { generateText, jsonSchema, stepCountIs, wrapLanguageModel }] = await Promise.all([import('@restatedev/vercel-ai-middleware'), import('ai')]);
+  const { steps, gate, emit } = life;
+  /** The model call running: its events carry it as the handler counts (replayed calls included), not as the model instance of this process would. */
+  let modelCall = 0;
+  const scripted = new ScriptedLanguageModel({ scenario, onEvent: (event) => emit({ ...event, modelCall }) });
+
+  /** The handler's context, observing its ctx.run calls; everything else is Restate's own. */
+  const observed = (ctx: restate.Context): restate.Context => {
+    let nextStep = 0;
+    let modelCalls = 0;
+    const run: RunCall = (name, action, options) => {
+      const model = name === MODEL_STEP;
+      if (model) {
+        modelCall = modelCalls++;
+        steps.set(name, { step: nextStep++ });
+      } else if (!steps.has(name)) {
+        throw new restate.TerminalError(`restate: a step named "${name}" that the model did not ask for`);
+      }
+      const running = (ctx.run as unknown as RunCall).call(ctx, name, action, options);
+      return running.map((value, failure) => {
+        if (!model) gate.finish(name);
+        if (failure !== undefined) throw failure;
+        life.journaled(name);
+        if (model) {
+          const ids = toolCallIds(value);
+          for (const id of ids) steps.set(id, { step: nextStep++, callId: id });
+          gate.expect(ids);
+        }
+        return value;
+      });
+    };
+    return new Proxy(ctx, {
+      get(target, property) {
+        if (property === 'run') return run;
+        const value = Reflect.get(target, property, target) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  };
+
+  const anyObject = jsonSchema<Record<string, unknown>>({ type: 'object' }, { validate: (value) => ({ success: true, value: value as Record<string, unknown> }) });
+
+  const agent = async (ctx: restate.Context, customerMessage: string): Promise<AgentOutput> => {
+    const invocationId = ctx.request().id;
+    const tools = Object.fromEntries(
+      TOOL_NAMES.map((name) => [
+        name,
+        {
+          description: `The shop's ${name} tool.`,
+          inputSchema: anyObject,
+          execute: (args: Record<string, unknown>, { toolCallId }: { toolCallId: string }) =>
+            ctx.run(toolCallId, () => life.toolStep({ id: toolCallId, name, args }, steps.get(toolCallId)!.step, invocationId)),
+        },
+      ]),
+    );
+    // The middleware is typed for the AI SDK 5's model interface; the AI SDK 6 calls its wrapGenerate
+    // the same way ({ doGenerate, model }), and reads no other field of it.
+    const middleware = durableCalls(ctx, { maxRetryAttempts: 3 }) as unknown as LanguageModelMiddleware;
+    const model = wrapLanguageModel({ model: scripted, middleware });
+    const user: ModelMessage = { role: 'user', content: customerMessage };
+    const result = await generateText({ model, tools, messages: [user], stopWhen: stepCountIs(MAX_TURNS) });
+    const conversation = conversationOfMessages([user, ...result.response.messages]);
+    return { answer: answerOf(conversation), conversation };
+  };
+
+  return (ctx: restate.Context, customerMessage: string): Promise<AgentOutput> => {
+    life.beginAttempt();
+    return agent(observed(ctx), customerMessage);
+  };
+}
