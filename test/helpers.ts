@@ -11,12 +11,15 @@ import { main } from '../src/harness/cli/main.js';
 import { failedChecks, type CheckName } from '../src/harness/check/checks.js';
 import { eventIdentities } from '../src/harness/check/kill-points.js';
 import type { SystemUnderTest } from '../src/harness/engine.js';
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { inPool } from '../src/harness/process/pool.js';
 import { OWNER_TAG } from '../src/harness/process/owner.js';
 import { tempRoot } from '../src/harness/process/owned-temp-dirs.js';
 import { liveChildCount } from '../src/harness/process/processes.js';
 import { runSchedule } from '../src/harness/session.js';
+import { hasEnvironmentEntry, pidsNow, processesNaming } from '../src/harness/process/process-tree.js';
+import { PROJECT_ROOT } from '../src/model/load.js';
 
 export function baselineOf(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[] = []): RunOutcome {
   return simulate(scenario, strategy, noKills(interleaving));
@@ -102,4 +105,36 @@ export async function judgedFromScratch(system: SystemUnderTest, scenario: Scena
 export function leftByThisProcess(prefix = 'killpoint-'): string[] {
   const folders = readdirSync(tempRoot()).filter((name) => name.startsWith(prefix) && name.includes(OWNER_TAG));
   return [...(liveChildCount() > 0 ? [`${liveChildCount()} children`] : []), ...folders];
+}
+
+export interface CommandRan {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  /** What the command left behind once it ended: its processes and temp folders (none expected). */
+  left: string[];
+}
+
+/** What a process that has ended left: processes started under it, temp folders it owned. */
+export function leftBy(pid: number): string[] {
+  const processes = pidsNow().filter((p) => hasEnvironmentEntry(p, `KILLPOINT_PROCESS_TREE=${pid}.`, 'prefix') || processesNaming(`pid${pid}.`).includes(p));
+  const folders = readdirSync(tempRoot()).filter((name) => name.startsWith('killpoint-') && name.includes(`pid${pid}.`));
+  return [...processes.map((p) => `process ${p}`), ...folders.map((f) => `folder ${f}`)];
+}
+
+/** The command line in a process of its own; stopped after 120 s as a hung run. */
+export function killpointCommand(args: string[]): Promise<CommandRan> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/killpoint.mjs', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr, left: leftBy(child.pid!) });
+    });
+  });
 }

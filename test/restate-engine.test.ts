@@ -11,11 +11,7 @@
 //     kill after the first commit and another after the second keep every promise (exit 0).
 // After each command, nothing of it is left: no server, no child, no temp folder.
 
-import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempRoot } from '../src/harness/process/owned-temp-dirs.js';
 import { eventIdentities, findKillPoint } from '../src/harness/check/kill-points.js';
 import type { RunOutcome } from '../src/harness/check/outcome.js';
 import { judge } from '../src/harness/check/verdict.js';
@@ -24,49 +20,15 @@ import { MODELLED_BY, scriptedMoment, verdictDifferences } from '../src/harness/
 import { restateSystem } from '../src/harness/engines/restate/engine.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';
 import { inPool } from '../src/harness/process/pool.js';
-import { hasEnvironmentEntry, pidsNow, processesNaming } from '../src/harness/process/process-tree.js';
 import { runSchedule, withSession } from '../src/harness/session.js';
-import { lanternScenario, PROJECT_ROOT } from '../src/model/load.js';
-import { leftByThisProcess } from './helpers.js';
+import { lanternScenario } from '../src/model/load.js';
+import { killpointCommand, leftByThisProcess } from './helpers.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
 const T01 = 'scenarios/lantern/T01-dana-torn-pad.json';
 const T03 = 'scenarios/lantern/T03-ivan-two-orders.json';
 const NONE = { kills: [], interleaving: [] };
-
-interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-  /** What the command left behind once it ended: its processes and temp folders (none expected). */
-  left: string[];
-}
-
-/** What a process that has ended left: processes started under it, temp folders it owned. */
-function leftBy(pid: number): string[] {
-  const processes = pidsNow().filter((p) => hasEnvironmentEntry(p, `KILLPOINT_PROCESS_TREE=${pid}.`, 'prefix') || processesNaming(`pid${pid}.`).includes(p));
-  const folders = readdirSync(tempRoot()).filter((name) => name.startsWith('killpoint-') && name.includes(`pid${pid}.`));
-  return [...processes.map((p) => `process ${p}`), ...folders.map((f) => `folder ${f}`)];
-}
-
-/** The command line in a process of its own; stopped after 120 s as a hung run. */
-function killpoint(args: string[]): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/killpoint.mjs', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr, left: leftBy(child.pid!) });
-    });
-  });
-}
-
 
 afterAll(() => {
   expect(leftByThisProcess('killpoint-restate')).toEqual([]);
@@ -75,7 +37,7 @@ afterAll(() => {
 describe('restate', () => {
   it("Dana's refund: the earliest kill point that fails is the refund's commit, done twice, as the scripted workflow says at each moment; the command replays it (exit 1)", async () => {
     const system = restateSystem('service')!;
-    const command = killpoint(['check', T01, '--engine', 'restate', '--strategy', 'service', '--schedule', 'shop-commit[call_refund]']);
+    const command = killpointCommand(['check', T01, '--engine', 'restate', '--strategy', 'service', '--schedule', 'shop-commit[call_refund]']);
     const model = scripted(MODELLED_BY.service!);
     const modelBaseline = runSchedule(model, dana, NONE) as RunOutcome;
     const judged = await withSession(system, dana, async (session) => {
@@ -114,10 +76,10 @@ describe('restate', () => {
 
   it('with keys: a kill in the gap and a second kill during the recovery keep every promise (exit 0); Ivan\'s cancellations with keys, killed after the first commit and again after the second (exit 0); the broken random keys are caught (exit 1)', async () => {
     const [keyed, ivanKeyed, random] = await Promise.all([
-      killpoint(['check', T01, '--engine', 'restate', '--strategy', 'service+keys', '--schedule', 'shop-commit[call_refund],tool-start[call_refund]']),
+      killpointCommand(['check', T01, '--engine', 'restate', '--strategy', 'service+keys', '--schedule', 'shop-commit[call_refund],tool-start[call_refund]']),
       // Killed after the first cancellation's commit, then the recovery after the second's.
-      killpoint(['check', T03, '--engine', 'restate', '--strategy', 'service+keys', '--schedule', 'shop-commit[call_cancel-both_1],shop-commit[call_cancel-both_2]']),
-      killpoint(['check', T01, '--engine', 'restate', '--strategy', 'service+random-keys', '--schedule', 'shop-commit[call_refund]']),
+      killpointCommand(['check', T03, '--engine', 'restate', '--strategy', 'service+keys', '--schedule', 'shop-commit[call_cancel-both_1],shop-commit[call_cancel-both_2]']),
+      killpointCommand(['check', T01, '--engine', 'restate', '--strategy', 'service+random-keys', '--schedule', 'shop-commit[call_refund]']),
     ]);
     for (const r of [keyed, ivanKeyed, random]) {
       expect(r.stderr).toBe('');

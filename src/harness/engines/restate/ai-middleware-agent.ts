@@ -1,7 +1,15 @@
-// The handler of the ai-middleware systems: the agent loop as Restate's guide writes it on the AI
-// SDK. generateText drives the loop; the model is wrapped in Restate's durableCalls middleware, so
-// each model call is a ctx.run step whose result the journal holds; each tool's execute is a
-// ctx.run step of its tool call. The model is the scenario's scripted model in the AI SDK's form.
+// The handler of the ai-middleware systems: the agent loop on the AI SDK as Restate's guide writes
+// it for parallel tool calls. Each turn is a generateText call whose model is wrapped in Restate's
+// durableCalls middleware, so the model call is a ctx.run step whose result the journal holds; the
+// tools are described to the model without an execute, and the handler runs the reply's calls as
+// ctx.run steps side by side through RestatePromise.all. The model is the scenario's scripted model
+// in the AI SDK's form.
+//
+// Why not generateText's own tool loop (tools with an execute, stopWhen): it awaits side-by-side
+// tool calls with the native Promise.all, and Restate's SDK (1.17.2) fails such an attempt with
+// "awaitNext already pending"; the server retries it, and a step whose entry was not journaled runs
+// again in a run never killed. The runs would not repeat, so there would be nothing to compare a
+// killed run with.
 //
 // What killpoint adds, without changing the loop: the context the handler works with observes its
 // ctx.run calls (as a user's service is observed, module/life.ts). A model step is numbered as it
@@ -39,7 +47,7 @@ function toolCallIds(result: unknown): string[] {
  * of the other Restate systems runs without them installed.
  */
 export async function aiMiddlewareAgent(scenario: Scenario, life: LifeSteps) {
-  const [{ durableCalls }, { generateText, jsonSchema, stepCountIs, wrapLanguageModel }] = await Promise.all([import('@restatedev/vercel-ai-middleware'), import('ai')]);
+  const [{ durableCalls }, { generateText, jsonSchema, wrapLanguageModel }] = await Promise.all([import('@restatedev/vercel-ai-middleware'), import('ai')]);
   const { steps, gate, emit } = life;
   /** The model call running: its events carry it as the handler counts (replayed calls included), not as the model instance of this process would. */
   let modelCall = 0;
@@ -81,27 +89,34 @@ export async function aiMiddlewareAgent(scenario: Scenario, life: LifeSteps) {
 
   const anyObject = jsonSchema<Record<string, unknown>>({ type: 'object' }, { validate: (value) => ({ success: true, value: value as Record<string, unknown> }) });
 
+  // The tools the model may call, described without an execute: the handler runs the calls itself.
+  const tools = Object.fromEntries(TOOL_NAMES.map((name) => [name, { description: `The shop's ${name} tool.`, inputSchema: anyObject }]));
+
   const agent = async (ctx: restate.Context, customerMessage: string): Promise<AgentOutput> => {
     const invocationId = ctx.request().id;
-    const tools = Object.fromEntries(
-      TOOL_NAMES.map((name) => [
-        name,
-        {
-          description: `The shop's ${name} tool.`,
-          inputSchema: anyObject,
-          execute: (args: Record<string, unknown>, { toolCallId }: { toolCallId: string }) =>
-            ctx.run(toolCallId, () => life.toolStep({ id: toolCallId, name, args }, steps.get(toolCallId)!.step, invocationId)),
-        },
-      ]),
-    );
     // The middleware is typed for the AI SDK 5's model interface; the AI SDK 6 calls its wrapGenerate
     // the same way ({ doGenerate, model }), and reads no other field of it.
     const middleware = durableCalls(ctx, { maxRetryAttempts: 3 }) as unknown as LanguageModelMiddleware;
     const model = wrapLanguageModel({ model: scripted, middleware });
-    const user: ModelMessage = { role: 'user', content: customerMessage };
-    const result = await generateText({ model, tools, messages: [user], stopWhen: stepCountIs(MAX_TURNS) });
-    const conversation = conversationOfMessages([user, ...result.response.messages]);
-    return { answer: answerOf(conversation), conversation };
+    const messages: ModelMessage[] = [{ role: 'user', content: customerMessage }];
+    for (let turn = 0; turn < MAX_TURNS; turn++) {
+      const { response, toolCalls } = await generateText({ model, tools, messages });
+      messages.push(...response.messages);
+      if (toolCalls.length === 0) {
+        const conversation = conversationOfMessages(messages);
+        return { answer: answerOf(conversation), conversation };
+      }
+      // A reply's calls side by side, through Restate's combinator (awaited one by one, as the AI
+      // SDK's own tool loop awaits them, two would fail the attempt: "awaitNext already pending").
+      const results = await restate.RestatePromise.all(
+        toolCalls.map((call) => ctx.run(call.toolCallId, () => life.toolStep({ id: call.toolCallId, name: call.toolName, args: call.input as Record<string, unknown> }, steps.get(call.toolCallId)!.step, invocationId))),
+      );
+      messages.push({
+        role: 'tool',
+        content: toolCalls.map((call, i) => ({ type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'json' as const, value: results[i] as never } })),
+      });
+    }
+    throw new restate.TerminalError(`scenario ${scenario.id}: more than ${MAX_TURNS} turns`);
   };
 
   return (ctx: restate.Context, customerMessage: string): Promise<AgentOutput> => {

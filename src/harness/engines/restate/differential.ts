@@ -20,7 +20,7 @@ import { verdictDifferences as differences } from '../../check/verdict-compare.j
 import { INVOCATION_DONE, RUN_START } from './event-kinds.js';
 
 /** The scripted strategy each Restate system is modelled by. */
-export const MODELLED_BY: Readonly<Record<string, string>> = { service: 'workflow', 'service+keys': 'workflow+keys' };
+export const MODELLED_BY: Readonly<Record<string, string>> = { service: 'workflow', 'service+keys': 'workflow+keys', 'ai-middleware': 'workflow', 'ai-middleware+keys': 'workflow+keys' };
 
 const ONLY_RESTATE = new Set<string>([RUN_START.kind, INVOCATION_DONE.kind]);
 
