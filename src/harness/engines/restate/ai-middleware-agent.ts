@@ -49,18 +49,16 @@ function toolCallIds(result: unknown): string[] {
 export async function aiMiddlewareAgent(scenario: Scenario, life: LifeSteps) {
   const [{ durableCalls }, { generateText, jsonSchema, wrapLanguageModel }] = await Promise.all([import('@restatedev/vercel-ai-middleware'), import('ai')]);
   const { steps, gate, emit } = life;
-  /** The model call running: its events carry it as the handler counts (replayed calls included), not as the model instance of this process would. */
-  let modelCall = 0;
-  const scripted = new ScriptedLanguageModel({ scenario, onEvent: (event) => emit({ ...event, modelCall }) });
+  // Model calls are numbered from 0 in every life, as the model's own lives number them: the model
+  // instance counts the calls this process makes (replayed ones make none).
+  const scripted = new ScriptedLanguageModel({ scenario, onEvent: emit });
 
   /** The handler's context, observing its ctx.run calls; everything else is Restate's own. */
   const observed = (ctx: restate.Context): restate.Context => {
     let nextStep = 0;
-    let modelCalls = 0;
     const run: RunCall = (name, action, options) => {
       const model = name === MODEL_STEP;
       if (model) {
-        modelCall = modelCalls++;
         steps.set(name, { step: nextStep++ });
       } else if (!steps.has(name)) {
         throw new restate.TerminalError(`restate: a step named "${name}" that the model did not ask for`);

@@ -6,7 +6,8 @@
 // with the run's key as its idempotency key (a later life gets the same invocation back), waits
 // for its output, and delivers the answer once. The server retries an invocation whose service
 // was killed: the next life's service is called, the journal replayed, and the steps it does not
-// hold run again.
+// hold run again. The ai-middleware systems' handler is the AI SDK's loop instead
+// (ai-middleware-agent.ts), with the same tool step, gate and events.
 //
 // Events, at the engine's own moments: run-start when the SDK's run interceptor fires (a step the
 // journal does not hold begins), the model step's model-request, model-chunk and model-reply, a
@@ -80,6 +81,7 @@ export async function runRestateLife(inputs: RestateLifeInputs): Promise<Convers
   const script = new ScriptedModel(scenario);
   const gate = new BatchGate(inputs.picks, inputs.onPick);
   const randomKeys = seedrandom(`${run.runKey}|life ${inputs.lifeIndex}`);
+  let modelCalls = 0;
   /** The steps by their ctx.run names. */
   const steps = new Map<string, StepName>();
   /**
@@ -88,7 +90,8 @@ export async function runRestateLife(inputs: RestateLifeInputs): Promise<Convers
    */
   let ranHere = new Set<string>();
 
-  const modelStep = async (conversation: Conversation, modelCall: number): Promise<AssistantMessage> => {
+  const modelStep = async (conversation: Conversation): Promise<AssistantMessage> => {
+    const modelCall = modelCalls++;
     emit({ kind: 'model-request', modelCall });
     let reply;
     try {
@@ -132,7 +135,7 @@ export async function runRestateLife(inputs: RestateLifeInputs): Promise<Convers
     for (let turn = 0; turn < MAX_TURNS; turn++) {
       const modelName = `model ${step}`;
       steps.set(modelName, { step: step++ });
-      const reply = await ctx.run(modelName, () => modelStep(conversation, turn));
+      const reply = await ctx.run(modelName, () => modelStep(conversation));
       journaled(modelName);
       conversation.push(reply);
       if (reply.toolCalls.length === 0) return { answer: reply.content, conversation };
