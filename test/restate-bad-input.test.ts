@@ -1,7 +1,8 @@
 // Bad input to `check --engine restate`: exit 2 naming the cause, nothing left behind (no server,
 // no child, no temp folder). A missing server binary (KILLPOINT_RESTATE_SERVER naming none), a
 // server port in use (KILLPOINT_RESTATE_PORT on a port this test holds), a server that never
-// answers its health checks within its limit (a stand-in that only sleeps).
+// answers its health checks within its limit (a stand-in that only sleeps). The ai-middleware
+// systems' packages missing: each one named, with the command that installs them.
 
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { requireAiMiddleware } from '../src/harness/engines/restate/packages.js';
+import { ProtocolError } from '../src/harness/process/protocol.js';
 import { tempRoot } from '../src/harness/process/owned-temp-dirs.js';
 import { hasEnvironmentEntry, pidsNow } from '../src/harness/process/process-tree.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
@@ -75,4 +78,23 @@ describe('restate: bad input', () => {
       server.close();
     }
   }, 60_000);
+
+  it("the ai-middleware systems' packages: each one missing is named with the command that installs it; none missing, nothing said", () => {
+    const refusal = (installed: (pkg: string) => boolean): unknown => {
+      try {
+        requireAiMiddleware(installed);
+        return null;
+      } catch (error) {
+        return error;
+      }
+    };
+    const one = refusal((pkg) => pkg !== 'superjson');
+    expect(one).toBeInstanceOf(ProtocolError);
+    expect((one as Error).message).toBe('restate: the ai-middleware systems need superjson: install it (npm install --save-dev superjson)');
+    const two = refusal((pkg) => pkg === 'ai');
+    expect((two as Error).message).toBe('restate: the ai-middleware systems need @restatedev/vercel-ai-middleware, superjson: install them (npm install --save-dev @restatedev/vercel-ai-middleware superjson)');
+    // Here all three are installed (devDependencies), as the other tests' lives need them.
+    expect(refusal((pkg) => pkg.length > 0)).toBeNull();
+    expect(() => requireAiMiddleware()).not.toThrow();
+  });
 });

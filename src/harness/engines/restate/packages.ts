@@ -53,8 +53,8 @@ export function requireRestateSdk(): void {
 /** What the ai-middleware systems load beside the SDK: Restate's AI SDK middleware, the AI SDK, the middleware's serializer. */
 export const AI_MIDDLEWARE_PACKAGES = ['@restatedev/vercel-ai-middleware', 'ai', 'superjson'] as const;
 
-/** Throws a ProtocolError naming every package of the ai-middleware systems that is not installed. */
-export function requireAiMiddleware(): void {
-  const missing = AI_MIDDLEWARE_PACKAGES.filter((pkg) => installedDir(pkg) === null);
+/** Throws a ProtocolError naming every package of the ai-middleware systems that is not installed (`installed` answers for one). */
+export function requireAiMiddleware(installed: (pkg: string) => boolean = (pkg) => installedDir(pkg) !== null): void {
+  const missing = AI_MIDDLEWARE_PACKAGES.filter((pkg) => !installed(pkg));
   if (missing.length > 0) throw new ProtocolError(`restate: the ai-middleware systems need ${missing.join(', ')}: install ${missing.length === 1 ? 'it' : 'them'} (npm install --save-dev ${missing.join(' ')})`);
 }
