@@ -2,8 +2,9 @@
 // `workflow` strategy models a workflow whose every model call and tool call is a step, its result
 // recorded after it returns, the run replayed from the top on recovery: a Restate service whose
 // steps are ctx.run, the journal replayed by the retry. So at every kill point a real Restate run
-// and the model must reach the same verdict (`service` with `workflow`, `service+keys` with
-// `workflow+keys`). Their moments map one to one, by identity, except Restate's two of its own:
+// and the model must reach the same verdict (`service` and `ai-middleware` with `workflow`, their
+// `+keys` with `workflow+keys`: the AI SDK's loop under durableCalls has the same steps). Their
+// moments map one to one, by identity, except Restate's two of its own:
 //   run-start[X]     Restate began to run step X's closure, nothing of it done: the model's moment
 //                    before it (the step before, or `start`); the retry runs step X again.
 //   invocation-done  the invocation's output is recorded, the answer not yet delivered: the
