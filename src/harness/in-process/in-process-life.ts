@@ -26,6 +26,7 @@ import type { LifeCut, TierLife } from '../process/process-lives.js';
 import { LifeTimedOut } from '../process/processes.js';
 import { EXIT_FAILED, errorLine, lifeEnd, type LifeExit } from '../process/protocol.js';
 import { LifeFence, LifeKilled } from './fence.js';
+import { readFolder, sameFiles, writeFolder, type FolderFiles } from './folder-files.js';
 import { lifeAbandoned } from './abandoned-lives.js';
 import { oneAtATime } from './one-at-a-time.js';
 
@@ -95,10 +96,20 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
   const killed = new Promise<Ending>((resolve) => (killedNow = () => resolve({ how: 'killed' })));
 
   // The copy of each event (cutInto), or for brokenCopy the previous event's, taken a step late.
+  // Most events write nothing (a chunk of a reply, a tool's start): the folder is read, and only a
+  // folder whose bytes changed since the last copy is written out; an unchanged one names the
+  // event whose copy it shares, so nothing is copied or digested twice.
   const cuts: LifeCut[] = [];
+  let lastCopy: { k: number; files: FolderFiles } | null = null;
   const cut = (k: number, picksTaken: number): void => {
+    const files = readFolder(workDir);
+    if (lastCopy !== null && sameFiles(lastCopy.files, files)) {
+      cuts.push({ k, picksTaken, sameAs: lastCopy.k });
+      return;
+    }
     const dir = join(life.cutInto!, `after-${k}`);
-    cpSync(workDir, dir, { recursive: true });
+    writeFolder(dir, files);
+    lastCopy = { k, files };
     cuts.push({ k, picksTaken, dir });
   };
   let late: { index: number; picksTaken: number } | null = null;

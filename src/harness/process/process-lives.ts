@@ -39,12 +39,12 @@ export interface TierLife {
   cuts?: LifeCut[];
 }
 
-/** A copy of a life's state folder taken right after its event `k`, with `picksTaken` picks taken by then. */
-export interface LifeCut {
-  k: number;
-  picksTaken: number;
-  dir: string;
-}
+/**
+ * A copy of a life's state folder taken right after its event `k`, with `picksTaken` picks taken by
+ * then: in `dir`, or, when the folder's bytes had not changed since the copy of an earlier event,
+ * that event (`sameAs`), whose copy serves both.
+ */
+export type LifeCut = { k: number; picksTaken: number } & ({ dir: string } | { sameAs: number });
 
 export interface TierLifeRequest {
   /** A folder of the life's own for its run files (events, result), and its state folder, which it changes. */
@@ -251,7 +251,12 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
         },
         copiesDir,
       );
-      for (const copy of repeat.cuts ?? []) if (!cuts.has(copy.k)) cuts.set(copy.k, { state: await from.keep(copy.dir), picksTaken: copy.picksTaken });
+      const stateAfter = new Map<number, FolderState>();
+      for (const copy of repeat.cuts ?? []) {
+        const state = 'sameAs' in copy ? stateAfter.get(copy.sameAs)! : await from.keep(copy.dir);
+        stateAfter.set(copy.k, state);
+        if (!cuts.has(copy.k)) cuts.set(copy.k, { state, picksTaken: copy.picksTaken });
+      }
     });
   };
 

@@ -1,0 +1,52 @@
+// A state folder held in memory: its subfolders and its files' bytes, read in one synchronous
+// step (as a kill would leave them), compared with another such reading, and written out as a
+// copy of the folder. An in-process life's cuts read the folder after every event and write only
+// the readings that changed (in-process-life.ts).
+
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface FolderFiles {
+  /** Subfolders, relative, parents before children. */
+  dirs: string[];
+  /** Files by relative path, in the order read. */
+  files: Map<string, Buffer>;
+}
+
+export function readFolder(dir: string): FolderFiles {
+  const dirs: string[] = [];
+  const files = new Map<string, Buffer>();
+  const walk = (relative: string): void => {
+    // By name: the same folder reads the same whatever order the file system lists it in.
+    const entries = readdirSync(join(dir, relative), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const path = relative === '' ? entry.name : join(relative, entry.name);
+      if (entry.isDirectory()) {
+        dirs.push(path);
+        walk(path);
+      } else if (entry.isFile()) {
+        files.set(path, readFileSync(join(dir, path)));
+      } else {
+        throw new Error(`${join(dir, path)}: a state folder holds files and folders only`);
+      }
+    }
+  };
+  walk('');
+  return { dirs, files };
+}
+
+export function sameFiles(a: FolderFiles, b: FolderFiles): boolean {
+  if (a.dirs.length !== b.dirs.length || a.files.size !== b.files.size) return false;
+  if (a.dirs.some((d, i) => d !== b.dirs[i])) return false;
+  for (const [path, bytes] of a.files) {
+    const other = b.files.get(path);
+    if (other === undefined || !other.equals(bytes)) return false;
+  }
+  return true;
+}
+
+export function writeFolder(dir: string, folder: FolderFiles): void {
+  mkdirSync(dir, { recursive: true });
+  for (const sub of folder.dirs) mkdirSync(join(dir, sub), { recursive: true });
+  for (const [path, bytes] of folder.files) writeFileSync(join(dir, path), bytes);
+}

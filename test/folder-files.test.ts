@@ -1,0 +1,45 @@
+// A state folder read in one step, compared and written out (src/harness/in-process/folder-files.ts):
+// an in-process life copies its folder after an event only when a byte of it changed, so the
+// comparison must see every change a kill would leave: a byte, a file, a folder.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFolder, sameFiles, writeFolder } from '../src/harness/in-process/folder-files.js';
+
+const root = mkdtempSync(join(tmpdir(), 'folder-files-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function folder(name: string, files: Record<string, string>, dirs: string[] = []): string {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  for (const d of dirs) mkdirSync(join(dir, d), { recursive: true });
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+describe('a state folder in memory', () => {
+  const base = { 'shop.sqlite': 'rows', 'journal/0001.json': '{"step":1}' };
+
+  it('is the same reading as an identical folder, and differs by one byte, one more file or one more empty folder', () => {
+    const a = readFolder(folder('a', base));
+    expect(sameFiles(a, readFolder(folder('b', base)))).toBe(true);
+    expect(sameFiles(a, readFolder(folder('c', { ...base, 'shop.sqlite': 'rowz' })))).toBe(false);
+    expect(sameFiles(a, readFolder(folder('d', { ...base, 'outbox.jsonl': '' })))).toBe(false);
+    expect(sameFiles(a, readFolder(folder('e', base, ['locks'])))).toBe(false);
+  });
+
+  it('written out, reads back as the folder it was read from', () => {
+    const read = readFolder(folder('f', base, ['empty/inner']));
+    const copy = join(root, 'copy-of-f');
+    writeFolder(copy, read);
+    const again = readFolder(copy);
+    expect(sameFiles(read, again)).toBe(true);
+    expect(again.dirs).toEqual(['empty', 'empty/inner', 'journal']);
+    expect(again.files.get('journal/0001.json')!.toString()).toBe('{"step":1}');
+  });
+});
