@@ -25,6 +25,7 @@ import { ScriptedLanguageModel } from '../../../ai-sdk/scripted-language-model.j
 import type { Scenario } from '../../../model/scenario.js';
 import { TOOL_NAMES } from '../../../model/tools.js';
 import type { AgentOutput } from './client.js';
+import { contextWithRun } from './context-with-run.js';
 import type { LifeSteps } from './life.js';
 
 /** A scripted task never needs more turns than this; more means a runaway loop. */
@@ -76,13 +77,7 @@ export async function aiMiddlewareAgent(scenario: Scenario, life: LifeSteps) {
         return value;
       });
     };
-    return new Proxy(ctx, {
-      get(target, property) {
-        if (property === 'run') return run;
-        const value = Reflect.get(target, property, target) as unknown;
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
+    return contextWithRun(ctx, run);
   };
 
   const anyObject = jsonSchema<Record<string, unknown>>({ type: 'object' }, { validate: (value) => ({ success: true, value: value as Record<string, unknown> }) });

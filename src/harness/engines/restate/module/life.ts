@@ -28,6 +28,7 @@ import { exportedFunction, moduleOfLife, userCall, type BundledModule } from '..
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
 import { runAndReadBack } from '../../../user-module/stores.js';
 import { invocationResult, registerUnlessKnown, sendOnce } from '../client.js';
+import { contextWithRun } from '../context-with-run.js';
 import { RETRY_POLICY } from '../run-spec.js';
 import { RESTATE_MODULE_FILES, type RestateModuleContext, type RestateModuleRunFile } from './spec.js';
 // The kinds this life emits (run-start, run-return, invocation-done), known where they are labelled.
@@ -118,13 +119,7 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
         return value;
       });
     };
-    return new Proxy(rctx, {
-      get(target, property) {
-        if (property === 'run') return run;
-        const value = Reflect.get(target, property, target) as unknown;
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
+    return contextWithRun(rctx, run);
   };
 
   const service = restate.service({
