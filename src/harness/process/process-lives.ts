@@ -234,14 +234,23 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
       return then(life, stateDir, runDir);
     });
   };
+  /** The copies a life took after its events (request.cutInto), kept in the space as the states after them. */
+  const keepCuts = async (start: LifeStart, life: TierLife, cuts: Map<number, { state: FolderState; picksTaken: number }>): Promise<void> => {
+    const from = stateOf(start).space;
+    const stateAfter = new Map<number, FolderState>();
+    for (const copy of life.cuts ?? []) {
+      const state = 'sameAs' in copy ? stateAfter.get(copy.sameAs)! : await from.keep(copy.dir);
+      stateAfter.set(copy.k, state);
+      if (!cuts.has(copy.k)) cuts.set(copy.k, { state, picksTaken: copy.picksTaken });
+    }
+  };
   /**
    * Every kill point of `run` from one repeat of it (a tier that cutsInOneLife): the state after
    * each event is copied aside as it happens, and the repeat must write the same events and take
    * the same picks as `run`, or nothing it left is used.
    */
-  const cutFromOneRepeat = (start: LifeStart, run: LifeRun, cuts: Map<number, { state: FolderState; picksTaken: number }>): Promise<void> => {
-    const from = stateOf(start).space;
-    return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-cuts-`, async (copiesDir) => {
+  const cutFromOneRepeat = (start: LifeStart, run: LifeRun, cuts: Map<number, { state: FolderState; picksTaken: number }>): Promise<void> =>
+    withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-cuts-`, async (copiesDir) => {
       const repeat = await lifeFrom(
         start,
         null,
@@ -251,20 +260,34 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
         },
         copiesDir,
       );
-      const stateAfter = new Map<number, FolderState>();
-      for (const copy of repeat.cuts ?? []) {
-        const state = 'sameAs' in copy ? stateAfter.get(copy.sameAs)! : await from.keep(copy.dir);
-        stateAfter.set(copy.k, state);
-        if (!cuts.has(copy.k)) cuts.set(copy.k, { state, picksTaken: copy.picksTaken });
-      }
+      await keepCuts(start, repeat, cuts);
     });
+  /**
+   * The first life of a run (from the scenario's fresh state) is always cut, so a tier that
+   * cutsInOneLife copies its state as it runs: its kill points' recoveries need not wait for a
+   * repeat. It must still repeat, or its copies are not what a kill there leaves: its repeat runs
+   * beside the recoveries, and a repeat that differs fails the session when it closes (before
+   * anything it explored is reported).
+   */
+  const cutAsItRan = new WeakSet<LifeRun>();
+  const repeats: Promise<void>[] = [];
+  let repeatFailed: { error: unknown } | null = null;
+  const repeatBeside = (start: LifeStart, run: LifeRun): void => {
+    repeats.push(
+      lifeFrom(start, null, (life) => mustRepeatWhole(tier, scenario, start, run, life)).then(
+        () => undefined,
+        (error: unknown) => {
+          repeatFailed ??= { error };
+        },
+      ),
+    );
   };
 
   return {
     initial: () => spaceOf().initial,
     key: (start) => (tier.readsLifeIndex ? `${start.state.digest}|life ${start.lifeIndex}` : start.state.digest),
-    runLife: (start) =>
-      lifeFrom(start, null, (life, stateDir): LifeRun => {
+    runLife: (start) => {
+      const runOf = (life: TierLife, stateDir: string): LifeRun => {
         const cuts = new Map<number, { state: FolderState; picksTaken: number }>();
         const run: LifeRun = {
           record: life.record,
@@ -281,10 +304,26 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
         };
         cutsOf.set(run, cuts);
         return run;
-      }),
+      };
+      if (!tier.cutsInOneLife || start.lifeIndex !== 0) return lifeFrom(start, null, runOf);
+      return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-cuts-`, (copiesDir) =>
+        lifeFrom(
+          start,
+          null,
+          async (life, stateDir) => {
+            const run = runOf(life, stateDir);
+            await keepCuts(start, life, cutsOf.get(run)!);
+            cutAsItRan.add(run);
+            return run;
+          },
+          copiesDir,
+        ),
+      );
+    },
     cutEvery: async (start, run, concurrency) => {
       const cuts = cutsOf.get(run);
       if (cuts === undefined) throw new Error(`${tier.name} ${scenario.id}: cutEvery of a life this tier did not run`);
+      if (cutAsItRan.has(run)) return repeatBeside(start, run);
       if (tier.cutsInOneLife) return cutFromOneRepeat(start, run, cuts);
       const events = run.record.events;
       const from = stateOf(start).space;
@@ -300,12 +339,16 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
     },
     ...(tier.cutsInOneLife ? { cutsInOneLife: true } : {}),
     close: async () => {
+      // The repeats beside the recoveries run from the space's states: they end before it goes.
+      await Promise.all(repeats);
       closed = true;
       const kept = space;
       space = null;
-      if (kept === null) return;
-      await kept.release();
-      if (kept.warm !== undefined) options.onWarmFigures?.(kept.warm.figures);
+      if (kept !== null) {
+        await kept.release();
+        if (kept.warm !== undefined) options.onWarmFigures?.(kept.warm.figures);
+      }
+      if (repeatFailed !== null) throw repeatFailed.error;
     },
   };
 }

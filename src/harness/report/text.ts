@@ -177,7 +177,7 @@ export function formatExploration(e: Exploration, source: CaseSource): string {
     `  ${e.schedulesExplored} schedules of up to ${e.kills} kill${e.kills === 1 ? '' : 's'}, ${coverage}`,
     ...minimalSearchLines(e),
     ...tierLines(e),
-    ...(r === null ? [] : [`  covered by ${r.livesRun} lives run${r.childrenKilled === undefined ? '' : ` to their end and ${r.childrenKilled} ${e.tier === 'in-process' ? 'lives' : 'children'} killed at a kill point`}${r.livesRepeatedToCut === undefined ? '' : ` to their end and ${r.livesRepeatedToCut} run again to copy the state at ${r.killPointsCopied} kill points`}${r.livesJoined === undefined ? '' : `, ${r.livesJoined} of them stopped where they joined a life run before`} (${r.livesUnreduced} from scratch): ${r.distinctStates} distinct durable states, ${r.verdictsJudged} verdicts judged`]),
+    ...(r === null ? [] : [`  covered by ${r.livesRun} lives run${r.childrenKilled === undefined ? '' : ` to their end and ${r.childrenKilled} ${e.tier === 'in-process' ? 'lives' : 'children'} killed at a kill point`}${r.livesRepeatedToCut === undefined ? '' : ` to their end and ${r.livesRepeatedToCut} run again, the state copied at ${r.killPointsCopied} kill points`}${r.livesJoined === undefined ? '' : `, ${r.livesJoined} of them stopped where they joined a life run before`} (${r.livesUnreduced} from scratch): ${r.distinctStates} distinct durable states, ${r.verdictsJudged} verdicts judged`]),
     `  promised: ${e.promised.map((c) => CHECK_LABELS[c]).join(', ')}`,
     `  not promised: ${notPromised.map((c) => CHECK_LABELS[c]).join(', ') || 'nothing (every check is promised)'}`,
     `  failures: ${counts.join(', ') || 'none'}`,
