@@ -122,10 +122,10 @@ export function leftBy(pid: number): string[] {
   return [...processes.map((p) => `process ${p}`), ...folders.map((f) => `folder ${f}`)];
 }
 
-/** The command line in a process of its own; stopped after 120 s as a hung run. */
-export function killpointCommand(args: string[]): Promise<CommandRan> {
+/** The command line in a process of its own, with these variables added; stopped after 120 s as a hung run. */
+export function killpointCommand(args: string[], env: Record<string, string> = {}): Promise<CommandRan> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/killpoint.mjs', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/killpoint.mjs', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -4,47 +4,22 @@
 // answers its health checks within its limit (a stand-in that only sleeps). The ai-middleware
 // systems' packages missing: each one named, with the command that installs them.
 
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { killpointCommand, type CommandRan } from './helpers.js';
 import { requireAiMiddleware } from '../src/harness/engines/restate/packages.js';
 import { ProtocolError } from '../src/harness/process/protocol.js';
-import { tempRoot } from '../src/harness/process/owned-temp-dirs.js';
-import { hasEnvironmentEntry, pidsNow } from '../src/harness/process/process-tree.js';
-import { PROJECT_ROOT } from '../src/model/load.js';
 
 const T01 = 'scenarios/lantern/T01-dana-torn-pad.json';
 const scratch = mkdtempSync(join(tmpdir(), 'restate-bad-input-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-  left: string[];
-}
-
 /** `killpoint check T01 --engine restate --strategy service` with these variables; what it printed and left. */
-function check(env: Record<string, string>): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/killpoint.mjs', 'check', T01, '--engine', 'restate', '--strategy', 'service'], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      const pid = child.pid!;
-      const processes = pidsNow().filter((p) => hasEnvironmentEntry(p, `KILLPOINT_PROCESS_TREE=${pid}.`, 'prefix'));
-      const folders = readdirSync(tempRoot()).filter((name) => name.startsWith('killpoint-') && name.includes(`pid${pid}.`));
-      resolve({ status, stdout, stderr, left: [...processes.map((p) => `process ${p}`), ...folders] });
-    });
-  });
+function check(env: Record<string, string>): Promise<CommandRan> {
+  return killpointCommand(['check', T01, '--engine', 'restate', '--strategy', 'service'], env);
 }
 
 function listen(): Promise<{ server: Server; port: number }> {

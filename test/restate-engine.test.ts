@@ -12,19 +12,14 @@
 // After each command, nothing of it is left: no server, no child, no temp folder.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { eventIdentities, findKillPoint } from '../src/harness/check/kill-points.js';
-import type { RunOutcome } from '../src/harness/check/outcome.js';
+import { eventIdentities } from '../src/harness/check/kill-points.js';
 import { judge } from '../src/harness/check/verdict.js';
-import { failedChecks } from '../src/harness/check/checks.js';
-import { MODELLED_BY, scriptedMoment, verdictDifferences } from '../src/harness/engines/restate/differential.js';
 import { restateSystem } from '../src/harness/engines/restate/engine.js';
-import { scripted } from '../src/harness/engines/scripted/engine.js';
-import { inPool } from '../src/harness/process/pool.js';
-import { runSchedule, withSession } from '../src/harness/session.js';
+import { withSession } from '../src/harness/session.js';
 import { lanternScenario } from '../src/model/load.js';
 import { killpointCommand, leftByThisProcess } from './helpers.js';
+import { danaAroundTheRefund, expectRefundDoneTwiceFromItsCommit } from './restate-sample.js';
 
-const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
 const T01 = 'scenarios/lantern/T01-dana-torn-pad.json';
 const T03 = 'scenarios/lantern/T03-ivan-two-orders.json';
@@ -36,35 +31,13 @@ afterAll(() => {
 
 describe('restate', () => {
   it("Dana's refund: the earliest kill point that fails is the refund's commit, done twice, as the scripted workflow says at each moment; the command replays it (exit 1)", async () => {
-    const system = restateSystem('service')!;
     const command = killpointCommand(['check', T01, '--engine', 'restate', '--strategy', 'service', '--schedule', 'shop-commit[call_refund]']);
-    const model = scripted(MODELLED_BY.service!);
-    const modelBaseline = runSchedule(model, dana, NONE) as RunOutcome;
-    const judged = await withSession(system, dana, async (session) => {
-      const baseline = await session.run(NONE);
-      const events = baseline.lives[0]!.events;
-      const ids = eventIdentities(events);
+    const judged = await danaAroundTheRefund('service', (events) => {
       // Every step that ran was journaled, and Restate's own moments are there.
       expect(events.filter((e) => e.kind === 'step-recorded')).toHaveLength(events.filter((e) => e.kind === 'run-start').length);
-      expect(ids.slice(-2)).toEqual(['invocation-done', 'answer-delivered']);
-      // Before anything, the step before the refund's, every moment of the refund's step, and the invocation's output.
-      const refund = ids.flatMap((id, k) => (id.endsWith('[call_refund]') ? [k] : []));
-      expect(refund.map((k) => ids[k])).toEqual(['run-start[call_refund]', 'tool-start[call_refund]', 'shop-commit[call_refund]', 'tool-result[call_refund]', 'step-recorded[call_refund]']);
-      const points = [-1, refund[0]! - 1, ...refund, ids.indexOf('invocation-done')];
-      return inPool(points, 2, async (k) => {
-        const outcome = await session.run({ kills: [k], interleaving: [] });
-        // The killed life is the baseline's, event for event, up to its kill point.
-        expect(eventIdentities(outcome.lives[0]!.events)).toEqual(ids.slice(0, k + 1));
-        const verdict = judge(dana, outcome, baseline);
-        const moment = scriptedMoment(events, k);
-        const mk = moment === 'start' ? -1 : findKillPoint(modelBaseline.lives[0]!.events, moment)!;
-        const modelVerdict = judge(dana, runSchedule(model, dana, { kills: [mk], interleaving: [] }) as RunOutcome, modelBaseline);
-        return { identity: k < 0 ? 'start' : ids[k]!, failed: failedChecks({ scenario: dana, outcome, verdict }), doneTwice: verdict.doneTwice.map(String), differences: verdictDifferences(verdict, modelVerdict) };
-      });
+      expect(eventIdentities(events).slice(-2)).toEqual(['invocation-done', 'answer-delivered']);
     });
-    expect(judged.filter((j) => j.failed.length > 0).map((j) => j.identity)).toEqual(['shop-commit[call_refund]', 'tool-result[call_refund]']);
-    expect(judged.find((j) => j.failed.length > 0)!.doneTwice).toEqual(['refund O-1042/L1 {"amountCents":7950,"lineId":"L1","orderId":"O-1042"}']);
-    expect(judged.flatMap((j) => j.differences.map((d) => `${j.identity}: ${d}`))).toEqual([]);
+    expectRefundDoneTwiceFromItsCommit(judged);
 
     const r = await command;
     expect(r.stderr).toBe('');
