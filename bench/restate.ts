@@ -1,7 +1,7 @@
 // Real Restate against killpoint's model of it, over the 14 Lantern tasks: every single kill point
 // of every task under each Restate system (a real restate-server, the agent a Restate service,
 // each life the service's process killed with SIGKILL), judged like `killpoint check`; for the
-// systems the scripted engine models (`service` by `workflow`, `service+keys` by `workflow+keys`),
+// systems the scripted engine models (`service` and `ai-middleware` by `workflow`, their `+keys` by `workflow+keys`),
 // each verdict compared with the model's at the same moment (src/harness/engines/restate/differential.ts
 // maps Restate's two moments of its own). One session, so one server, per task and system. It prints:
 //   - the findings table (docs/restate.md's rows), one row per system, counted from the runs;
@@ -10,7 +10,7 @@
 //   - the measured figures: each server's start, a kill-and-resume run's seconds;
 //   - every kill point where Restate and the model disagree (exit 1 if there is one).
 //
-//   npx tsx bench/restate.ts                                        (npm run restate; about half an hour on 2 cores)
+//   npx tsx bench/restate.ts                                        (npm run restate; about an hour on 2 cores)
 //   npx tsx bench/restate.ts --systems service --scenarios T01,T03 --json out.json
 //   options: --concurrency N (runs side by side, default 2)
 
