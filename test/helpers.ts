@@ -130,6 +130,7 @@ export function killpointCommand(args: string[], env: Record<string, string> = {
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    // real clock: a command that hangs is stopped, and its run reads as hung (no status).
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.on('error', reject);
     child.on('close', (status) => {
