@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../src/harness/check/events.js';
 import { LifeNotRepeatable, processLives, type ProcessTier, type TierLife, type TierLifeRequest } from '../src/harness/process/process-lives.js';
+import { folderBytesKey } from '../src/harness/process/state-digest.js';
 import { lanternScenario } from '../src/model/load.js';
 
 const dana = lanternScenario('T01');
@@ -37,7 +38,7 @@ function countingTier(differsOnRepeat: boolean): ProcessTier & { lives: number }
           const dir = join(request.cutInto, `after-${k}`);
           mkdirSync(dir, { recursive: true });
           writeFileSync(join(dir, 'steps.txt'), readFileSync(file));
-          cuts.push({ k, picksTaken: 0, dir });
+          cuts.push({ k, picksTaken: 0, dir, bytesKey: folderBytesKey(dir) });
         }
       }
       await Promise.resolve();

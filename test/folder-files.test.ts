@@ -1,4 +1,4 @@
-// A state folder read in one step, compared and written out (src/harness/in-process/folder-files.ts):
+// A state folder read in one step, compared and written out (src/harness/process/folder-files.ts):
 // an in-process life copies its folder after an event only when a byte of it changed, so the
 // comparison must see every change a kill would leave: a byte, a file, a folder.
 
@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFolder, sameFiles, writeFolder } from '../src/harness/in-process/folder-files.js';
+import { readFolder, sameFiles, writeFolder } from '../src/harness/process/folder-files.js';
 
 const root = mkdtempSync(join(tmpdir(), 'folder-files-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -26,7 +26,7 @@ import type { LifeCut, TierLife } from '../process/process-lives.js';
 import { LifeTimedOut } from '../process/processes.js';
 import { EXIT_FAILED, errorLine, lifeEnd, type LifeExit } from '../process/protocol.js';
 import { LifeFence, LifeKilled } from './fence.js';
-import { readFolder, sameFiles, writeFolder, type FolderFiles } from './folder-files.js';
+import { bytesKeyOf, readFolder, sameFiles, writeFolder, type FolderFiles } from '../process/folder-files.js';
 import { lifeAbandoned } from './abandoned-lives.js';
 import { oneAtATime } from './one-at-a-time.js';
 
@@ -110,7 +110,7 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
     const dir = join(life.cutInto!, `after-${k}`);
     writeFolder(dir, files);
     lastCopy = { k, files };
-    cuts.push({ k, picksTaken, dir });
+    cuts.push({ k, picksTaken, dir, bytesKey: bytesKeyOf(files) });
   };
   let late: { index: number; picksTaken: number } | null = null;
   const copyAfter = (index: number, picksTaken: number): void => {

@@ -41,10 +41,11 @@ export interface TierLife {
 
 /**
  * A copy of a life's state folder taken right after its event `k`, with `picksTaken` picks taken by
- * then: in `dir`, or, when the folder's bytes had not changed since the copy of an earlier event,
- * that event (`sameAs`), whose copy serves both.
+ * then: in `dir` (with the key of its bytes, folderBytesKey, as the life read them), or, when the
+ * folder's bytes had not changed since the copy of an earlier event, that event (`sameAs`), whose
+ * copy serves both.
  */
-export type LifeCut = { k: number; picksTaken: number } & ({ dir: string } | { sameAs: number });
+export type LifeCut = { k: number; picksTaken: number } & ({ dir: string; bytesKey: string } | { sameAs: number });
 
 export interface TierLifeRequest {
   /** A folder of the life's own for its run files (events, result), and its state folder, which it changes. */
@@ -142,8 +143,7 @@ class StateSpace {
     this.initial = this.keepDigest(dir, this.folderDigest(dir, tier.outside?.nothing ?? ''));
   }
 
-  private folderDigest(dir: string, outside: string): string {
-    const bytes = folderBytesKey(dir);
+  private folderDigest(dir: string, outside: string, bytes = folderBytesKey(dir)): string {
     let files = this.digestByBytes.get(bytes);
     if (files === undefined) {
       files = digestStateFolder(dir, this.tier.files, this.tier.canonical);
@@ -154,10 +154,11 @@ class StateSpace {
 
   /**
    * The state in `dir`: the kept one of the same digest, or a new one, the folder moved into the
-   * space (a folder not moved is left where it is, for its owner to remove).
+   * space (a folder not moved is left where it is, for its owner to remove). `bytesKey`: the key of
+   * its bytes, when whoever wrote the folder knows it (folderBytesKey reads them otherwise).
    */
-  async keep(dir: string): Promise<FolderState> {
-    return this.keepDigest(dir, this.folderDigest(dir, this.tier.outside === undefined ? '' : await this.tier.outside.digest(dir)));
+  async keep(dir: string, bytesKey?: string): Promise<FolderState> {
+    return this.keepDigest(dir, this.folderDigest(dir, this.tier.outside === undefined ? '' : await this.tier.outside.digest(dir), bytesKey));
   }
 
   private keepDigest(dir: string, digest: string): FolderState {
@@ -239,7 +240,7 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
     const from = stateOf(start).space;
     const stateAfter = new Map<number, FolderState>();
     for (const copy of life.cuts ?? []) {
-      const state = 'sameAs' in copy ? stateAfter.get(copy.sameAs)! : await from.keep(copy.dir);
+      const state = 'sameAs' in copy ? stateAfter.get(copy.sameAs)! : await from.keep(copy.dir, copy.bytesKey);
       stateAfter.set(copy.k, state);
       if (!cuts.has(copy.k)) cuts.set(copy.k, { state, picksTaken: copy.picksTaken });
     }

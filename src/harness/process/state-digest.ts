@@ -10,6 +10,7 @@
 // renaming read the same.
 
 import { createHash } from 'node:crypto';
+import { bytesKeyOf, readFolder } from './folder-files.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -61,21 +62,7 @@ export function digestStateFolder(dir: string, files: readonly StateFile[], make
  * bytes of the one before). Taken before the digest, whose reading may fold a WAL into its database.
  */
 export function folderBytesKey(dir: string): string {
-  const hash = createHash('sha1');
-  const walk = (folder: string, prefix: string): void => {
-    for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) {
-        hash.update(`\u0000folder ${prefix}${entry.name}\u0000`);
-        walk(path, `${prefix}${entry.name}/`);
-      } else {
-        hash.update(`\u0000file ${prefix}${entry.name}\u0000`);
-        hash.update(readFileSync(path));
-      }
-    }
-  };
-  walk(dir, '');
-  return hash.digest('hex');
+  return bytesKeyOf(readFolder(dir));
 }
 
 /** Every table's rows in the order they were stored, each as JSON (blobs as latin1 text). */

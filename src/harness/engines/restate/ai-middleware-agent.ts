@@ -26,7 +26,7 @@ import type { Scenario } from '../../../model/scenario.js';
 import { TOOL_NAMES } from '../../../model/tools.js';
 import type { AgentOutput } from './client.js';
 import { contextWithRun } from './context-with-run.js';
-import type { LifeSteps } from './life.js';
+import type { LifeSteps } from './life-steps.js';
 
 /** A scripted task never needs more turns than this; more means a runaway loop. */
 const MAX_TURNS = 200;

@@ -9,9 +9,9 @@
 //   service+keys            as service; every write carries the key invocation id + tool call id.
 //   service+random-keys     (broken) keys from a fresh random id made inside the step, new in every
 //                           life: they never match, so the check must catch the repeat.
-//   ai-middleware           the agent loop on the AI SDK (generateText with tools) in the handler,
-//                           the model wrapped in Restate's durableCalls middleware (each model call
-//                           a ctx.run step), each tool's execute a ctx.run step. No keys.
+//   ai-middleware           the agent loop on the AI SDK in the handler: each turn a generateText
+//                           call, the model wrapped in Restate's durableCalls middleware (each model
+//                           call a ctx.run step), the reply's tool calls ctx.run steps. No keys.
 //   ai-middleware+keys      as ai-middleware; every write carries invocation id + tool call id.
 
 export const RESTATE_MODES = ['service', 'service+keys', 'service+random-keys', 'ai-middleware', 'ai-middleware+keys'] as const;
@@ -31,7 +31,7 @@ export function restateConfigNamed(name: string): RestateConfig | undefined {
   return {
     mode,
     loop: mode.startsWith('ai-middleware') ? 'ai-middleware' : 'service',
-    keys: mode.endsWith('+keys') && !mode.endsWith('+random-keys') ? 'stable' : mode.endsWith('+random-keys') ? 'random' : 'none',
+    keys: mode.endsWith('+random-keys') ? 'random' : mode.endsWith('+keys') ? 'stable' : 'none',
     broken: mode.endsWith('+random-keys'),
   };
 }

@@ -31,6 +31,7 @@ import type { RestateConfig } from './config.js';
 import { BatchGate } from '../../interleaving.js';
 import { invocationOutput, registerUnlessKnown, sendOnce, type AgentOutput } from './client.js';
 import { aiMiddlewareAgent } from './ai-middleware-agent.js';
+import type { StepName } from './life-steps.js';
 import { HANDLER, RESTATE_STATE_FILES, RETRY_POLICY, type RunIdentity } from './run-spec.js';
 
 /** A scripted task never needs more turns than this; more means a runaway loop. */
@@ -53,25 +54,6 @@ export interface RestateLifeInputs {
 /** The key a write carries: the invocation (the run) and the step (tool call), never a fresh random id. */
 export function restateIdempotencyKey(invocationId: string, toolCallId: string): string {
   return `${invocationId}:${toolCallId}`;
-}
-
-/** A step of the agent, as its ctx.run is named: the model's by its step number, a tool call's by its id. */
-export interface StepName {
-  step: number;
-  callId?: string;
-}
-
-/** What a handler shares with its life: the steps' names, the gate, the shop's tool step, the events. */
-export interface LifeSteps {
-  /** The steps by their ctx.run names. */
-  steps: Map<string, StepName>;
-  gate: BatchGate;
-  /** A new attempt of the invocation begins (the server may retry one in the same process). */
-  beginAttempt(): void;
-  /** The step's ctx.run resolved: the server has its result. */
-  journaled(name: string): void;
-  toolStep(call: ToolCall, step: number, invocationId: string): Promise<ToolResult>;
-  emit: EmitEvent;
 }
 
 /** Runs the life to its end and returns the conversation the invocation recorded. */

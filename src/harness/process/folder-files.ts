@@ -1,8 +1,10 @@
 // A state folder held in memory: its subfolders and its files' bytes, read in one synchronous
-// step (as a kill would leave them), compared with another such reading, and written out as a
-// copy of the folder. An in-process life's cuts read the folder after every event and write only
-// the readings that changed (in-process-life.ts).
+// step (as a kill would leave them), compared with another such reading, hashed, and written out
+// as a copy of the folder. An in-process life's cuts read the folder after every event and write
+// only the readings that changed (in-process/in-process-life.ts), with their hash, so the state
+// space need not read them again (state-digest.ts: folderBytesKey).
 
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -49,4 +51,15 @@ export function writeFolder(dir: string, folder: FolderFiles): void {
   mkdirSync(dir, { recursive: true });
   for (const sub of folder.dirs) mkdirSync(join(dir, sub), { recursive: true });
   for (const [path, bytes] of folder.files) writeFileSync(join(dir, path), bytes);
+}
+
+/** The reading's bytes hashed with its paths: two readings with the same key hold the same folders and bytes. */
+export function bytesKeyOf(folder: FolderFiles): string {
+  const hash = createHash('sha1');
+  for (const sub of folder.dirs) hash.update(`\u0000folder ${sub}\u0000`);
+  for (const [path, bytes] of folder.files) {
+    hash.update(`\u0000file ${path}\u0000`);
+    hash.update(bytes);
+  }
+  return hash.digest('hex');
 }
