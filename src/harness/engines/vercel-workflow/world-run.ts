@@ -22,6 +22,7 @@ import { setWorld } from 'workflow/runtime';
 import { getRun } from 'workflow/api';
 import type { EmitEvent } from '../../process/child-main.js';
 import { OrderedWrites } from './ordered-writes.js';
+import { discoverPortOnce } from './port-once.js';
 import { StepNumbers, shortStepName } from './step-numbers.js';
 import { StepOrder, type QueueHandler } from './step-order.js';
 import './event-kinds.js';
@@ -64,6 +65,7 @@ interface EventsApi {
 export async function runInWorld(inputs: WorldRunInputs): Promise<unknown> {
   const { worldDir, emit } = inputs;
   mkdirSync(worldDir, { recursive: true });
+  await discoverPortOnce();
   const order = new StepOrder(inputs.picks, inputs.onPick);
   const steps = new StepNumbers(worldDir);
   // The SDK's returnValue looks at the run once a second; the life knows at once when this life
