@@ -7,7 +7,10 @@
 //
 // The pin goes through the seam @workflow/core keeps for its own tests (setPortResolverForTesting
 // of runtime/get-port-lazy.js, which its package does not export: it is reached by its file, the
-// same module the SDK imports). An SDK without it is left as it is: slower, and the same.
+// same module the SDK imports; killpoint's own child, one bundle, is handed the bundled copy).
+// An SDK without it is left as it is: slower, and the same.
+
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 interface PortLazyModule {
   setPortResolverForTesting?: (resolver: () => Promise<number | undefined>) => void;
@@ -21,21 +24,29 @@ let pinned: Promise<void> | undefined;
 
 /** Makes the SDK discover its port once in this process, with the answer the discovery gives. */
 export function discoverPortOnce(): Promise<void> {
-  pinned ??= pin();
+  pinned ??= pinFromNodeModules();
   return pinned;
 }
 
-async function pin(): Promise<void> {
-  let portLazy: PortLazyModule;
-  let discovery: GetPortModule;
-  try {
-    const core = import.meta.resolve('@workflow/core');
-    portLazy = (await import(new URL('./runtime/get-port-lazy.js', core).href)) as PortLazyModule;
-    discovery = (await import('@workflow/utils/get-port')) as GetPortModule;
-  } catch {
-    return;
-  }
+/** The same, with the SDK's modules at hand (the bundled child's copies). */
+export function pinPortDiscovery(portLazy: PortLazyModule, discovery: GetPortModule): void {
+  pinned = Promise.resolve();
   if (typeof portLazy.setPortResolverForTesting !== 'function' || typeof discovery.getPort !== 'function') return;
   let answer: Promise<number | undefined> | undefined;
   portLazy.setPortResolverForTesting(() => (answer ??= discovery.getPort()));
+}
+
+/** The file of the SDK's port cache, which its package does not export. */
+export function portLazyFile(): string {
+  return fileURLToPath(new URL('./runtime/get-port-lazy.js', import.meta.resolve('@workflow/core')));
+}
+
+async function pinFromNodeModules(): Promise<void> {
+  try {
+    const portLazy = (await import(pathToFileURL(portLazyFile()).href)) as PortLazyModule;
+    const discovery = (await import('@workflow/utils/get-port')) as GetPortModule;
+    pinPortDiscovery(portLazy, discovery);
+  } catch {
+    // Another SDK: it discovers the port as it always did.
+  }
 }

@@ -21,12 +21,10 @@ import { worldDigest } from './world-digest.js';
 
 /** One life in a child process, from the state in `stateDir`. */
 async function vercelLife(scenario: Scenario, config: VercelConfig, request: TierLifeRequest): Promise<TierLife> {
-  // The bundles first: the child finds them by the variable their build sets.
-  await vercelBundles();
   const spec: VercelRunSpec = { scenario: serializeScenario(scenario), config };
   const child = {
     engine: 'Vercel Workflow',
-    bundle: await vercelChild(),
+    bundle: await vercelChild(await vercelBundles()),
     runFileVariable: VW_ENV.run,
     picksVariable: VW_ENV.picks,
     timeoutVariable: VW_LIFE_TIMEOUT_VARIABLE,
