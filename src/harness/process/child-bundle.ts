@@ -17,8 +17,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Plugin } from 'esbuild';
+import { keepOwnPaths } from './own-paths.js';
 import { cacheDir, CODE_ROOT } from './package-paths.js';
 
 const CACHE_DIR = cacheDir('children');
@@ -30,7 +29,8 @@ export interface ChildBundleOptions {
    * `external`: packages are imported from node_modules at run time (small, fast to build).
    * `inline`: packages are bundled too (a child that imports a heavy framework starts far faster
    * from one file than from hundreds of modules), started through the code-cache loader; native
-   * addons stay external.
+   * addons stay external. Every file in it keeps its own path (own-paths.ts), as it would
+   * unbundled.
    */
   packages: 'external' | 'inline';
 }
@@ -78,7 +78,7 @@ async function build(options: ChildBundleOptions): Promise<string> {
     format: inline ? 'cjs' : 'esm',
     target: 'node20',
     logLevel: 'error',
-    ...(inline ? { external: ['better-sqlite3'], plugins: [ownImportMetaUrl] } : { packages: 'external' as const }),
+    ...(inline ? { external: ['better-sqlite3'], plugins: [keepOwnPaths(() => true)] } : { packages: 'external' as const }),
   });
   renameSync(temp, code);
   if (inline) {
@@ -88,22 +88,6 @@ async function build(options: ChildBundleOptions): Promise<string> {
   }
   return out;
 }
-
-/**
- * A package inlined into a CommonJS bundle keeps the URL of its own file as import.meta.url (which
- * CommonJS output would leave empty): the Vercel local world, for one, reads its package.json
- * beside it to write its version into the world's folder, and refuses a world marked "bundled".
- */
-const ownImportMetaUrl: Plugin = {
-  name: 'own-import-meta-url',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.(m?js)$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      if (!source.includes('import.meta.url')) return undefined;
-      return { contents: source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'js' };
-    });
-  },
-};
 
 /** The loader of a CommonJS bundle beside it, with V8's code cache (see the top of this file). */
 function codeCacheLoader(codeFile: string, cacheFile: string): string {

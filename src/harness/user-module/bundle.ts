@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Loader, Plugin } from 'esbuild';
+import { keepOwnPaths } from '../process/own-paths.js';
 import { CODE_ROOT } from '../process/package-paths.js';
 import { pidAnswers } from '../process/process-tree.js';
 
@@ -42,38 +42,9 @@ export interface ModuleChildEntry {
   asModule?: boolean;
 }
 
-const SOURCE_FILE = /\.([mc]?[jt]s|[jt]sx)$/;
-// Not inside a string that names them, nor a property of the same name.
-const OWN_PATH_WORDS = /(?<!["'`])import\.meta\.(url|dirname|filename)|(?<![.\w$"'`])__(dirname|filename)(?![\w$])/g;
-
 /** The user's own files and killpoint's: not a package's. */
 function ownFile(path: string): boolean {
   return !path.includes(`${sep}node_modules${sep}`) || path.startsWith(`${CODE_ROOT}${sep}`);
-}
-
-/** Each bundled file's own path, where it asks for it (see the top of this file). */
-const keepOwnPaths: Plugin = {
-  name: 'killpoint-keep-own-paths',
-  setup(build) {
-    build.onLoad({ filter: SOURCE_FILE }, (args) => {
-      if (!ownFile(args.path)) return undefined;
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes('import.meta') && !text.includes('__dirname') && !text.includes('__filename')) return undefined;
-      const contents = text.replace(OWN_PATH_WORDS, (word) => {
-        if (word === 'import.meta.url') return JSON.stringify(pathToFileURL(args.path).href);
-        if (word === 'import.meta.dirname' || word === '__dirname') return JSON.stringify(dirname(args.path));
-        return JSON.stringify(args.path);
-      });
-      return { contents, loader: loaderOf(args.path), resolveDir: dirname(args.path) };
-    });
-  },
-};
-
-function loaderOf(path: string): Loader {
-  if (/\.[mc]?ts$/.test(path)) return 'ts';
-  if (path.endsWith('.tsx')) return 'tsx';
-  if (path.endsWith('.jsx')) return 'jsx';
-  return 'js';
 }
 
 /** A process that ends without its exit handlers (killed, or a test worker stopped) leaves its bundles: the next build removes them. */
@@ -134,7 +105,7 @@ async function build({ module, childMain, packages, external = [], asModule = fa
       logLevel: 'silent',
       // tsx loads a module unbundled; a bundled life never needs it.
       external: ['better-sqlite3', '*.node', 'tsx', 'tsx/*', ...external],
-      plugins: [keepOwnPaths],
+      plugins: [keepOwnPaths(ownFile)],
       // Packages written as CommonJS call require(): in an ES module it is made from the bundle's place.
       banner: { js: "import { createRequire as __killpointRequire } from 'node:module'; const require = __killpointRequire(import.meta.url);" },
     });
