@@ -17,11 +17,12 @@ import { processSystem } from '../src/harness/process/process-system.js';
 import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
 import { explore } from '../src/harness/search/explore.js';
 import { runSchedule } from '../src/harness/session.js';
-import { lanternScenario } from '../src/model/load.js';
+import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
 import { runMain } from './helpers.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
+const oneRefund = loadScenarioFile('test/fixtures/one-refund.json');
 const NONE = { kills: [], interleaving: [] };
 const both = (name: string) => ({ inProcess: langGraphSystem(name)!, process: langGraphSystem(name, { tier: 'process' })! });
 
@@ -85,8 +86,9 @@ describe('a LangGraph life killed in process against the same life killed by SIG
   it('a state copy taken one event late (what the next event did already in it) is caught by the same comparison', async () => {
     const config = langGraphConfigNamed('react/sync')!;
     const tier = (variant: Parameters<typeof langGraphTier>[4]) => processSystem({ engine: 'langgraph', name: 'react/sync', summary: 'a variant', promised: [], killPoints: [], tier: langGraphTier(config, 'react/sync', undefined, 'in-process', variant), runsIn: 'in-process' });
-    // Against the one-repeat cuts, which the test above holds equal to a life killed at each kill point.
-    const r = await compareTiers(dana, tier({ brokenCopy: 'one-event-late' }), langGraphSystem('react/sync')!, { concurrency: 1 });
+    // Against the one-repeat cuts, which the test above holds equal to a life killed at each kill
+    // point; on a task of one refund, whose lives are short.
+    const r = await compareTiers(oneRefund, tier({ brokenCopy: 'one-event-late' }), langGraphSystem('react/sync')!, { concurrency: 1 });
     expect(r.disagreements.length).toBeGreaterThan(0);
     expect(r.disagreements.join('\n')).toMatch(/tool-start\[call_refund\].*doneTwice/);
   }, 180_000);
