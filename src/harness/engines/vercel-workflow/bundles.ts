@@ -20,7 +20,7 @@ import { pidAnswers } from '../../process/process-tree.js';
 import { BUNDLE_FILES, VW_ENV, type WorkflowIds } from './run-spec.js';
 
 /** The packages a life loads (and the builder), each named as it is installed. */
-export const REQUIRED_PACKAGES = ['workflow', '@workflow/core', '@workflow/world-local', '@workflow/builders', '@workflow/ai', 'ai'] as const;
+export const REQUIRED_PACKAGES = ['workflow', '@workflow/core', '@workflow/utils', '@workflow/world-local', '@workflow/builders', '@workflow/ai', 'ai'] as const;
 
 /** The workflow file the builder compiles (its folder is the builder's working folder). */
 const WORKFLOW_SOURCE = siblingModule(new URL('./workflow/', import.meta.url).href, 'agent');
