@@ -235,6 +235,8 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
       return then(life, stateDir, runDir);
     });
   };
+  /** Where a life's state copies go while it runs: a temp folder per life. */
+  const cutsPrefix = `killpoint-${tier.name.replaceAll('/', '-')}-cuts-`;
   /** The copies a life took after its events (request.cutInto), kept in the space as the states after them. */
   const keepCuts = async (start: LifeStart, life: TierLife, cuts: Map<number, { state: FolderState; picksTaken: number }>): Promise<void> => {
     const from = stateOf(start).space;
@@ -251,7 +253,7 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
    * the same picks as `run`, or nothing it left is used.
    */
   const cutFromOneRepeat = (start: LifeStart, run: LifeRun, cuts: Map<number, { state: FolderState; picksTaken: number }>): Promise<void> =>
-    withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-cuts-`, async (copiesDir) => {
+    withTempDir(cutsPrefix, async (copiesDir) => {
       const repeat = await lifeFrom(
         start,
         null,
@@ -307,7 +309,7 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
         return run;
       };
       if (!tier.cutsInOneLife || start.lifeIndex !== 0) return lifeFrom(start, null, runOf);
-      return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-cuts-`, (copiesDir) =>
+      return withTempDir(cutsPrefix, (copiesDir) =>
         lifeFrom(
           start,
           null,

@@ -10,10 +10,10 @@
 // renaming read the same.
 
 import { createHash } from 'node:crypto';
-import { bytesKeyOf, readFolder } from './folder-files.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { bytesKeyOf, readFolder } from './folder-files.js';
 
 export interface StateFile {
   name: string;

@@ -14,9 +14,8 @@
 // module as it is through tsx (load.ts): slower, and as faithful.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { keepOwnPaths } from '../process/own-paths.js';
 import { CODE_ROOT } from '../process/package-paths.js';
 import { pidAnswers } from '../process/process-tree.js';

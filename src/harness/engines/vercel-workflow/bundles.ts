@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { SystemInputError } from '../../engine.js';
 import { installedVersion, PACKAGE_ROOT, siblingModule } from '../../process/package-paths.js';
 import { pidAnswers } from '../../process/process-tree.js';
-import { BUNDLE_FILES, VW_ENV, type WorkflowIds } from './run-spec.js';
+import { BUNDLE_FILES, type WorkflowIds } from './run-spec.js';
 
 /** The packages a life loads (and the builder), each named as it is installed. */
 export const REQUIRED_PACKAGES = ['workflow', '@workflow/core', '@workflow/utils', '@workflow/world-local', '@workflow/builders', '@workflow/ai', 'ai'] as const;
@@ -109,16 +109,9 @@ async function buildInto(source: string, outDir: string): Promise<BuiltWorkflows
 
 let built: Promise<string> | null = null;
 
-/**
- * The folder of the built bundles (built at most once per process, reused across processes),
- * also put in this process's environment (VW_ENV.bundles) so that every child, warm ones too,
- * finds them without being told.
- */
+/** The folder of the built bundles (built at most once per process, reused across processes). */
 export function vercelBundles(): Promise<string> {
-  built ??= buildBundles(WORKFLOW_SOURCE, cacheRoot()).then((dir) => {
-    process.env[VW_ENV.bundles] = dir;
-    return dir;
-  });
+  built ??= buildBundles(WORKFLOW_SOURCE, cacheRoot());
   return built;
 }
 

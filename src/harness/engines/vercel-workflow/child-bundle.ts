@@ -35,14 +35,21 @@ runVercelChild({ workflows, steps, ids });
 `;
 }
 
-/** The child of the bundles built in `bundlesDir` (bundles.ts), built at most once per build. */
+const children = new Map<string, Promise<string>>();
+
+/** The child of the bundles built in `bundlesDir` (bundles.ts): its entry written and bundled at most once per build and process. */
 export function vercelChild(bundlesDir: string): Promise<string> {
-  const entry = join(bundlesDir, ENTRY_FILE);
-  if (!existsSync(entry)) {
-    // Written under a name of its own, then renamed: a concurrent writer never leaves half a file.
-    const temp = `${entry}.${process.pid}.tmp`;
-    writeFileSync(temp, entrySource());
-    renameSync(temp, entry);
+  let child = children.get(bundlesDir);
+  if (child === undefined) {
+    const entry = join(bundlesDir, ENTRY_FILE);
+    if (!existsSync(entry)) {
+      // Written under a name of its own, then renamed: a concurrent writer never leaves half a file.
+      const temp = `${entry}.${process.pid}.tmp`;
+      writeFileSync(temp, entrySource());
+      renameSync(temp, entry);
+    }
+    child = childBundle({ entry, packages: 'inline' });
+    children.set(bundlesDir, child);
   }
-  return childBundle({ entry, packages: 'inline' });
+  return child;
 }

@@ -1,9 +1,9 @@
 // The SDK asks for the port its workflow server listens on at every invocation of the workflow and
 // at every step (for the run's base URL). It keeps only a port it found, and a life listens on
 // none, so every ask ran the whole discovery again: a full process report, then a walk of the
-// process's descriptors and /proc/net/tcp (a sixth of the CPU of a one-kill check of Dana's task). Nothing in a
-// life ever listens, so its answer cannot change: the discovery runs once and its answer is
-// pinned. The URL stays the SDK's own default, http://localhost:3000, as it was.
+// process's descriptors and /proc/net/tcp (a sixth of the CPU of a one-kill check of Dana's
+// task). Nothing in a life ever listens, so its answer cannot change: the discovery runs once and
+// its answer is pinned. The URL stays the SDK's own default, http://localhost:3000, as it was.
 //
 // The pin goes through the seam @workflow/core keeps for its own tests (setPortResolverForTesting
 // of runtime/get-port-lazy.js, which its package does not export: it is reached by its file, the

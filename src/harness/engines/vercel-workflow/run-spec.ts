@@ -8,8 +8,6 @@ import type { VercelConfig } from './config.js';
 export const VW_ENV = {
   run: 'KILLPOINT_VW_RUN',
   picks: 'KILLPOINT_VW_PICKS',
-  /** The folder of the built workflow and step bundles (bundles.ts): set before any child starts, so a warm child loads them ahead of its life. */
-  bundles: 'KILLPOINT_VW_BUNDLES',
 } as const;
 
 export interface VercelRunSpec {
