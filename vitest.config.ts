@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { pythonFirstOnPath } from './test/python-first-on-path.js';
 
 export default defineConfig({
   test: {
@@ -11,5 +12,7 @@ export default defineConfig({
     maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // python3 without a version manager's shim at every start (see the file).
+    env: pythonFirstOnPath(import.meta.dirname),
   },
 });
