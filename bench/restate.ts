@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { CHECK_LABELS, failedChecks, type CheckName } from '../src/harness/check/checks.js';
 import { eventIdentities, findKillPoint } from '../src/harness/check/kill-points.js';
 import type { RunOutcome } from '../src/harness/check/outcome.js';
-import { judge, type Verdict } from '../src/harness/check/verdict.js';
+import { judge } from '../src/harness/check/verdict.js';
 import { MODELLED_BY, scriptedMoment, verdictDifferences } from '../src/harness/engines/restate/differential.js';
 import { restateSystem } from '../src/harness/engines/restate/engine.js';
 import { RESTATE_MODES } from '../src/harness/engines/restate/config.js';

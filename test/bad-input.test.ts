@@ -8,7 +8,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { simulateLives } from '../src/harness/engines/scripted/simulate.js';
 import { closeStores, memoryStores } from '../src/model/stores.js';
 import { LANTERN_DIR, lanternScenario, loadScenarioFile } from '../src/model/load.js';
-import { parseScenario, ScenarioError } from '../src/model/scenario.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
 import { readFileSync } from 'node:fs';
 import { scenarioErrorOf } from './helpers.js';

@@ -29,11 +29,9 @@ import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
 import type { RunEvent } from '../src/harness/check/events.js';
 import { liveChildCount } from '../src/harness/process/processes.js';
-import { inPool } from '../src/harness/process/pool.js';
 import { exploreByEquivalence } from '../src/harness/search/equivalence.js';
 import { runSchedule } from '../src/harness/session.js';
 import type { Verdict } from '../src/harness/check/verdict.js';
-import type { CheckName } from '../src/harness/check/checks.js';
 import { judgedFromScratch, type JudgedPoint } from './helpers.js';
 
 const dana = lanternScenario('T01');

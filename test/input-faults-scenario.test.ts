@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LANTERN_DIR, loadScenarioFile, PROJECT_ROOT } from '../src/model/load.js';
-import { parseScenario, ScenarioError } from '../src/model/scenario.js';
+import { parseScenario } from '../src/model/scenario.js';
 import { isCorpusEntry, loadCorpus } from '../src/harness/search/corpus.js';
 import { runMain, scenarioErrorOf } from './helpers.js';
 

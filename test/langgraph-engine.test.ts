@@ -12,7 +12,7 @@
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { failedChecks, type CheckName } from '../src/harness/check/checks.js';
+import { failedChecks } from '../src/harness/check/checks.js';
 import { eventIdentities, findKillPoint } from '../src/harness/check/kill-points.js';
 import type { RunOutcome } from '../src/harness/check/outcome.js';
 import { judge, type Verdict } from '../src/harness/check/verdict.js';
@@ -20,7 +20,6 @@ import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';
 import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
 import type { Scenario } from '../src/model/scenario.js';
-import { inPool } from '../src/harness/process/pool.js';
 import { liveChildCount, onChildSpawned } from '../src/harness/process/processes.js';
 import { exploreByEquivalence } from '../src/harness/search/equivalence.js';
 import { runSchedule } from '../src/harness/session.js';

@@ -9,7 +9,6 @@ import { describeEvent } from '../check/event-kinds.js';
 import { killPointIdentity } from '../check/kill-points.js';
 import type { JudgedCase, Exploration } from '../search/explore.js';
 import { type LifeRecord } from '../check/outcome.js';
-import type { Verdict } from '../check/verdict.js';
 import { differences } from '../check/verdict-lines.js';
 
 /** Where a case can be replayed from. */
