@@ -49,6 +49,14 @@ export interface RestateLifeInputs {
   picks: number[];
   emit: EmitEvent;
   onPick: (pick: number, width: number) => void;
+  /**
+   * Serves the life's service on the run's port; by default restate.serve, for the life of the
+   * process. A life run inside another process serves it on an endpoint it can tear down at its
+   * kill point instead (bench/restate-in-process-probe.ts).
+   */
+  serve?: (service: restate.ServiceDefinition<string, unknown>, port: number) => Promise<void>;
+  /** Opens the shop at `path`; by default Shop.open. A life run inside another process opens it through its fence, closed at the kill point. */
+  openShop?: (path: string) => Shop;
 }
 
 /** The key a write carries: the invocation (the run) and the step (tool call), never a fresh random id. */
@@ -59,7 +67,7 @@ export function restateIdempotencyKey(invocationId: string, toolCallId: string):
 /** Runs the life to its end and returns the conversation the invocation recorded. */
 export async function runRestateLife(inputs: RestateLifeInputs): Promise<Conversation> {
   const { scenario, config, stateDir, run, emit } = inputs;
-  const shop = Shop.open(join(stateDir, RESTATE_STATE_FILES.shop));
+  const shop = (inputs.openShop ?? Shop.open)(join(stateDir, RESTATE_STATE_FILES.shop));
   const script = new ScriptedModel(scenario);
   const gate = new BatchGate(inputs.picks, inputs.onPick);
   const randomKeys = seedrandom(`${run.runKey}|life ${inputs.lifeIndex}`);
@@ -167,7 +175,8 @@ export async function runRestateLife(inputs: RestateLifeInputs): Promise<Convers
     handlers: { [HANDLER]: handler },
     options: { retryPolicy: RETRY_POLICY, hooks: [runStarts] },
   });
-  await restate.serve({ services: [service], port: run.servicePort, logger: () => {} });
+  if (inputs.serve !== undefined) await inputs.serve(service, run.servicePort);
+  else await restate.serve({ services: [service], port: run.servicePort, logger: () => {} });
 
   await registerUnlessKnown(inputs.adminUrl, run);
   const invocationId = await sendOnce(inputs.ingressUrl, run, scenario.customerMessage);

@@ -1,0 +1,139 @@
+// A probe, not a tier: can a Restate life run inside killpoint's own process and be killed there
+// as faithfully as by SIGKILL? The life is the bundled agent's (life.ts), its service served on an
+// HTTP/2 endpoint of this process that is torn down at the kill point (every connection reset,
+// the listener closed: what the server sees of a killed process), its emit refusing everything
+// after; the recovery is a fresh endpoint on the same port, which the server's retry calls. The
+// same kill points are run by processes killed with SIGKILL (the engine as `check` runs it), one
+// at a time, and compared kill point by kill point: each life's number of events, the writes
+// (their keys' invocation ids and drawn numbers named apart: every run has its own) and the
+// answers delivered.
+//
+//   npx tsx bench/restate-in-process-probe.ts [--strategy service] [--scenario T01] [--every 1]
+//
+// The shop is opened through the life's fence (src/harness/in-process/fence.ts): closed at the
+// kill point, so that a parallel call's closure still running after it cannot write (without the
+// fence, Ivan's second cancellation was committed after the kill point that should have stopped
+// it). What a tier would need besides: two lives at a time, and the explorer's verdicts instead
+// of these three fields.
+
+// The SDK calls Promise.withResolvers, which Node 20 lacks: loaded first, as the child does.
+import '../src/harness/engines/restate/shim.js';
+import http2 from 'node:http2';
+import type { Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as restate from '@restatedev/restate-sdk';
+import { restateConfigNamed } from '../src/harness/engines/restate/config.js';
+import { restateSystem } from '../src/harness/engines/restate/engine.js';
+import { runRestateLife } from '../src/harness/engines/restate/life.js';
+import { RESTATE_STATE_FILES } from '../src/harness/engines/restate/run-spec.js';
+import { startRestateServer } from '../src/harness/engines/restate/server.js';
+import { identityOf, restateTier } from '../src/harness/engines/restate/tier.js';
+import { LifeFence } from '../src/harness/in-process/fence.js';
+import { readRunStores } from '../src/harness/process/process-life.js';
+import { Shop } from '../src/model/shop.js';
+import { lanternScenario } from '../src/model/load.js';
+
+const { values } = parseArgs({ options: { strategy: { type: 'string' }, scenario: { type: 'string' }, every: { type: 'string' } } });
+const strategy = values.strategy ?? 'service';
+const scenario = lanternScenario(values.scenario ?? 'T01');
+const every = Number(values.every ?? 1);
+const config = restateConfigNamed(strategy);
+if (config === undefined || config.loop !== 'service') {
+  console.error(`restate-in-process-probe: expected one of the service systems, got "${strategy}"`);
+  process.exit(2);
+}
+const server = await startRestateServer();
+const tier = restateTier(config, strategy, async () => server);
+
+class KilledHere extends Error {}
+
+interface ProbeLife {
+  events: number;
+  killed: boolean;
+}
+
+/** One life in this process, killed right after event `killAfter` (its endpoint torn down; nothing it does after counts). */
+async function lifeInProcess(stateDir: string, lifeIndex: number, killAfter: number | null): Promise<ProbeLife> {
+  const run = await identityOf(scenario, stateDir);
+  let events = 0;
+  let killed = false;
+  const fence = new LifeFence(`${scenario.id} life ${lifeIndex}`);
+  let endpoint: http2.Http2Server | undefined;
+  const connections = new Set<Socket>();
+  let killedNow: () => void = () => undefined;
+  const killedThere = new Promise<'killed'>((resolve) => (killedNow = () => resolve('killed')));
+  const tearDown = (): void => {
+    for (const socket of connections) socket.resetAndDestroy();
+    endpoint?.close();
+  };
+  const emit = (): void => {
+    if (killed) throw new KilledHere();
+    if (events++ === killAfter) {
+      killed = true;
+      fence.kill();
+      tearDown();
+      killedNow();
+      throw new KilledHere();
+    }
+  };
+  const serve = async (service: restate.ServiceDefinition<string, unknown>, port: number): Promise<void> => {
+    endpoint = http2.createServer(restate.createEndpointHandler({ services: [service], bidirectional: true, logger: () => {} }));
+    endpoint.on('connection', (socket: Socket) => {
+      connections.add(socket);
+      socket.on('close', () => connections.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => endpoint!.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
+  };
+  const life = runRestateLife({ scenario, config: config!, stateDir, ingressUrl: server.ingressUrl, adminUrl: server.adminUrl, run, lifeIndex, picks: [], emit, onPick: () => undefined, serve, openShop: (path) => fence.hold(Shop.open(path), (shop) => shop.close()) });
+  const ended = await Promise.race([life.then(() => 'finished' as const, (error: unknown) => (killed ? ('killed' as const) : Promise.reject(error))), killedThere]);
+  life.catch(() => undefined); // a killed life's rest is nobody's
+  if (ended === 'finished') {
+    fence.kill();
+    tearDown();
+  }
+  return { events, killed: ended === 'killed' };
+}
+
+async function runInProcess(killAfter: number): Promise<{ lives: ProbeLife[]; stores: { writes: unknown; delivered: unknown } }> {
+  const dir = mkdtempSync(join(tmpdir(), 'killpoint-restate-probe-'));
+  try {
+    tier.prepare(scenario, dir);
+    const lives: ProbeLife[] = [];
+    for (let lifeIndex = 0; lives.length === 0 || lives.at(-1)!.killed; lifeIndex++) lives.push(await lifeInProcess(dir, lifeIndex, lifeIndex === 0 ? killAfter : null));
+    return { lives, stores: readRunStores(join(dir, RESTATE_STATE_FILES.shop), join(dir, RESTATE_STATE_FILES.outbox), scenario.id) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// A key is the invocation's id and the call's id, or (the broken random keys) a number drawn from the run's own seed.
+const fields = (o: { writes: unknown; delivered: unknown }) =>
+  JSON.stringify({ writes: o.writes, delivered: o.delivered }).replace(/inv_[0-9A-Za-z]+:[0-9a-f]{12}"/g, 'inv_<the run>:<drawn>"').replace(/inv_[0-9A-Za-z]+/g, 'inv_<the run>');
+const session = restateSystem(strategy)!.open(scenario);
+let inProcessMs = 0;
+let processMs = 0;
+let killPoints = 0;
+const disagreements: string[] = [];
+try {
+  const baseline = await session.run({ kills: [], interleaving: [] });
+  for (let k = 0; k < baseline.lives[0]!.events.length; k += every) {
+    killPoints++;
+    let started = performance.now();
+    const here = await runInProcess(k);
+    inProcessMs += performance.now() - started;
+    started = performance.now();
+    const there = await session.run({ kills: [k], interleaving: [] });
+    processMs += performance.now() - started;
+    const [a, b] = [`${here.lives.map((l) => l.events).join('+')} events ${fields(here.stores)}`, `${there.lives.map((l) => l.events.length).join('+')} events ${fields(there)}`];
+    if (a !== b) disagreements.push(`kill point ${k}:\n  in process: ${a}\n  SIGKILL:    ${b}`);
+  }
+} finally {
+  await session.close();
+  await server.stop();
+}
+for (const d of disagreements) console.log(d);
+console.log(`restate ${strategy} on ${scenario.id}, in process (a probe) vs process: ${killPoints} kill points, ${disagreements.length} disagreements, one at a time ${(inProcessMs / killPoints).toFixed(0)} ms against ${(processMs / killPoints).toFixed(0)} ms a kill-and-resume, ${(processMs / inProcessMs).toFixed(1)}x faster`);
+process.exit(disagreements.length === 0 ? 0 : 1);
