@@ -81,7 +81,7 @@ describe('--shard i/n', () => {
     out.clear();
     expect(await main(['merge', shardFiles[0]!, shardFiles[1]!, shardFiles[2]!, otherFile])).toBe(2);
     expect(out.text()).toMatch(/other-4\.json: split: expected the split of .*shard-1\.json: the same scenarios, systems, --kills, --interleavings and --seed/);
-  });
+  }, 180_000); // six checks: seconds idle, over a minute once on a 2-core machine busy with more than the suite
 
   it('merge names the file and field of a report it cannot read', async () => {
     const notJson = join(dir, 'not.json');
@@ -158,7 +158,9 @@ describe('a reader that goes away', () => {
     expect(status).toBe(0);
     const counts = [...stderr.matchAll(/killpoint check: (\d+)\/70/g)].map((m) => Number(m[1]));
     expect(counts.length).toBeGreaterThan(0);
-    expect(Math.max(...counts)).toBeLessThan(35);
+    // Short of the end: how far short depends on how busy the machine is (idle, under 35 units;
+    // once 50, with both cores taken by other work).
+    expect(Math.max(...counts)).toBeLessThan(70);
     expect(stderr).not.toMatch(/EPIPE|Error/);
-  }, 60_000);
+  }, 120_000);
 });
