@@ -10,11 +10,13 @@
 //
 //   npx tsx bench/restate-in-process-probe.ts [--strategy service] [--scenario T01] [--every 1]
 //
-// The shop is opened through the life's fence (src/harness/in-process/fence.ts): closed at the
-// kill point, so that a parallel call's closure still running after it cannot write (without the
-// fence, Ivan's second cancellation was committed after the kill point that should have stopped
-// it). What a tier would need besides: two lives at a time, and the explorer's verdicts instead
-// of these three fields.
+// The life is the in-process tier's (src/harness/in-process/in-process-life.ts): it runs in a
+// private copy of the state folder, published at the kill point, and its endpoint and shop are held
+// by its fence and closed there. So a parallel call's closure still running after the kill point
+// cannot change what the recovery starts from: a first version of this probe, without either, had
+// Ivan's second cancellation committed after the kill point that should have stopped it. What a
+// tier would need besides: two lives at a time, and the explorer's verdicts instead of these three
+// fields.
 
 // The SDK calls Promise.withResolvers, which Node 20 lacks: loaded first, as the child does.
 import '../src/harness/engines/restate/shim.js';
@@ -31,7 +33,8 @@ import { runRestateLife } from '../src/harness/engines/restate/life.js';
 import { RESTATE_STATE_FILES } from '../src/harness/engines/restate/run-spec.js';
 import { startRestateServer } from '../src/harness/engines/restate/server.js';
 import { identityOf, restateTier } from '../src/harness/engines/restate/tier.js';
-import { LifeFence } from '../src/harness/in-process/fence.js';
+import type { LifeFence } from '../src/harness/in-process/fence.js';
+import { runInProcessLife } from '../src/harness/in-process/in-process-life.js';
 import { readRunStores } from '../src/harness/process/process-life.js';
 import { Shop } from '../src/model/shop.js';
 import { lanternScenario } from '../src/model/load.js';
@@ -48,53 +51,41 @@ if (config === undefined || config.loop !== 'service') {
 const server = await startRestateServer();
 const tier = restateTier(config, strategy, async () => server);
 
-class KilledHere extends Error {}
-
 interface ProbeLife {
   events: number;
   killed: boolean;
 }
 
-/** One life in this process, killed right after event `killAfter` (its endpoint torn down; nothing it does after counts). */
+/**
+ * One life in this process through the in-process tier's own life (in-process/in-process-life.ts):
+ * killed right after event `killAfter`, when its fence closes what the life holds, the endpoint
+ * (every connection reset, the listener closed) and the shop.
+ */
 async function lifeInProcess(stateDir: string, lifeIndex: number, killAfter: number | null): Promise<ProbeLife> {
   const run = await identityOf(scenario, stateDir);
-  let events = 0;
-  let killed = false;
-  const fence = new LifeFence(`${scenario.id} life ${lifeIndex}`);
-  let endpoint: http2.Http2Server | undefined;
-  const connections = new Set<Socket>();
-  let killedNow: () => void = () => undefined;
-  const killedThere = new Promise<'killed'>((resolve) => (killedNow = () => resolve('killed')));
-  const tearDown = (): void => {
-    for (const socket of connections) socket.resetAndDestroy();
-    endpoint?.close();
-  };
-  const emit = (): void => {
-    if (killed) throw new KilledHere();
-    if (events++ === killAfter) {
-      killed = true;
-      fence.kill();
-      tearDown();
-      killedNow();
-      throw new KilledHere();
-    }
-  };
-  const serve = async (service: restate.ServiceDefinition<string, unknown>, port: number): Promise<void> => {
-    endpoint = http2.createServer(restate.createEndpointHandler({ services: [service], bidirectional: true, logger: () => {} }));
+  const serveThrough = (fence: LifeFence) => async (service: restate.ServiceDefinition<string, unknown>, port: number): Promise<void> => {
+    const connections = new Set<Socket>();
+    const endpoint = http2.createServer(restate.createEndpointHandler({ services: [service], bidirectional: true, logger: () => {} }));
     endpoint.on('connection', (socket: Socket) => {
       connections.add(socket);
       socket.on('close', () => connections.delete(socket));
     });
-    await new Promise<void>((resolve, reject) => endpoint!.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
+    fence.hold(endpoint, (held) => {
+      for (const socket of connections) socket.resetAndDestroy();
+      held.close();
+    });
+    await new Promise<void>((resolve, reject) => endpoint.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
   };
-  const life = runRestateLife({ scenario, config: config!, stateDir, ingressUrl: server.ingressUrl, adminUrl: server.adminUrl, run, lifeIndex, picks: [], emit, onPick: () => undefined, serve, openShop: (path) => fence.hold(Shop.open(path), (shop) => shop.close()) });
-  const ended = await Promise.race([life.then(() => 'finished' as const, (error: unknown) => (killed ? ('killed' as const) : Promise.reject(error))), killedThere]);
-  life.catch(() => undefined); // a killed life's rest is nobody's
-  if (ended === 'finished') {
-    fence.kill();
-    tearDown();
-  }
-  return { events, killed: ended === 'killed' };
+  const life = await runInProcessLife({
+    stateDir,
+    engine: 'Restate',
+    what: `${scenario.id} restate ${strategy} life ${lifeIndex}`,
+    killAfter,
+    timeoutMs: 120_000,
+    run: async ({ emit, onPick }, fence, workDir) =>
+      runRestateLife({ scenario, config: config!, stateDir: workDir, ingressUrl: server.ingressUrl, adminUrl: server.adminUrl, run, lifeIndex, picks: [], emit, onPick, serve: serveThrough(fence), openShop: (path) => fence.hold(Shop.open(path), (shop) => shop.close()) }),
+  });
+  return { events: life.record.events.length, killed: life.record.end === 'killed' };
 }
 
 async function runInProcess(killAfter: number): Promise<{ lives: ProbeLife[]; stores: { writes: unknown; delivered: unknown } }> {
