@@ -22,7 +22,7 @@ import { runSchedule } from '../src/harness/session.js';
 import type { Scenario } from '../src/model/scenario.js';
 
 /** The systems the in-process tier is proved on, by engine: a plain and a keyed one each. */
-const DEFAULT_SYSTEMS = ['langgraph:react/sync', 'langgraph:toolnode/sync+keys'];
+const DEFAULT_SYSTEMS = ['langgraph:react/sync', 'langgraph:toolnode/sync+keys', 'dbos:pglite/workflow', 'dbos:pglite/workflow+keys'];
 /** Users' graphs, on their own input: the example support agent, without and with keys. */
 const DEFAULT_MODULES = ['examples/support-agent-langgraph/src/agent.ts', 'examples/support-agent-langgraph/src/agent-keyed.ts'];
 const MODULE_INPUT = 'examples/support-agent-langgraph/input.json';

@@ -54,7 +54,7 @@ interface PgModule {
  * `pg`, the client DBOS is built on, found where DBOS finds it (installed beside DBOS or inside
  * it): killpoint does not depend on it, and its types are not installed, so it is described here.
  */
-function pgOfDbos(): PgModule {
+export function pgOfDbos(): PgModule {
   const dbos = createRequire(import.meta.url).resolve('@dbos-inc/dbos-sdk');
   return createRequire(dbos)('pg') as PgModule;
 }

@@ -13,11 +13,11 @@
 
 import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
 import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
-import type { Engine } from '../../engine.js';
+import type { Engine, SystemOptions, SystemUnderTest } from '../../engine.js';
 import { STEP_RECORDED } from '../../check/event-kinds.js';
 import { DBOS_EVENT_KINDS } from './event-kinds.js';
 import { allDbosConfigs, dbosConfigNamed, dbosSystemName, type DbosConfig } from './config.js';
-import { dbosTier } from './tier.js';
+import { dbosTier, type DbosLivesIn } from './tier.js';
 import { holdingBackend } from './backend.js';
 import { processSystem, systemsByName } from '../../process/process-system.js';
 import { dbosModuleSystemNamed } from './module/system.js';
@@ -41,20 +41,34 @@ function summaryOf(c: DbosConfig): string {
   return `DBOS workflow on ${backend}: ${mode}`;
 }
 
-/** The DBOS system of this name (see config.ts), or undefined. */
-export const dbosSystem = systemsByName((name) => {
+/**
+ * Where DBOS lives run unless asked: a process each, killed with SIGKILL. In killpoint's own
+ * process (--tier in-process) they are compared with it by `npm run differential:in-process`.
+ */
+export const DEFAULT_DBOS_TIER: DbosLivesIn = 'process';
+
+function bundledSystem(name: string, livesIn: DbosLivesIn): SystemUnderTest | undefined {
   const config = dbosConfigNamed(name);
-  // A user's own workflow is named by its module and input, as after --dbos.
-  if (config === undefined) return dbosModuleSystemNamed(name);
-  const system = processSystem({ engine: 'dbos', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: dbosTier(config, name) });
+  // A user's own workflow is named by its module and input, as after --dbos; its lives are processes.
+  if (config === undefined) return livesIn === 'process' ? dbosModuleSystemNamed(name) : undefined;
+  const selectorTail = livesIn === DEFAULT_DBOS_TIER ? [] : ['--tier', livesIn];
+  const system = processSystem({ engine: 'dbos', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: dbosTier(config, name, livesIn), runsIn: livesIn, selectorTail });
   return holdingBackend(system, config.backend);
-});
+}
+
+const systemsIn = { 'in-process': systemsByName((name) => bundledSystem(name, 'in-process')), process: systemsByName((name) => bundledSystem(name, 'process')) };
+
+/** The DBOS system of this name (see config.ts), or undefined; its lives in processes unless `tier` says 'in-process'. */
+export function dbosSystem(name: string, options: SystemOptions = {}): SystemUnderTest | undefined {
+  return systemsIn[options.tier ?? DEFAULT_DBOS_TIER](name);
+}
 
 export const dbosEngine: Engine = {
   name: 'dbos',
-  summary: 'DBOS workflows on embedded PGlite or Postgres, each life a process killed with SIGKILL',
+  summary: 'DBOS workflows on embedded PGlite or Postgres, each life a process killed with SIGKILL (--tier in-process: run in process and cut off from the system database at the kill)',
   systemNames: allDbosConfigs().map(dbosSystemName),
   defaultSystems: allDbosConfigs().filter((c) => !c.broken && c.backend === 'pglite').map(dbosSystemName),
   system: dbosSystem,
+  tiers: [DEFAULT_DBOS_TIER, 'in-process'],
   eventKinds: EVENT_KINDS,
 };

@@ -4,8 +4,18 @@
 // run's key.
 
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Scenario } from '../../../model/scenario.js';
 import type { RunIdentity } from './run-spec.js';
+
+/** The file in a run's state folder that names its rows (see tier.ts). */
+export const IDENTITY_FILE = 'identity.json';
+
+/** The names of the rows a state folder's lives launch with. */
+export function identityOf(stateDir: string): RunIdentity {
+  return JSON.parse(readFileSync(join(stateDir, IDENTITY_FILE), 'utf8')) as RunIdentity;
+}
 
 /** A run's own names in the shared system database (see RunIdentity). */
 export function runIdentity(scenario: Scenario): RunIdentity {

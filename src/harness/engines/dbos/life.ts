@@ -44,6 +44,14 @@ export interface DbosLifeInputs {
   picks: number[];
   emit: EmitEvent;
   onPick: (pick: number, width: number) => void;
+  /**
+   * For a life run inside another process: the pool of connections DBOS uses for its system
+   * database and the logger it logs to, both of which that process cuts off at the kill point. By
+   * default DBOS makes its own pool and logs to the console.
+   */
+  inProcess?: { systemDatabasePool: unknown; logger: unknown };
+  /** Opens the shop; by default Shop.open. A life run inside another process opens it through its fence. */
+  openShop?: (path: string) => Shop;
 }
 
 interface WorkflowOutput {
@@ -57,7 +65,7 @@ export function dbosIdempotencyKey(workflowId: string, toolCallId: string): stri
 }
 
 /** DBOS settings of a life: the same executor and version in every life, unless broken on purpose. */
-export function dbosSettings(inputs: Pick<DbosLifeInputs, 'config' | 'databaseUrl' | 'run' | 'lifeIndex'>) {
+export function dbosSettings(inputs: Pick<DbosLifeInputs, 'config' | 'databaseUrl' | 'run' | 'lifeIndex' | 'inProcess'>) {
   const { config, run } = inputs;
   return {
     name: APP_NAME,
@@ -69,13 +77,14 @@ export function dbosSettings(inputs: Pick<DbosLifeInputs, 'config' | 'databaseUr
     // Found by trying: through PGlite's socket server, DBOS's default pool of 10 and LISTEN/NOTIFY
     // made some recoveries see no workflow row; one connection and polling never did.
     ...(config.backend === 'pglite' ? { systemDatabasePoolSize: 1, useListenNotify: false } : {}),
+    ...(inputs.inProcess === undefined ? {} : { systemDatabasePool: inputs.inProcess.systemDatabasePool as never, logger: inputs.inProcess.logger as never }),
   };
 }
 
 /** Runs the life to its end and returns the conversation the workflow recorded. */
 export async function runDbosLife(inputs: DbosLifeInputs): Promise<Conversation> {
   const { scenario, config, stateDir, run, emit } = inputs;
-  const shop = Shop.open(join(stateDir, DBOS_STATE_FILES.shop));
+  const shop = (inputs.openShop ?? Shop.open)(join(stateDir, DBOS_STATE_FILES.shop));
   const script = new ScriptedModel(scenario);
   const gate = new BatchGate(inputs.picks, inputs.onPick);
   const randomKeys = seedrandom(`${run.runKey}|life ${inputs.lifeIndex}`);

@@ -11,21 +11,20 @@
 // The parent reads the database with `pg`, the client DBOS itself is built on (backend.ts loads it
 // from where DBOS loads it).
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Scenario } from '../../../model/scenario.js';
 import { Shop } from '../../../model/shop.js';
 import { SystemInputError } from '../../engine.js';
 import type { OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { readRunStores, runEngineLife } from '../../process/process-life.js';
+import { lifeTimeoutFrom } from '../../process/processes.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
 import { databaseClient as database, systemDatabase, type Queryable } from './backend.js';
 import { dbosChild } from './bundle.js';
 import type { DbosConfig } from './config.js';
-import { copyIdentity, runIdentity } from './identity.js';
+import { copyIdentity, IDENTITY_FILE, identityOf, runIdentity } from './identity.js';
 import { DBOS_ENV, DBOS_LIFE_TIMEOUT_VARIABLE, DBOS_STATE_FILES, type DbosRunSpec, type RunIdentity } from './run-spec.js';
-
-const IDENTITY_FILE = 'identity.json';
 
 /** Columns whose values are made of the clock or of transaction ids: no life compares them across states. */
 const NOT_READ = /(_at|_ms|_timestamp|_time|_xid)$/;
@@ -82,15 +81,11 @@ export async function rowsNotCopied(url: string, workflowId: string): Promise<st
   });
 }
 
-function identityOf(stateDir: string): RunIdentity {
-  return JSON.parse(readFileSync(join(stateDir, IDENTITY_FILE), 'utf8')) as RunIdentity;
-}
-
 /**
  * A life's connections carry its state's workflow id as their application name, so that the
  * parent can tell when a killed life's connections are gone (see settled).
  */
-function lifeUrl(url: string, run: RunIdentity): string {
+export function lifeUrl(url: string, run: RunIdentity): string {
   const named = new URL(url);
   named.searchParams.set('application_name', run.workflowId);
   return named.toString();
@@ -179,7 +174,32 @@ async function dbosLife(scenario: Scenario, config: DbosConfig, systemName: stri
   return runEngineLife(child, request, `${scenario.id} dbos ${systemName} life ${request.lifeIndex}`, spec);
 }
 
-export function dbosTier(config: DbosConfig, systemName: string): ProcessTier {
+/** Where a DBOS system's lives run: a child process each, or in killpoint's own process (in-process-life.ts). */
+export type DbosLivesIn = 'process' | 'in-process';
+
+/** DBOS in this process, loaded when its first in-process life starts. */
+let inProcessModule: Promise<typeof import('./in-process-life.js')> | null = null;
+
+/** One life in killpoint's own process, from the state in `stateDir`: what its child would answer. */
+async function dbosLifeInProcess(scenario: Scenario, config: DbosConfig, systemName: string, request: TierLifeRequest, variant: DbosInProcessVariant): Promise<TierLife> {
+  const [databaseUrl, module] = await Promise.all([systemDatabase(config.backend), (inProcessModule ??= import('./in-process-life.js'))]);
+  return module.runDbosLifeInProcess({
+    scenario,
+    config,
+    what: `${scenario.id} dbos ${systemName} life ${request.lifeIndex}`,
+    databaseUrl: lifeUrl(databaseUrl, identityOf(request.stateDir)),
+    request,
+    timeoutMs: lifeTimeoutFrom(DBOS_LIFE_TIMEOUT_VARIABLE),
+    ...variant,
+  });
+}
+
+/** For the in-process tier's own test only: the pool left open at the kill (see in-process-life.ts). */
+export interface DbosInProcessVariant {
+  brokenPool?: 'left-open';
+}
+
+export function dbosTier(config: DbosConfig, systemName: string, livesIn: DbosLivesIn = 'process', variant: DbosInProcessVariant = {}): ProcessTier {
   /** The run keys of the sessions whose states have been copied (their copies' rows are to delete). */
   const copied = new Set<string>();
   const outside: OutsideState = {
@@ -210,7 +230,7 @@ export function dbosTier(config: DbosConfig, systemName: string): ProcessTier {
     },
   };
   return {
-    name: `dbos-${systemName}`,
+    name: `dbos-${systemName}${livesIn === 'in-process' ? '-in-process' : ''}`,
     files: [
       { name: DBOS_STATE_FILES.shop, kind: 'sqlite' },
       { name: DBOS_STATE_FILES.outbox, kind: 'bytes' },
@@ -223,7 +243,7 @@ export function dbosTier(config: DbosConfig, systemName: string): ProcessTier {
       Shop.create(scenario.shop, join(stateDir, DBOS_STATE_FILES.shop)).close();
       writeFileSync(join(stateDir, IDENTITY_FILE), JSON.stringify(runIdentity(scenario)));
     },
-    life: (scenario, request) => dbosLife(scenario, config, systemName, request),
+    life: (scenario, request) => (livesIn === 'in-process' ? dbosLifeInProcess(scenario, config, systemName, request, variant) : dbosLife(scenario, config, systemName, request)),
     stores: (scenario, stateDir) => readRunStores(join(stateDir, DBOS_STATE_FILES.shop), join(stateDir, DBOS_STATE_FILES.outbox), scenario.id),
     outside,
   };

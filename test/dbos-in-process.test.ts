@@ -1,0 +1,93 @@
+// A DBOS life killed inside killpoint's own process must say what the same life says when its
+// process is killed with SIGKILL: the same lives, the same verdict, at every kill point sampled here
+// (npm run differential:in-process compares every kill point of the 14 tasks). A kill that leaves
+// DBOS's pool open is caught by the same comparison, and DBOS is left shut down.
+
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import { afterAll, describe, expect, it } from 'vitest';
+import { eventIdentities } from '../src/harness/check/kill-points.js';
+import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
+import { holdBackend, holdingBackend, stopBackends, systemDatabase } from '../src/harness/engines/dbos/backend.js';
+import { poolThrough } from '../src/harness/engines/dbos/in-process-life.js';
+import { LifeFence } from '../src/harness/in-process/fence.js';
+import { dbosConfigNamed } from '../src/harness/engines/dbos/config.js';
+import { dbosSystem } from '../src/harness/engines/dbos/engine.js';
+import { dbosTier } from '../src/harness/engines/dbos/tier.js';
+import { processSystem } from '../src/harness/process/process-system.js';
+import { liveChildCount } from '../src/harness/process/processes.js';
+import { runSchedule } from '../src/harness/session.js';
+import { lanternScenario } from '../src/model/load.js';
+
+const dana = lanternScenario('T01');
+const ivan = lanternScenario('T03');
+const NONE = { kills: [], interleaving: [] };
+const both = (name: string) => ({ inProcess: dbosSystem(name, { tier: 'in-process' })!, process: dbosSystem(name, { tier: 'process' })! });
+
+/** The kill points with these identities in a run never killed (in process). */
+async function pointsOf(name: string, scenario: typeof dana, identities: string[]): Promise<number[]> {
+  const ids = eventIdentities((await runSchedule(both(name).inProcess, scenario, NONE)).lives[0]!.events);
+  const points = identities.map((id) => ids.indexOf(id));
+  expect(points.every((k) => k >= 0), `${identities.join(', ')} among ${ids.join(', ')}`).toBe(true);
+  return points;
+}
+
+afterAll(() => stopBackends());
+
+describe('a DBOS life killed in process against the same life killed by SIGKILL', () => {
+  it("Dana's refund without keys: the same lives and verdicts at the workflow's start, in the refund's gap and after its record", async () => {
+    const points = await pointsOf('pglite/workflow', dana, ['workflow-started', 'shop-commit[call_refund]', 'step-recorded[call_refund]', 'workflow-recorded']);
+    const { inProcess, process } = both('pglite/workflow');
+    const r = await compareTiers(dana, inProcess, process, { concurrency: 2, killPoints: points });
+    expect(r.disagreements).toEqual([]);
+    expect(r.killPoints).toBe(points.length);
+    expect(liveChildCount()).toBe(0);
+  }, 180_000);
+
+  it("Ivan's parallel cancellations with keys: the same at each commit, the other call still running beside it", async () => {
+    const points = await pointsOf('pglite/workflow+keys', ivan, ['shop-commit[call_cancel-both_1]', 'tool-result[call_cancel-both_1]', 'shop-commit[call_cancel-both_2]']);
+    const { inProcess, process } = both('pglite/workflow+keys');
+    const r = await compareTiers(ivan, inProcess, process, { concurrency: 2, killPoints: points });
+    expect(r.disagreements).toEqual([]);
+  }, 180_000);
+
+  it("a kill that leaves DBOS's pool open is caught: DBOS records the killed step's error, so the recovery never makes the refund", async () => {
+    const name = 'pglite/workflow';
+    // Held like the engine's own systems, so that PGlite stays up between its sessions.
+    const broken = holdingBackend(processSystem({ engine: 'dbos', name, summary: 'a broken in-process kill', promised: [], killPoints: [], tier: dbosTier(dbosConfigNamed(name)!, name, 'in-process', { brokenPool: 'left-open' }), runsIn: 'in-process' }), 'pglite');
+    const points = await pointsOf(name, dana, ['tool-start[call_refund]']);
+    const r = await compareTiers(dana, broken, both(name).process, { concurrency: 2, killPoints: points });
+    expect(r.disagreements).toHaveLength(1);
+    expect(r.disagreements[0]).toMatch(/tool-start\[call_refund\].*writesCommitted: in process 0, process 1/);
+  }, 180_000);
+
+  it('leaves DBOS shut down once its lives are over, killed or not', async () => {
+    await runSchedule(both('pglite/workflow+keys').inProcess, dana, { kills: [30], interleaving: [] });
+    // The last life's shutdown is started at its end; the next life (or nobody) waits for it.
+    await expect.poll(() => DBOS.isInitialized(), { timeout: 5_000 }).toBe(false);
+  }, 60_000);
+});
+
+describe("DBOS's pool in a life run in process", () => {
+  it('refuses, once the life is killed, a query that was waiting for a connection before the kill', async () => {
+    const databaseUrl = await systemDatabase('pglite');
+    const release = holdBackend('pglite');
+    try {
+      const fence = new LifeFence('a life');
+      const pool = poolThrough(fence, { what: 'a life', databaseUrl, config: dbosConfigNamed('pglite/workflow')! }) as unknown as {
+        connect(): Promise<{ query(text: string): Promise<unknown>; release(): void; on(event: 'error', listener: () => void): void }>;
+        query(text: string): Promise<{ rows: unknown[] }>;
+      };
+      const busy = await pool.connect(); // its only connection
+      busy.on('error', () => {}); // what DBOS does with a connection it holds
+      const waiting = pool.query('SELECT 1 AS one');
+      fence.kill();
+      // Its socket's end reaches the pool first, so the pool opens a new connection for the waiting query.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      busy.release();
+      await expect(waiting).rejects.toThrow(/killed at its kill point/);
+      await expect(pool.query('SELECT 1')).rejects.toThrow(/killed at its kill point/);
+    } finally {
+      release();
+    }
+  });
+});
