@@ -6,13 +6,18 @@
 //   - Dana's task with every schedule of two kills; a seeded sample of three-kill schedules;
 //   - a user's graph (the support agent) with every schedule of two kills;
 //   - the heap before and after many in-process lives in this one process (abandoned lives must
-//     leave nothing behind), run on killpoint's own thread so that the heap measured is theirs.
+//     leave nothing behind), run on killpoint's own thread so that the heap measured is theirs;
+//   - DBOS (pglite/workflow+keys) the same way: a kill-and-resume from scratch and each kill point
+//     of a check in both tiers, and the heap over many in-process DBOS lives (one DBOS per
+//     process: its lives run one at a time, launched and shut down each).
 // Each target is printed beside its figure, met or missed.
 //
-//   npx tsx --expose-gc bench/in-process.ts [--lives 10000] [--points 8]
+//   npx tsx --expose-gc bench/in-process.ts [--lives 10000] [--points 8] [--dbos-lives 1000]
 
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { stopBackends } from '../src/harness/engines/dbos/backend.js';
+import { dbosSystem } from '../src/harness/engines/dbos/engine.js';
 import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
 import { langGraphModuleSpec, langGraphModuleSystem } from '../src/harness/engines/langgraph/module/system.js';
 import { LIFE_THREADS_VARIABLE } from '../src/harness/in-process/life-threads.js';
@@ -22,8 +27,9 @@ import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario, lanternScenarios } from '../src/model/load.js';
 import seedrandom from 'seedrandom';
 
-const { values } = parseArgs({ options: { lives: { type: 'string' }, points: { type: 'string' } } });
+const { values } = parseArgs({ options: { lives: { type: 'string' }, points: { type: 'string' }, 'dbos-lives': { type: 'string' } } });
 const LIVES = Number(values.lives ?? 10_000);
+const DBOS_LIVES = Number(values['dbos-lives'] ?? 1_000);
 const POINTS = Number(values.points ?? 8);
 const dana = lanternScenario('T01');
 const inProcess = langGraphSystem('react/sync')!;
@@ -90,15 +96,32 @@ const heapMb = () => {
   gc?.();
   return process.memoryUsage().heapUsed / 2 ** 20;
 };
-const before = heapMb();
-const handlesBefore = process.getActiveResourcesInfo().length;
-const many = await timed(async () => {
-  let lives = 0;
-  for (let i = 0; lives < LIVES; i++) {
-    const outcome = await runSchedule(inProcess, dana, { kills: [i % events], interleaving: [] });
-    lives += outcome.lives.length;
-  }
-  return lives;
-});
-const after = heapMb();
-console.log(`${many.value} in-process lives in ${seconds(many.ms)}: heap ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after${gc === undefined ? ' (run with --expose-gc for a collected heap)' : ''}; open handles ${handlesBefore} before, ${process.getActiveResourcesInfo().length} after ${target(after - before < 50, 'flat, within 50 MB')}`);
+
+/** Lives run one schedule of one kill after another (every kill point in turn), and the heap and open handles before and after. */
+async function heapOver(system: typeof inProcess, lives: number, killPoints: number): Promise<string> {
+  const before = heapMb();
+  const handlesBefore = process.getActiveResourcesInfo().length;
+  const many = await timed(async () => {
+    let ran = 0;
+    for (let i = 0; ran < lives; i++) ran += (await runSchedule(system, dana, { kills: [i % killPoints], interleaving: [] })).lives.length;
+    return ran;
+  });
+  const after = heapMb();
+  return `${many.value} in-process lives in ${seconds(many.ms)}: heap ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after${gc === undefined ? ' (run with --expose-gc for a collected heap)' : ''}; open handles ${handlesBefore} before, ${process.getActiveResourcesInfo().length} after ${target(after - before < 50, 'flat, within 50 MB')}`;
+}
+console.log(await heapOver(inProcess, LIVES, events));
+
+const dbosIn = dbosSystem('pglite/workflow+keys', { tier: 'in-process' })!;
+const dbosProcesses = dbosSystem('pglite/workflow+keys', { tier: 'process' })!;
+const dbosEvents = (await runSchedule(dbosIn, dana, NONE)).lives[0]!.events.length;
+await runSchedule(dbosProcesses, dana, NONE);
+const dbosPoints = Array.from({ length: POINTS }, (_, i) => Math.floor(((i + 0.5) * dbosEvents) / POINTS));
+const dbosRunIn = await timed(() => inPool(dbosPoints, concurrency, async (k) => runSchedule(dbosIn, dana, { kills: [k], interleaving: [] })));
+const dbosRunProcess = await timed(() => inPool(dbosPoints, concurrency, async (k) => runSchedule(dbosProcesses, dana, { kills: [k], interleaving: [] })));
+console.log(`kill-and-resume, DBOS pglite/workflow+keys on T01 (${dbosPoints.length} kill points spread over ${dbosEvents} events):`);
+console.log(`  each schedule from scratch: in process (one at a time: one DBOS per process) ${(dbosRunIn.ms / dbosPoints.length).toFixed(0)} ms each; processes, ${concurrency} at a time: ${(dbosRunProcess.ms / dbosPoints.length).toFixed(0)} ms each; in process ${(dbosRunProcess.ms / dbosRunIn.ms).toFixed(1)}x faster ${target(dbosRunProcess.ms / dbosRunIn.ms >= 20, 'at least 20x')}`);
+const dbosSweepIn = await timed(async () => explore(dana, dbosIn, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency }));
+const dbosSweepProcess = await timed(async () => explore(dana, dbosProcesses, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency }));
+console.log(`  each kill point of a check (every one of T01's ${dbosSweepIn.value.schedulesExplored}, by equivalence): in process ${(dbosSweepIn.ms / dbosSweepIn.value.schedulesExplored).toFixed(0)} ms each (${seconds(dbosSweepIn.ms)}); processes, ${concurrency} at a time: ${(dbosSweepProcess.ms / dbosSweepProcess.value.schedulesExplored).toFixed(0)} ms each (${seconds(dbosSweepProcess.ms)}); in process ${(dbosSweepProcess.ms / dbosSweepIn.ms).toFixed(1)}x faster ${target(dbosSweepProcess.ms / dbosSweepIn.ms >= 20, 'at least 20x')}`);
+console.log(`DBOS: ${await heapOver(dbosIn, DBOS_LIVES, dbosEvents)}`);
+await stopBackends();

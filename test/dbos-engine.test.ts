@@ -1,10 +1,12 @@
-// DBOS under killpoint: a real DBOS workflow, each life a process killed with SIGKILL, its system
-// database on a private Postgres and on PGlite served from this process. The sample npm test runs:
+// DBOS under killpoint: a real DBOS workflow, each life run in killpoint's process and cut off at its
+// kill point (the default; test/dbos-in-process.test.ts compares it with SIGKILL), or a process
+// killed with SIGKILL (--tier process), its system database on a private Postgres and on PGlite
+// served from this process. The sample npm test runs:
 // on Postgres, Dana's task at the kill points of the refund's gap, the workflow's start and record,
 // the answer and a stride through the rest, each run from scratch and checked against killpoint's
 // scripted workflow strategy kill point by kill point; a one-refund task at every kill point,
-// explored by equivalence, checked against the scripted workflow strategy at every one and against
-// runs from scratch; chosen points on PGlite, with keys, with the broken random keys (caught), and
+// explored by equivalence with a child killed at each, checked against the scripted workflow strategy
+// at every one and against runs from scratch; chosen points on PGlite, with keys, with the broken random keys (caught), and
 // the parallel-call task's order chosen and repeatable. The full sweep, every kill point of the 14
 // tasks from scratch against the model, is `npm run dbos` (Dana's on Postgres:
 // `npm run dbos -- --backend postgres --systems workflow --scenarios T01`, and with
@@ -46,6 +48,7 @@ const STRIDE = 16;
 const GAP = ['shop-commit[call_refund]', 'tool-result[call_refund]'];
 
 const system = (name: string) => dbosSystem(name)!;
+const processes = (name: string) => dbosSystem(name, { tier: 'process' })!;
 const runAt = async (scenario: Scenario, name: string, identity: string, base?: RunOutcome) => {
   const baseline = base ?? (await runSchedule(system(name), scenario, NONE));
   const k = findKillPoint(baseline.lives[0]!.events, identity);
@@ -107,7 +110,7 @@ describe('DBOS + Postgres', () => {
   }, 300_000);
 
   it('a one-refund task at every kill point by equivalence (a child killed at each, one recovery per distinct state of the shop, the outbox and the workflow\'s rows): the refund repeated exactly in its gap, the scripted workflow strategy\'s verdict at every kill point, and the verdict of the run from scratch', async () => {
-    const db = system('postgres/workflow');
+    const db = processes('postgres/workflow');
     const baseline = await runSchedule(db, oneRefund, NONE);
     const events = baseline.lives[0]!.events;
     const ids = eventIdentities(events);
@@ -124,7 +127,7 @@ describe('DBOS + Postgres', () => {
     // The verdict of the run from scratch where it changes: before the commit, in the gap, after the step's record, after the workflow's.
     const points = ['tool-start[call_refund]', 'shop-commit[call_refund]', 'step-recorded[call_refund]', 'workflow-recorded'].map((id) => ids.indexOf(id));
     expect(points.every((k) => k >= 0)).toBe(true);
-    for (const v of await judgedFromScratch(system('postgres/workflow'), oneRefund, baseline, points)) {
+    for (const v of await judgedFromScratch(db, oneRefund, baseline, points)) {
       const r = reduced[v.k]!;
       expect({ at: v.identity, failed: r.failed, ...comparable(r.verdict) }).toEqual({ at: v.identity, failed: v.failed, ...comparable(v.verdict) });
     }

@@ -90,7 +90,7 @@ describe('warm DBOS children', () => {
       // exploration's are: the warm exploration itself is the journal's, above). Cold: each life a
       // process started for it. Whole runs, so that a sample of kill points costs a few processes each.
       const warmTier: WholeRunTier = { ...tier, life: (s, request) => tier.life(s, { ...request, warm: pool }) };
-      const cold = dbosSystem('pglite/workflow')!;
+      const cold = dbosSystem('pglite/workflow', { tier: 'process' })!;
       const baseline = await runSchedule(cold, scenario, { kills: [], interleaving: [] });
       const seen = (kills: number[], outcome: RunOutcome): Seen => {
         const verdict = judge(scenario, outcome, baseline);

@@ -1,9 +1,13 @@
 // DBOS as an engine: a real DBOS workflow (@dbos-inc/dbos-sdk, pinned) running the bundled
 // scenarios unchanged (the model call a step, each tool call a step), its system database on
-// embedded PGlite or on a real Postgres, each life a child process killed with SIGKILL right after
-// its kill point, each recovery a fresh process that launches DBOS with the same executor id and
-// application version. Nothing of DBOS or PGlite is imported here: only the children load DBOS,
-// and PGlite is loaded when a pglite system first runs.
+// embedded PGlite or on a real Postgres. Each life runs inside killpoint's process, on a pool of
+// connections cut at its kill point, and DBOS is shut down and launched again for the recovery
+// (in-process-life.ts); with --tier process each life is a child process killed with SIGKILL right
+// after its kill point, each recovery a fresh process. Both launch DBOS with the same executor id
+// and application version in every life, which is what makes DBOS recover the workflow. `npm run
+// differential:in-process` proves the two give the same verdict at every kill point. A user's own
+// workflow (--dbos) runs as processes. Nothing of DBOS or PGlite is imported here: DBOS is loaded
+// when the first life runs in process, and PGlite when a pglite system first runs.
 //
 // What each system promises follows from when DBOS records: a step's output is recorded after the
 // step returns, so nothing recorded is lost and the conversation stays valid, but a kill between a
@@ -41,34 +45,36 @@ function summaryOf(c: DbosConfig): string {
   return `DBOS workflow on ${backend}: ${mode}`;
 }
 
-/**
- * Where DBOS lives run unless asked: a process each, killed with SIGKILL. In killpoint's own
- * process (--tier in-process) they are compared with it by `npm run differential:in-process`.
- */
-export const DEFAULT_DBOS_TIER: DbosLivesIn = 'process';
+/** Where DBOS lives run unless asked: proved equal to SIGKILL by `npm run differential:in-process`. */
+export const DEFAULT_DBOS_TIER: DbosLivesIn = 'in-process';
 
-function bundledSystem(name: string, livesIn: DbosLivesIn): SystemUnderTest | undefined {
-  const config = dbosConfigNamed(name);
-  // A user's own workflow is named by its module and input, as after --dbos; its lives are processes.
-  if (config === undefined) return livesIn === 'process' ? dbosModuleSystemNamed(name) : undefined;
+function bundledSystem(config: DbosConfig, name: string, livesIn: DbosLivesIn): SystemUnderTest {
   const selectorTail = livesIn === DEFAULT_DBOS_TIER ? [] : ['--tier', livesIn];
   const system = processSystem({ engine: 'dbos', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: dbosTier(config, name, livesIn), runsIn: livesIn, selectorTail });
   return holdingBackend(system, config.backend);
 }
 
-const systemsIn = { 'in-process': systemsByName((name) => bundledSystem(name, 'in-process')), process: systemsByName((name) => bundledSystem(name, 'process')) };
+const systemsIn = {
+  'in-process': systemsByName((name) => bundledSystem(dbosConfigNamed(name)!, name, 'in-process')),
+  process: systemsByName((name) => bundledSystem(dbosConfigNamed(name)!, name, 'process')),
+};
 
-/** The DBOS system of this name (see config.ts), or undefined; its lives in processes unless `tier` says 'in-process'. */
+/**
+ * The DBOS system of this name (see config.ts), or undefined; its lives in process unless `tier`
+ * says 'process'. A user's own workflow is named by its module and input, as after --dbos; its
+ * lives are processes.
+ */
 export function dbosSystem(name: string, options: SystemOptions = {}): SystemUnderTest | undefined {
+  if (dbosConfigNamed(name) === undefined) return options.tier === 'in-process' ? undefined : dbosModuleSystemNamed(name);
   return systemsIn[options.tier ?? DEFAULT_DBOS_TIER](name);
 }
 
 export const dbosEngine: Engine = {
   name: 'dbos',
-  summary: 'DBOS workflows on embedded PGlite or Postgres, each life a process killed with SIGKILL (--tier in-process: run in process and cut off from the system database at the kill)',
+  summary: 'DBOS workflows on embedded PGlite or Postgres, each life run in process and cut off from the system database at the kill (--tier process: a process killed with SIGKILL)',
   systemNames: allDbosConfigs().map(dbosSystemName),
   defaultSystems: allDbosConfigs().filter((c) => !c.broken && c.backend === 'pglite').map(dbosSystemName),
   system: dbosSystem,
-  tiers: [DEFAULT_DBOS_TIER, 'in-process'],
+  tiers: [DEFAULT_DBOS_TIER, 'process'],
   eventKinds: EVENT_KINDS,
 };
