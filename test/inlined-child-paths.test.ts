@@ -44,4 +44,32 @@ describe('a child bundled with its packages inlined', () => {
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ url: pathToFileURL(esm).href, dirname: dirname(cjs), filename: cjs });
   }, 60_000);
+
+  it('leaves the words as written where they are text: in a string, a template, a comment or a regular expression', async () => {
+    const source = [
+      'export const said = "read import.meta.url, not __dirname";',
+      "export const single = 'import.meta.dirname';",
+      '// import.meta.url in a comment, and "a quote',
+      '/* __filename */ export const found = /import.meta.url"/.test(\'import.meta.url"\');',
+      'export const url = `${import.meta.url} (from import.meta.url)`;',
+      'export const nested = `${`${import.meta.filename}`}!`;',
+      '',
+    ].join('\n');
+    const file = aPackage('words-esm', { type: 'module' }, source);
+    const entry = join(project, 'words.mjs');
+    writeFileSync(entry, "import * as w from 'words-esm';\nconsole.log(JSON.stringify({ ...w }));\n");
+
+    const loader = await childBundle({ entry, packages: 'inline' });
+    built.push(loader);
+    const run = spawnSync(process.execPath, [loader], { encoding: 'utf8' });
+
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({
+      said: 'read import.meta.url, not __dirname',
+      single: 'import.meta.dirname',
+      found: true,
+      url: `${pathToFileURL(file).href} (from import.meta.url)`,
+      nested: `${file}!`,
+    });
+  }, 60_000);
 });
