@@ -17,6 +17,7 @@ import { processSystem } from '../src/harness/process/process-system.js';
 import { liveChildCount } from '../src/harness/process/processes.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario } from '../src/model/load.js';
+import { runMain } from './helpers.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -59,6 +60,17 @@ describe('a DBOS life killed in process against the same life killed by SIGKILL'
     expect(r.disagreements).toHaveLength(1);
     expect(r.disagreements[0]).toMatch(/tool-start\[call_refund\].*writesCommitted: in process 0, process 1/);
   }, 180_000);
+
+  it('is what a check runs unless --tier process asks for SIGKILL; --json says which ran, and a replay command keeps the tier asked for', async () => {
+    const args = ['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'dbos', '--strategy', 'pglite/workflow', '--schedule', 'shop-commit[call_refund]', '--json'];
+    // Without keys, pglite/workflow does not promise "no write done twice": the refund is repeated, exit 0.
+    const inProcess = await runMain(args);
+    expect(inProcess.status).toBe(0);
+    expect(JSON.parse(inProcess.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: true, failed: expect.arrayContaining(['done-twice']) });
+    const processTier = await runMain([...args.slice(0, -1), '--tier', 'process']);
+    expect(processTier.status).toBe(0);
+    expect(processTier.out.join('\n')).toContain('replay: npx killpoint check scenarios/lantern/T01-dana-torn-pad.json --engine dbos --strategy pglite/workflow --tier process --schedule');
+  }, 120_000);
 
   it('leaves DBOS shut down once its lives are over, killed or not', async () => {
     await runSchedule(both('pglite/workflow+keys').inProcess, dana, { kills: [30], interleaving: [] });
