@@ -85,7 +85,7 @@ export async function rowsNotCopied(url: string, workflowId: string): Promise<st
  * A life's connections carry its state's workflow id as their application name, so that the
  * parent can tell when a killed life's connections are gone (see settled).
  */
-export function lifeUrl(url: string, run: RunIdentity): string {
+function lifeUrl(url: string, run: RunIdentity): string {
   const named = new URL(url);
   named.searchParams.set('application_name', run.workflowId);
   return named.toString();
