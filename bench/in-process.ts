@@ -97,8 +97,14 @@ const heapMb = () => {
   return process.memoryUsage().heapUsed / 2 ** 20;
 };
 
-/** Lives run one schedule of one kill after another (every kill point in turn), and the heap and open handles before and after. */
-async function heapOver(system: typeof inProcess, lives: number, killPoints: number): Promise<string> {
+/**
+ * Lives run one schedule of one kill after another (every kill point in turn), and the heap and
+ * open handles before and after. `thenStop`: a backend this process serves, which holds data of its
+ * own that grows with every run (not anything a life left), stopped before each measure of the
+ * heap; the heap with it still running after the lives is printed too.
+ */
+async function heapOver(system: typeof inProcess, lives: number, killPoints: number, thenStop?: () => Promise<void>): Promise<string> {
+  await thenStop?.();
   const before = heapMb();
   const handlesBefore = process.getActiveResourcesInfo().length;
   const many = await timed(async () => {
@@ -106,8 +112,10 @@ async function heapOver(system: typeof inProcess, lives: number, killPoints: num
     for (let i = 0; ran < lives; i++) ran += (await runSchedule(system, dana, { kills: [i % killPoints], interleaving: [] })).lives.length;
     return ran;
   });
+  const withBackend = thenStop === undefined ? '' : `, ${heapMb().toFixed(0)} MB with the backend still running (its database holds every run's rows)`;
+  await thenStop?.();
   const after = heapMb();
-  return `${many.value} in-process lives in ${seconds(many.ms)}: heap ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after${gc === undefined ? ' (run with --expose-gc for a collected heap)' : ''}; open handles ${handlesBefore} before, ${process.getActiveResourcesInfo().length} after ${target(after - before < 50, 'flat, within 50 MB')}`;
+  return `${many.value} in-process lives in ${seconds(many.ms)}: heap ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after${thenStop === undefined ? '' : ' once the backend is stopped'}${withBackend}${gc === undefined ? ' (run with --expose-gc for a collected heap)' : ''}; open handles ${handlesBefore} before, ${process.getActiveResourcesInfo().length} after ${target(after - before < 50, 'flat, within 50 MB')}`;
 }
 console.log(await heapOver(inProcess, LIVES, events));
 
@@ -123,5 +131,4 @@ console.log(`  each schedule from scratch: in process (one at a time: one DBOS p
 const dbosSweepIn = await timed(async () => explore(dana, dbosIn, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency }));
 const dbosSweepProcess = await timed(async () => explore(dana, dbosProcesses, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency }));
 console.log(`  each kill point of a check (every one of T01's ${dbosSweepIn.value.schedulesExplored}, by equivalence): in process ${(dbosSweepIn.ms / dbosSweepIn.value.schedulesExplored).toFixed(0)} ms each (${seconds(dbosSweepIn.ms)}); processes, ${concurrency} at a time: ${(dbosSweepProcess.ms / dbosSweepProcess.value.schedulesExplored).toFixed(0)} ms each (${seconds(dbosSweepProcess.ms)}); in process ${(dbosSweepProcess.ms / dbosSweepIn.ms).toFixed(1)}x faster ${target(dbosSweepProcess.ms / dbosSweepIn.ms >= 20, 'at least 20x')}`);
-console.log(`DBOS: ${await heapOver(dbosIn, DBOS_LIVES, dbosEvents)}`);
-await stopBackends();
+console.log(`DBOS: ${await heapOver(dbosIn, DBOS_LIVES, dbosEvents, stopBackends)}`);
