@@ -51,21 +51,26 @@ await runSchedule(processes, dana, NONE);
 const events = baseline!.lives[0]!.events.length;
 const points = Array.from({ length: POINTS }, (_, i) => Math.floor(((i + 0.5) * events) / POINTS));
 
-const inProcessRun = await timed(() => inPool(points, concurrency, async (k) => runSchedule(inProcess, dana, { kills: [k], interleaving: [] })));
-const processRun = await timed(() => inPool(points, concurrency, async (k) => runSchedule(processes, dana, { kills: [k], interleaving: [] })));
-const eachIn = inProcessRun.ms / points.length;
-const eachProcess = processRun.ms / points.length;
-console.log(`kill-and-resume, LangGraph react/sync on T01 (${points.length} kill points spread over ${events} events):`);
-console.log(`  each schedule from scratch (its killed life, then its recovery): in process, ${concurrency} at a time: ${eachIn.toFixed(0)} ms each; processes, ${concurrency} at a time: ${eachProcess.toFixed(0)} ms each; in process ${(eachProcess / eachIn).toFixed(1)}x faster ${target(eachProcess / eachIn >= 20, 'at least 20x')}`);
-
-// The same kill-and-resume as a check runs it: every kill point of T01 by equivalence, each tier
-// its own way (processes: a child killed at each kill point; in process: the kill points cut from
-// one repeat of the life), one recovery per distinct state, every kill point judged.
-const sweepIn = await timed(async () => explore(dana, inProcess, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency }));
-const sweepProcess = await timed(async () => explore(dana, processes, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency }));
-const perPointIn = sweepIn.ms / sweepIn.value.schedulesExplored;
-const perPointProcess = sweepProcess.ms / sweepProcess.value.schedulesExplored;
-console.log(`  each kill point of a check (every one of T01's ${sweepIn.value.schedulesExplored}, by equivalence): in process, ${concurrency} at a time, ${perPointIn.toFixed(1)} ms each (${seconds(sweepIn.ms)}); processes, ${concurrency} at a time: ${perPointProcess.toFixed(0)} ms each (${seconds(sweepProcess.ms)}); in process ${(perPointProcess / perPointIn).toFixed(1)}x faster ${target(perPointProcess / perPointIn >= 20, 'at least 20x')}`);
+/**
+ * A kill-and-resume timed in both tiers in this one run: each schedule of one kill from scratch at
+ * `points`, then every kill point of T01 as a check runs it (by equivalence, each tier its own
+ * way: processes a child killed at each kill point; in process, for LangGraph, the kill points cut
+ * from one repeat of the life), one recovery per distinct state, every kill point judged.
+ */
+async function bothTiers(label: string, inSystem: typeof inProcess, processSystem: typeof inProcess, points: number[], events: number, inProcessHow: string): Promise<void> {
+  const inProcessRun = await timed(() => inPool(points, concurrency, async (k) => runSchedule(inSystem, dana, { kills: [k], interleaving: [] })));
+  const processRun = await timed(() => inPool(points, concurrency, async (k) => runSchedule(processSystem, dana, { kills: [k], interleaving: [] })));
+  const eachIn = inProcessRun.ms / points.length;
+  const eachProcess = processRun.ms / points.length;
+  console.log(`kill-and-resume, ${label} on T01 (${points.length} kill points spread over ${events} events):`);
+  console.log(`  each schedule from scratch (its killed life, then its recovery): in process, ${inProcessHow}: ${eachIn.toFixed(0)} ms each; processes, ${concurrency} at a time: ${eachProcess.toFixed(0)} ms each; in process ${(eachProcess / eachIn).toFixed(1)}x faster ${target(eachProcess / eachIn >= 20, 'at least 20x')}`);
+  const sweepIn = await timed(async () => explore(dana, inSystem, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency }));
+  const sweepProcess = await timed(async () => explore(dana, processSystem, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency }));
+  const perPointIn = sweepIn.ms / sweepIn.value.schedulesExplored;
+  const perPointProcess = sweepProcess.ms / sweepProcess.value.schedulesExplored;
+  console.log(`  each kill point of a check (every one of T01's ${sweepIn.value.schedulesExplored}, by equivalence): in process, ${inProcessHow}, ${perPointIn.toFixed(1)} ms each (${seconds(sweepIn.ms)}); processes, ${concurrency} at a time: ${perPointProcess.toFixed(0)} ms each (${seconds(sweepProcess.ms)}); in process ${(perPointProcess / perPointIn).toFixed(1)}x faster ${target(perPointProcess / perPointIn >= 20, 'at least 20x')}`);
+}
+await bothTiers('LangGraph react/sync', inProcess, processes, points, events, `${concurrency} at a time`);
 
 const sweep = await timed(async () => {
   let killPoints = 0;
@@ -124,11 +129,5 @@ const dbosProcesses = dbosSystem('pglite/workflow+keys', { tier: 'process' })!;
 const dbosEvents = (await runSchedule(dbosIn, dana, NONE)).lives[0]!.events.length;
 await runSchedule(dbosProcesses, dana, NONE);
 const dbosPoints = Array.from({ length: POINTS }, (_, i) => Math.floor(((i + 0.5) * dbosEvents) / POINTS));
-const dbosRunIn = await timed(() => inPool(dbosPoints, concurrency, async (k) => runSchedule(dbosIn, dana, { kills: [k], interleaving: [] })));
-const dbosRunProcess = await timed(() => inPool(dbosPoints, concurrency, async (k) => runSchedule(dbosProcesses, dana, { kills: [k], interleaving: [] })));
-console.log(`kill-and-resume, DBOS pglite/workflow+keys on T01 (${dbosPoints.length} kill points spread over ${dbosEvents} events):`);
-console.log(`  each schedule from scratch: in process (one at a time: one DBOS per process) ${(dbosRunIn.ms / dbosPoints.length).toFixed(0)} ms each; processes, ${concurrency} at a time: ${(dbosRunProcess.ms / dbosPoints.length).toFixed(0)} ms each; in process ${(dbosRunProcess.ms / dbosRunIn.ms).toFixed(1)}x faster ${target(dbosRunProcess.ms / dbosRunIn.ms >= 20, 'at least 20x')}`);
-const dbosSweepIn = await timed(async () => explore(dana, dbosIn, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency }));
-const dbosSweepProcess = await timed(async () => explore(dana, dbosProcesses, { kills: 1, interleavingBound: 1, seed: 1 }, { concurrency }));
-console.log(`  each kill point of a check (every one of T01's ${dbosSweepIn.value.schedulesExplored}, by equivalence): in process ${(dbosSweepIn.ms / dbosSweepIn.value.schedulesExplored).toFixed(0)} ms each (${seconds(dbosSweepIn.ms)}); processes, ${concurrency} at a time: ${(dbosSweepProcess.ms / dbosSweepProcess.value.schedulesExplored).toFixed(0)} ms each (${seconds(dbosSweepProcess.ms)}); in process ${(dbosSweepProcess.ms / dbosSweepIn.ms).toFixed(1)}x faster ${target(dbosSweepProcess.ms / dbosSweepIn.ms >= 20, 'at least 20x')}`);
+await bothTiers('DBOS pglite/workflow+keys', dbosIn, dbosProcesses, dbosPoints, dbosEvents, 'one at a time (one DBOS per process)');
 console.log(`DBOS: ${await heapOver(dbosIn, DBOS_LIVES, dbosEvents, stopBackends)}`);

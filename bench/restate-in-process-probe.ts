@@ -33,10 +33,9 @@ import { runRestateLife } from '../src/harness/engines/restate/life.js';
 import { RESTATE_STATE_FILES } from '../src/harness/engines/restate/run-spec.js';
 import { startRestateServer } from '../src/harness/engines/restate/server.js';
 import { identityOf, restateTier } from '../src/harness/engines/restate/tier.js';
-import type { LifeFence } from '../src/harness/in-process/fence.js';
+import { shopThrough, type LifeFence } from '../src/harness/in-process/fence.js';
 import { runInProcessLife } from '../src/harness/in-process/in-process-life.js';
 import { readRunStores } from '../src/harness/process/process-life.js';
-import { Shop } from '../src/model/shop.js';
 import { lanternScenario } from '../src/model/load.js';
 
 const { values } = parseArgs({ options: { strategy: { type: 'string' }, scenario: { type: 'string' }, every: { type: 'string' } } });
@@ -83,7 +82,7 @@ async function lifeInProcess(stateDir: string, lifeIndex: number, killAfter: num
     killAfter,
     timeoutMs: 120_000,
     run: async ({ emit, onPick }, fence, workDir) =>
-      runRestateLife({ scenario, config: config!, stateDir: workDir, ingressUrl: server.ingressUrl, adminUrl: server.adminUrl, run, lifeIndex, picks: [], emit, onPick, serve: serveThrough(fence), openShop: (path) => fence.hold(Shop.open(path), (shop) => shop.close()) }),
+      runRestateLife({ scenario, config: config!, stateDir: workDir, ingressUrl: server.ingressUrl, adminUrl: server.adminUrl, run, lifeIndex, picks: [], emit, onPick, serve: serveThrough(fence), openShop: shopThrough(fence) }),
   });
   return { events: life.record.events.length, killed: life.record.end === 'killed' };
 }

@@ -5,6 +5,8 @@
 // pass, and every later event, pick or write it tries is refused. What it still runs in memory is
 // abandoned: it can reach nothing that outlives it.
 
+import { Shop } from '../../model/shop.js';
+
 /** Thrown into a life's code at its kill point and at anything it tries after it. */
 export class LifeKilled extends Error {
   constructor(what: string) {
@@ -66,4 +68,9 @@ export function haltsWhenKilled(say: () => void): Promise<never> | undefined {
     throw error;
   }
   return undefined;
+}
+
+/** Opens a life's shop through its fence: closed at the kill, so no write of the life lands after it. */
+export function shopThrough(fence: LifeFence): (path: string) => Shop {
+  return (path) => fence.hold(Shop.open(path), (shop) => shop.close());
 }

@@ -20,13 +20,12 @@
 import { Socket } from 'node:net';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { Scenario } from '../../../model/scenario.js';
-import { Shop } from '../../../model/shop.js';
-import { LifeKilled, type LifeFence } from '../../in-process/fence.js';
+import { LifeKilled, shopThrough, type LifeFence } from '../../in-process/fence.js';
 import { runInProcessLife } from '../../in-process/in-process-life.js';
 import type { TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { pgOfDbos } from './backend.js';
 import type { DbosConfig } from './config.js';
-import { identityOf } from './identity.js';
+import type { RunIdentity } from './run-spec.js';
 import { runDbosLife } from './life.js';
 
 /** DBOS's own pool size when it makes its pool (its DEFAULT_POOL_SIZE); PGlite's lives use one connection, as the child's do. */
@@ -39,6 +38,8 @@ export interface DbosInProcessJob {
   what: string;
   /** The system database's URL for this life's connections. */
   databaseUrl: string;
+  /** The names the state folder's lives launch with (its identity file). */
+  run: RunIdentity;
   request: TierLifeRequest;
   timeoutMs: number;
   /** For the tier's own test only: the pool left open at the kill, so DBOS goes on recording for the killed life. */
@@ -49,8 +50,7 @@ export interface DbosInProcessJob {
 let lastShutdown: Promise<void> = Promise.resolve();
 
 export function runDbosLifeInProcess(job: DbosInProcessJob): Promise<TierLife> {
-  const { scenario, config, what, request } = job;
-  const run = identityOf(request.stateDir);
+  const { scenario, config, what, request, run } = job;
   return runInProcessLife({
     stateDir: request.stateDir,
     engine: 'DBOS',
@@ -77,7 +77,7 @@ export function runDbosLifeInProcess(job: DbosInProcessJob): Promise<TierLife> {
         emit,
         onPick,
         inProcess: { systemDatabasePool, logger: loggerThrough(fence) },
-        openShop: (path) => fence.hold(Shop.open(path), (shop) => shop.close()),
+        openShop: shopThrough(fence),
       });
     },
   });

@@ -183,11 +183,13 @@ let inProcessModule: Promise<typeof import('./in-process-life.js')> | null = nul
 /** One life in killpoint's own process, from the state in `stateDir`: what its child would answer. */
 async function dbosLifeInProcess(scenario: Scenario, config: DbosConfig, systemName: string, request: TierLifeRequest, variant: DbosInProcessVariant): Promise<TierLife> {
   const [databaseUrl, module] = await Promise.all([systemDatabase(config.backend), (inProcessModule ??= import('./in-process-life.js'))]);
+  const run = identityOf(request.stateDir);
   return module.runDbosLifeInProcess({
     scenario,
     config,
     what: `${scenario.id} dbos ${systemName} life ${request.lifeIndex}`,
-    databaseUrl: lifeUrl(databaseUrl, identityOf(request.stateDir)),
+    databaseUrl: lifeUrl(databaseUrl, run),
+    run,
     request,
     timeoutMs: lifeTimeoutFrom(DBOS_LIFE_TIMEOUT_VARIABLE),
     ...variant,
