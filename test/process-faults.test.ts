@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../src/model/load.js';
 import { LifeTimedOut, runChild } from '../src/harness/process/processes.js';
 import { checkEveryKillPoint } from '../src/harness/api/every-kill-point.js';
+import { hasEnvironmentEntry, pidsNow } from '../src/harness/process/process-tree.js';
 import { postgresBinDir } from '../src/harness/engines/dbos/backends/postgres-cluster.js';
 
 const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'process-faults');
@@ -123,6 +124,26 @@ describe('nothing a life started outlives it', () => {
     expect((await ended).code).toBe(0);
     await waitUntil('the daemon is killed', () => !alive(strays[0]!), 2_000);
   }, 20_000);
+
+  it('a daemon that is still starting (between setsid and its program) when its life ends is found by its tree id, life after life', async () => {
+    // Read in the middle of exec, a process's environment is empty for a moment: about one such
+    // daemon in twenty was taken for a stranger (and left running) before the read waited for the exec.
+    const missed: string[] = [];
+    for (let life = 0; life < 150; life++) {
+      const entry = `KILLPOINT_TEST_TREE=${process.pid}.${life}`;
+      const before = new Set(pidsNow());
+      const shell = spawn('sh', ['-c', 'setsid sleep 30 </dev/null >/dev/null 2>&1 & exec true'], { env: { ...process.env, KILLPOINT_TEST_TREE: `${process.pid}.${life}` }, stdio: 'ignore' });
+      await new Promise((r) => shell.on('exit', r));
+      const started = pidsNow().filter((pid) => !before.has(pid));
+      const found = started.filter((pid) => hasEnvironmentEntry(pid, entry, 'whole'));
+      await new Promise((r) => setTimeout(r, 20)); // every exec is done by now
+      const carrying = started.filter((pid) => alive(pid) && readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(entry));
+      strays.push(...carrying);
+      for (const pid of carrying) if (!found.includes(pid)) missed.push(`life ${life}: ${pid}`);
+      for (const pid of carrying) process.kill(pid, 'SIGKILL');
+    }
+    expect(missed).toEqual([]);
+  }, 60_000);
 
   it('a harness agent that starts a daemon in every life leaves none running after a whole check', async () => {
     const mark = `${process.pid}.${Date.now() % 100_000}`; // sleep's argument, to find the daemons by

@@ -107,17 +107,52 @@ function childrenOf(pid: number): number[] {
  * an entry that starts with it. A process of another user cannot be read: not found.
  */
 export function hasEnvironmentEntry(pid: number, entry: string, match: 'whole' | 'prefix'): boolean {
-  let environ: Buffer;
-  try {
-    environ = readFileSync(`${PROC}/${pid}/environ`);
-  } catch {
-    return false;
-  }
+  const environ = environmentOf(pid);
+  if (environ === null) return false;
   const wanted = Buffer.from(match === 'whole' ? `${entry}\0` : entry);
   for (let at = environ.indexOf(wanted); at !== -1; at = environ.indexOf(wanted, at + 1)) {
     if (at === 0 || environ[at - 1] === 0) return true;
   }
   return false;
+}
+
+/** How long a process in the middle of exec is waited for before its environment is read again. */
+const EXEC_WAIT_MS = 1;
+/** How many times: an exec takes well under a millisecond, but a busy machine can hold it up. */
+const EXEC_WAITS = 50;
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
+/** A kernel thread has no environment, ever (PF_KTHREAD in /proc/<pid>/stat's flags). */
+const KERNEL_THREAD = 0x00200000;
+/** Processes (pid and start) that were waited for and truly have an empty environment: not waited for again. */
+const emptyForGood = new Set<string>();
+
+/**
+ * The environment `pid` was started with; null if it cannot be read. A process in the middle of
+ * exec shows an empty one for a moment (the new program's memory has none laid out yet), and its
+ * command line may already be there: read then, a daemon that a life's shell is starting would be
+ * taken for a stranger and left running. So an empty environment is read again until the exec is
+ * done, unless the process cannot have one (a kernel thread, a zombie) or was found empty before.
+ */
+function environmentOf(pid: number): Buffer | null {
+  let which: string | null = null;
+  for (let wait = 0; ; wait++) {
+    let environ: Buffer;
+    try {
+      environ = readFileSync(`${PROC}/${pid}/environ`);
+    } catch {
+      return null;
+    }
+    if (environ.length > 0) return environ;
+    const fields = statFields(pid);
+    if (fields === null || fields[0] === 'Z' || (Number(fields[6]) & KERNEL_THREAD) !== 0) return environ;
+    which ??= `${pid}:${fields[19]}`;
+    if (emptyForGood.has(which)) return environ;
+    if (wait === EXEC_WAITS) {
+      emptyForGood.add(which);
+      return environ;
+    }
+    Atomics.wait(SLEEPER, 0, 0, EXEC_WAIT_MS);
+  }
 }
 
 /** The processes (other than this one) with an open file that is the same pipe as our descriptor `fd`. */
