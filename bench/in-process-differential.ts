@@ -8,24 +8,36 @@
 //
 //   npm run differential:in-process
 //   npm run differential:in-process -- --systems langgraph:react/sync --scenarios T01,T03 --concurrency 2
-//   npm run differential:in-process -- --systems '' --modules examples/support-agent-langgraph/src/agent.ts
+//   npm run differential:in-process -- --systems '' --modules dbos:examples/support-agent-dbos/src/workflow.ts
 
 import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { engineNamed } from '../src/harness/registry.js';
 import { lanternScenarios } from '../src/model/load.js';
 import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
 import { startProgress } from '../src/harness/cli/progress.js';
 import { langGraphModuleSpec, langGraphModuleSystem } from '../src/harness/engines/langgraph/module/system.js';
+import { dbosModuleSpec, dbosModuleSystem } from '../src/harness/engines/dbos/module/system.js';
 import type { SystemUnderTest } from '../src/harness/engine.js';
 import { runSchedule } from '../src/harness/session.js';
 import type { Scenario } from '../src/model/scenario.js';
 
 /** The systems the in-process tier is proved on, by engine: a plain and a keyed one each. */
 const DEFAULT_SYSTEMS = ['langgraph:react/sync', 'langgraph:toolnode/sync+keys', 'dbos:pglite/workflow', 'dbos:pglite/workflow+keys'];
-/** Users' graphs, on their own input: the example support agent, without and with keys. */
-const DEFAULT_MODULES = ['examples/support-agent-langgraph/src/agent.ts', 'examples/support-agent-langgraph/src/agent-keyed.ts'];
-const MODULE_INPUT = 'examples/support-agent-langgraph/input.json';
+/** Users' own agents (engine:module), each on the input.json of its example: the example support agents, without and with keys. */
+const DEFAULT_MODULES = [
+  'langgraph:examples/support-agent-langgraph/src/agent.ts',
+  'langgraph:examples/support-agent-langgraph/src/agent-keyed.ts',
+  'dbos:examples/support-agent-dbos/src/workflow.ts',
+  'dbos:examples/support-agent-dbos/src/workflow-keyed.ts',
+];
+
+/** A user's module of an engine with an in-process tier, on the input.json beside its src folder, in either tier. */
+const MODULE_SYSTEMS: Record<string, (module: string, tier: 'in-process' | 'process') => SystemUnderTest> = {
+  langgraph: (module, tier) => langGraphModuleSystem(langGraphModuleSpec({ module, inputFile: join(dirname(dirname(module)), 'input.json') }), tier),
+  dbos: (module, tier) => dbosModuleSystem(dbosModuleSpec({ module, inputFile: join(dirname(dirname(module)), 'input.json') }), tier),
+};
 
 /**
  * Every order of the task's parallel calls (up to `bound`), as the picks that give it: a run never
@@ -76,14 +88,16 @@ async function main(): Promise<void> {
     }
     progress.end();
   }
-  // A user's graph runs its own task: every kill point of it, from scratch, on both tiers, in every order of its parallel calls.
-  for (const module of values.modules === undefined ? DEFAULT_MODULES : values.modules.split(',').filter((m) => m !== '')) {
-    const spec = langGraphModuleSpec({ module, inputFile: MODULE_INPUT });
-    const inProcess = langGraphModuleSystem(spec, 'in-process');
-    const sum = byEngine.get('langgraph (your graph)') ?? { killPoints: 0, disagreements: [], inProcessMs: 0, processMs: 0 };
-    byEngine.set('langgraph (your graph)', sum);
+  // A user's agent runs its own task: every kill point of it, from scratch, on both tiers, in every order of its parallel calls.
+  for (const named of values.modules === undefined ? DEFAULT_MODULES : values.modules.split(',').filter((m) => m !== '')) {
+    const [engineName, module] = named.split(/:(.*)/s);
+    const systemOf = MODULE_SYSTEMS[engineName ?? ''] ?? fail(`--modules: "${named}" names no engine with an in-process tier (expected ${Object.keys(MODULE_SYSTEMS).join(' or ')}:<module>)`);
+    const inProcess = systemOf(module!, 'in-process');
+    const label = `${engineName} (your ${engineName === 'dbos' ? 'workflow' : 'graph'})`;
+    const sum = byEngine.get(label) ?? { killPoints: 0, disagreements: [], inProcessMs: 0, processMs: 0 };
+    byEngine.set(label, sum);
     for (const interleaving of await ordersOf(inProcess, inProcess.ownTask!)) {
-      const r = await compareTiers(inProcess.ownTask!, inProcess, langGraphModuleSystem(spec, 'process'), { concurrency, interleaving });
+      const r = await compareTiers(inProcess.ownTask!, inProcess, systemOf(module!, 'process'), { concurrency, interleaving });
       sum.killPoints += r.killPoints;
       sum.disagreements.push(...r.disagreements);
       sum.inProcessMs += r.inProcessMs;

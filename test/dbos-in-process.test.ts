@@ -1,14 +1,15 @@
 // A DBOS life killed inside killpoint's own process must say what the same life says when its
 // process is killed with SIGKILL: the same lives, the same verdict, at every kill point sampled here
 // (npm run differential:in-process compares every kill point of the 14 tasks). A kill that leaves
-// DBOS's pool open is caught by the same comparison, and DBOS is left shut down.
+// DBOS's pool open is caught by the same comparison, and DBOS is left shut down. A user's own
+// workflow (--dbos) runs in process too, with the same answers as its processes.
 
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventIdentities } from '../src/harness/check/kill-points.js';
 import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
 import { holdBackend, holdingBackend, stopBackends, systemDatabase } from '../src/harness/engines/dbos/backend.js';
-import { poolThrough } from '../src/harness/engines/dbos/in-process-life.js';
+import { poolThrough } from '../src/harness/engines/dbos/held-dbos.js';
 import { LifeFence } from '../src/harness/in-process/fence.js';
 import { dbosConfigNamed } from '../src/harness/engines/dbos/config.js';
 import { dbosSystem } from '../src/harness/engines/dbos/engine.js';
@@ -18,6 +19,8 @@ import { liveChildCount } from '../src/harness/process/processes.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario } from '../src/model/load.js';
 import { runMain } from './helpers.js';
+import { dbosModuleSpec, dbosModuleSystem } from '../src/harness/engines/dbos/module/system.js';
+import { SystemInputError } from '../src/harness/engine.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -79,13 +82,56 @@ describe('a DBOS life killed in process against the same life killed by SIGKILL'
   }, 60_000);
 });
 
+describe("a user's own DBOS workflow in process", () => {
+  const FIXTURES = 'test/fixtures/dbos-modules';
+  const input = { orderId: 'O-7', email: 'dana@example.com' };
+  const tiers = (module: string) => {
+    const spec = dbosModuleSpec({ module: `${FIXTURES}/${module}`, input });
+    return { inProcess: dbosModuleSystem(spec, 'in-process'), process: dbosModuleSystem(spec, 'process') };
+  };
+
+  // The two steps run in parallel: killed life after killed life, each life registers the workflow
+  // and its steps are observed anew (an earlier life's observer left in place would see them too).
+  it('gives the lives and verdicts its processes give, at the workflow\'s start, in the refund\'s gap and after each record, in both orders of its steps', async () => {
+    for (const [module, interleaving] of [['unkeyed.ts', [0]], ['keyed.ts', [1]]] as const) {
+      const { inProcess, process } = tiers(module);
+      const ids = eventIdentities((await runSchedule(inProcess, inProcess.ownTask!, { kills: [], interleaving: [...interleaving] })).lives[0]!.events);
+      const points = ['workflow-started', 'step-return[step 0]', 'step-recorded[step 0]', 'step-recorded[step 1]'].map((id) => ids.indexOf(id));
+      expect(points.every((k) => k >= 0), ids.join(', ')).toBe(true);
+      const r = await compareTiers(inProcess.ownTask!, inProcess, process, { concurrency: 2, killPoints: points, interleaving });
+      expect(r.disagreements, module).toEqual([]);
+      expect(r.killPoints).toBe(points.length);
+    }
+  }, 180_000);
+
+  it('refuses a workflow registered when its module loads: DBOS clears its registrations between lives in one process (--tier process checks it)', async () => {
+    const { inProcess } = tiers('registered-at-load.ts');
+    const check = async () => {
+      await runSchedule(inProcess, inProcess.ownTask!, { kills: [1], interleaving: [] });
+      await runSchedule(inProcess, inProcess.ownTask!, { kills: [1], interleaving: [] });
+    };
+    await expect(check()).rejects.toThrow(SystemInputError);
+    await expect(check()).rejects.toThrow(/createWorkflow\(ctx\) returned the same workflow function as in an earlier life: register the workflow inside createWorkflow .* or check it with --tier process/);
+  }, 60_000);
+
+  it('runs in process unless --tier process asks for SIGKILL; --json says which ran, the replay command keeps --tier process', async () => {
+    const args = ['check', '--dbos', `${FIXTURES}/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'step-return[step 0]', '--json'];
+    const inProcess = await runMain(args);
+    expect(inProcess.status).toBe(1);
+    expect(JSON.parse(inProcess.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: false, failed: expect.arrayContaining(['done-twice']) });
+    const processTier = await runMain([...args.slice(0, -1), '--tier', 'process']);
+    expect(processTier.status).toBe(1);
+    expect(processTier.out.join('\n')).toContain(`replay: npx killpoint check --dbos ${FIXTURES}/unkeyed.ts --input ${FIXTURES}/input.json --tier process --schedule`);
+  }, 120_000);
+});
+
 describe("DBOS's pool in a life run in process", () => {
   it('refuses, once the life is killed, a query that was waiting for a connection before the kill', async () => {
     const databaseUrl = await systemDatabase('pglite');
     const release = holdBackend('pglite');
     try {
       const fence = new LifeFence('a life');
-      const pool = poolThrough(fence, { what: 'a life', databaseUrl, config: dbosConfigNamed('pglite/workflow')! }) as unknown as {
+      const pool = poolThrough(fence, { what: 'a life', databaseUrl, backend: 'pglite' }) as unknown as {
         connect(): Promise<{ query(text: string): Promise<unknown>; release(): void; on(event: 'error', listener: () => void): void }>;
         query(text: string): Promise<{ rows: unknown[] }>;
       };

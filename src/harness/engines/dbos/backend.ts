@@ -15,7 +15,6 @@
 // that names the backend and what failed (exit 2), with nothing left running.
 
 import { writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Session, SystemUnderTest } from '../../engine.js';
 import { runChild, withTempDir, LifeTimedOut } from '../../process/processes.js';
@@ -25,6 +24,7 @@ import type { Backend } from './config.js';
 import { postgresBinDir, startPostgresCluster, type PostgresCluster } from './backends/postgres-cluster.js';
 import { servePglite } from './backends/pglite-server.js';
 import { givenPostgresUrl, maskUrl, POSTGRES_URL_VARIABLE } from './backends/postgres-url.js';
+import { pgOfDbos, type Pool } from './pg.js';
 import { DBOS_ENV, QUEUE_NAME, QUEUE_POLLING_MS, type DbosPrepareSpec } from './run-spec.js';
 
 export { maskUrl, POSTGRES_URL_VARIABLE };
@@ -35,29 +35,6 @@ const PREPARE_TIMEOUT_MS = 60_000;
 const databases = new Map<Backend, Promise<string>>();
 /** How to stop what this process started for each backend. */
 const stoppers = new Map<Backend, () => Promise<void>>();
-
-export interface Queryable {
-  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-}
-
-export interface Pool extends Queryable {
-  connect(): Promise<Queryable & { release(): void }>;
-  on(event: 'error', listener: () => void): void;
-  end(): Promise<void>;
-}
-
-interface PgModule {
-  Pool: new (options: { connectionString: string; max: number; allowExitOnIdle: boolean }) => Pool;
-}
-
-/**
- * `pg`, the client DBOS is built on, found where DBOS finds it (installed beside DBOS or inside
- * it): killpoint does not depend on it, and its types are not installed, so it is described here.
- */
-export function pgOfDbos(): PgModule {
-  const dbos = createRequire(import.meta.url).resolve('@dbos-inc/dbos-sdk');
-  return createRequire(dbos)('pg') as PgModule;
-}
 
 const pools = new Map<string, Pool>();
 

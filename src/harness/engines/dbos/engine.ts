@@ -21,7 +21,7 @@ import type { Engine, SystemOptions, SystemUnderTest } from '../../engine.js';
 import { STEP_RECORDED } from '../../check/event-kinds.js';
 import { DBOS_EVENT_KINDS } from './event-kinds.js';
 import { allDbosConfigs, dbosConfigNamed, dbosSystemName, type DbosConfig } from './config.js';
-import { dbosTier, type DbosLivesIn } from './tier.js';
+import { DEFAULT_DBOS_TIER, dbosTier, type DbosLivesIn } from './tier.js';
 import { holdingBackend } from './backend.js';
 import { processSystem, systemsByName } from '../../process/process-system.js';
 import { dbosModuleSystemNamed } from './module/system.js';
@@ -45,9 +45,6 @@ function summaryOf(c: DbosConfig): string {
   return `DBOS workflow on ${backend}: ${mode}`;
 }
 
-/** Where DBOS lives run unless asked: proved equal to SIGKILL by `npm run differential:in-process`. */
-export const DEFAULT_DBOS_TIER: DbosLivesIn = 'in-process';
-
 function bundledSystem(config: DbosConfig, name: string, livesIn: DbosLivesIn): SystemUnderTest {
   const selectorTail = livesIn === DEFAULT_DBOS_TIER ? [] : ['--tier', livesIn];
   const system = processSystem({ engine: 'dbos', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: dbosTier(config, name, livesIn), runsIn: livesIn, selectorTail });
@@ -61,11 +58,10 @@ const systemsIn = {
 
 /**
  * The DBOS system of this name (see config.ts), or undefined; its lives in process unless `tier`
- * says 'process'. A user's own workflow is named by its module and input, as after --dbos; its
- * lives are processes.
+ * says 'process'. A user's own workflow is named by its module and input, as after --dbos.
  */
 export function dbosSystem(name: string, options: SystemOptions = {}): SystemUnderTest | undefined {
-  if (dbosConfigNamed(name) === undefined) return options.tier === 'in-process' ? undefined : dbosModuleSystemNamed(name);
+  if (dbosConfigNamed(name) === undefined) return dbosModuleSystemNamed(name, options.tier);
   return systemsIn[options.tier ?? DEFAULT_DBOS_TIER](name);
 }
 

@@ -3,33 +3,18 @@
 // launched here. Loaded only when the first such life starts, so DBOS stays out of a process that
 // never runs one.
 //
-// What makes the kill as final as SIGKILL. Everything DBOS writes goes through one pool of
-// connections to the system database, made here: at the kill point each of its sockets is
-// destroyed (as the kernel closes a killed process's sockets: what was sent is sent, nothing more
-// is), a query in flight fails with the life's LifeKilled (DBOS retries only connection errors, so
-// it gives up at once), and every later connection or query is refused. The shop is closed by the
-// fence; DBOS's logger goes quiet, as a killed process prints nothing more. Whatever DBOS still
-// runs for the killed life (a parallel step, the wait for the workflow's output) can reach nothing.
-//
-// DBOS is one per process: a life launches it and its end (or its kill) shuts it down and clears
-// its registrations, and the next life waits for that before it launches again under the same
-// executor id and version, which is what makes DBOS recover the workflow. So lives run one at a
-// time (runInProcessLife sees to it), and a killed life's pending work never meets the next one's
-// DBOS: it holds the executor it started with, whose pool is cut.
+// DBOS is held by the life's fence (held-dbos.ts: its pool, its logger, its shutdown), and the shop
+// is opened through it: at the kill point nothing of the life can write any more. Lives run one at
+// a time (DBOS is one per process).
 
-import { Socket } from 'node:net';
-import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { Scenario } from '../../../model/scenario.js';
-import { LifeKilled, shopThrough, type LifeFence } from '../../in-process/fence.js';
+import { shopThrough } from '../../in-process/fence.js';
 import { runInProcessLife } from '../../in-process/in-process-life.js';
 import type { TierLife, TierLifeRequest } from '../../process/process-lives.js';
-import { pgOfDbos } from './backend.js';
 import type { DbosConfig } from './config.js';
 import type { RunIdentity } from './run-spec.js';
 import { runDbosLife } from './life.js';
-
-/** DBOS's own pool size when it makes its pool (its DEFAULT_POOL_SIZE); PGlite's lives use one connection, as the child's do. */
-const DBOS_POOL_SIZE = 10;
+import { dbosHeldBy } from './held-dbos.js';
 
 export interface DbosInProcessJob {
   scenario: Scenario;
@@ -46,9 +31,6 @@ export interface DbosInProcessJob {
   brokenPool?: 'left-open';
 }
 
-/** The last life's DBOS being shut down: the next life launches once it is. */
-let lastShutdown: Promise<void> = Promise.resolve();
-
 export function runDbosLifeInProcess(job: DbosInProcessJob): Promise<TierLife> {
   const { scenario, config, what, request, run } = job;
   return runInProcessLife({
@@ -58,14 +40,7 @@ export function runDbosLifeInProcess(job: DbosInProcessJob): Promise<TierLife> {
     killAfter: request.killAfter,
     timeoutMs: job.timeoutMs,
     run: async ({ emit, onPick }, fence, workDir) => {
-      await lastShutdown;
-      const systemDatabasePool = poolThrough(fence, job);
-      // Held after the pool, so closed after it: DBOS is shut down once it can no longer write.
-      fence.hold(DBOS, () => {
-        lastShutdown = DBOS.shutdown({ deregister: true }).catch((error: unknown) => {
-          process.stderr.write(`killpoint: ${what}: DBOS did not shut down cleanly: ${(error as Error).message}\n`);
-        });
-      });
+      const inProcess = await dbosHeldBy(fence, { what, databaseUrl: job.databaseUrl, backend: config.backend, ...(job.brokenPool === undefined ? {} : { brokenPool: job.brokenPool }) });
       return runDbosLife({
         scenario,
         config,
@@ -76,73 +51,9 @@ export function runDbosLifeInProcess(job: DbosInProcessJob): Promise<TierLife> {
         picks: [...request.picks],
         emit,
         onPick,
-        inProcess: { systemDatabasePool, logger: loggerThrough(fence) },
+        inProcess,
         openShop: shopThrough(fence),
       });
     },
   });
-}
-
-interface CutOffPool {
-  connect(): Promise<unknown>;
-  query(...args: unknown[]): Promise<unknown>;
-  on(event: 'error', listener: () => void): void;
-}
-
-/**
- * DBOS's pool for one life, made of sockets this process can destroy, held by the life's fence.
- * Refusing `connect` is not enough: a query that waited for a connection before the kill is handed
- * one the pool opens after it, without asking `connect`. So once cut, every socket the pool asks
- * for fails before it opens.
- */
-export function poolThrough(fence: LifeFence, job: Pick<DbosInProcessJob, 'what' | 'databaseUrl' | 'config' | 'brokenPool'>): CutOffPool {
-  const sockets = new Set<Socket>();
-  let cut = false;
-  const Pool = pgOfDbos().Pool as unknown as new (options: object) => CutOffPool;
-  const pool = new Pool({
-    connectionString: job.databaseUrl,
-    max: job.config.backend === 'pglite' ? 1 : DBOS_POOL_SIZE,
-    stream: () => {
-      const socket = new Socket();
-      if (cut) {
-        socket.connect = (() => {
-          process.nextTick(() => socket.destroy(new LifeKilled(job.what)));
-          return socket;
-        }) as typeof socket.connect;
-        return socket;
-      }
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      return socket;
-    },
-  });
-  // DBOS leaves a pool it did not make to its maker; an idle connection cut at the kill is nobody's error.
-  pool.on('error', () => {});
-  if (job.brokenPool === 'left-open') return pool;
-  return fence.hold(pool, (held) => {
-    cut = true;
-    const refuse = (): Promise<never> => Promise.reject(new LifeKilled(job.what));
-    held.connect = refuse;
-    held.query = refuse;
-    for (const socket of sockets) socket.destroy(new LifeKilled(job.what));
-  });
-}
-
-/**
- * DBOS's logger for one life: its errors on stderr, as the child's console logger at level
- * "error" writes them, until the kill; nothing after it (what DBOS then reports is the killed
- * life's pending work failing against its cut pool, which a killed process would never print).
- */
-function loggerThrough(fence: LifeFence) {
-  const quiet = (): void => {};
-  return {
-    info: quiet,
-    debug: quiet,
-    warn: quiet,
-    error(inputError: unknown, metadata?: { stack?: string }): void {
-      if (fence.killed) return;
-      if (inputError instanceof Error || metadata?.stack === undefined) console.error(inputError);
-      else console.error(inputError, '\n', metadata.stack);
-    },
-  };
 }

@@ -20,7 +20,8 @@ import type { OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../..
 import { readRunStores, runEngineLife } from '../../process/process-life.js';
 import { lifeTimeoutFrom } from '../../process/processes.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
-import { databaseClient as database, systemDatabase, type Queryable } from './backend.js';
+import { databaseClient as database, systemDatabase } from './backend.js';
+import type { Queryable } from './pg.js';
 import { dbosChild } from './bundle.js';
 import type { DbosConfig } from './config.js';
 import { copyIdentity, IDENTITY_FILE, identityOf, runIdentity } from './identity.js';
@@ -176,6 +177,9 @@ async function dbosLife(scenario: Scenario, config: DbosConfig, systemName: stri
 
 /** Where a DBOS system's lives run: a child process each, or in killpoint's own process (in-process-life.ts). */
 export type DbosLivesIn = 'process' | 'in-process';
+
+/** Where DBOS lives run unless asked: proved equal to SIGKILL by `npm run differential:in-process`. */
+export const DEFAULT_DBOS_TIER: DbosLivesIn = 'in-process';
 
 /** DBOS in this process, loaded when its first in-process life starts. */
 let inProcessModule: Promise<typeof import('./in-process-life.js')> | null = null;

@@ -7,6 +7,10 @@
 // Events: workflow-started (its status row committed), each step's step-start and step-return
 // (steps.ts), step-recorded once DBOS has committed a step's output, workflow-recorded once the
 // workflow's output is recorded. A step DBOS finds recorded does not run and has no events.
+//
+// In killpoint's own process (the in-process tier, its fence given), DBOS is held by the fence
+// (../held-dbos.ts) and shut down with its registrations cleared after each life, so each life's
+// createWorkflow registers the workflow anew, as each process's does.
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +25,8 @@ import { BatchGate } from '../../../interleaving.js';
 import { installCommitHooks } from '../hooks.js';
 import { dbosSettings } from '../life.js';
 import { QUEUE_NAME } from '../run-spec.js';
+import { dbosHeldBy } from '../held-dbos.js';
+import type { LifeFence } from '../../../in-process/fence.js';
 import { DBOS_MODULE_FILES, type DbosModuleContext, type DbosModuleRunFile } from './spec.js';
 import { observeSteps, type StepPackages } from './steps.js';
 // The kinds this life emits (step-start, step-return), known where they are labelled.
@@ -38,6 +44,8 @@ export interface DbosModuleLifeInputs {
   picks: number[];
   emit: EmitEvent;
   onPick: (pick: number, width: number) => void;
+  /** In killpoint's own process: the life's fence, and its name in errors. */
+  inProcess?: { fence: LifeFence; what: string };
 }
 
 type Workflow = (input: unknown) => Promise<unknown>;
@@ -54,7 +62,7 @@ export async function runDbosModuleLife(inputs: DbosModuleLifeInputs): Promise<n
   const ctx: DbosModuleContext = { dataDir, workflowId: run.runKey };
 
   const gate = new BatchGate(inputs.picks, inputs.onPick);
-  const packages: StepPackages = { DBOSExecutor: DBOSExecutor as never, getFunctionRegistration: getFunctionRegistration as never, stepId: () => DBOS.stepID };
+  const packages: StepPackages = { DBOSExecutor: DBOSExecutor as never, getFunctionRegistration: getFunctionRegistration as never, stepId: () => DBOS.stepID, currentExecutor: () => DBOSExecutor.globalInstance };
   const steps = observeSteps(packages, gate, emit);
   let starting = false;
   installCommitHooks({
@@ -69,10 +77,13 @@ export async function runDbosModuleLife(inputs: DbosModuleLifeInputs): Promise<n
     },
   });
 
+  // In killpoint's process, once the last life's DBOS is shut down: a workflow registers only then.
+  const held = inputs.inProcess === undefined ? undefined : await dbosHeldBy(inputs.inProcess.fence, { what: inputs.inProcess.what, databaseUrl: spec.databaseUrl, backend: spec.backend });
   const workflow = (await userCall(() => createWorkflow(ctx), spec.workflowExport)) as Workflow;
   if (typeof workflow !== 'function') throw new UserModuleSetupError(`${spec.workflowExport}(ctx) returned ${workflow === null ? 'null' : typeof workflow}: expected the workflow function DBOS.registerWorkflow returned`);
+  if (inputs.inProcess !== undefined) registeredAnew(workflow, spec.workflowExport);
 
-  DBOS.setConfig(dbosSettings({ config: { backend: spec.backend, newExecutorEachLife: false } as never, databaseUrl: spec.databaseUrl, run, lifeIndex: inputs.lifeIndex }));
+  DBOS.setConfig(dbosSettings({ config: { backend: spec.backend, newExecutorEachLife: false } as never, databaseUrl: spec.databaseUrl, run, lifeIndex: inputs.lifeIndex, ...(held === undefined ? {} : { inProcess: held }) }));
   await DBOS.launch();
   let handle;
   if ((await DBOS.getWorkflowStatus(run.workflowId)) === null) {
@@ -89,6 +100,21 @@ export async function runDbosModuleLife(inputs: DbosModuleLifeInputs): Promise<n
     recorded: () => emit({ kind: 'workflow-recorded' }),
   });
   return null;
+}
+
+/** The workflows earlier lives in this process were given. */
+const workflowsGiven = new WeakSet<Workflow>();
+
+/**
+ * In one process, DBOS's registrations are cleared between lives: a workflow registered when the
+ * module loaded (and handed out again by createWorkflow) is registered no more after the first
+ * life, and DBOS could not recover it. Named as the user's set-up.
+ */
+function registeredAnew(workflow: Workflow, workflowExport: string): void {
+  if (workflowsGiven.has(workflow)) {
+    throw new UserModuleSetupError(`${workflowExport}(ctx) returned the same workflow function as in an earlier life: register the workflow inside ${workflowExport} (each life in killpoint's process registers it anew, as DBOS's registrations are cleared between lives), or check it with --tier process`);
+  }
+  workflowsGiven.add(workflow);
 }
 
 /** Starts the workflow on killpoint's queue; one DBOS does not know is the user's set-up, named. */

@@ -24,7 +24,12 @@ export interface StepPackages {
   getFunctionRegistration: (fn: unknown) => { stepConfig?: unknown } | undefined;
   /** DBOS.stepID: the number DBOS gave the running step. */
   stepId: () => number | undefined;
+  /** The executor DBOS runs now (DBOSExecutor.globalInstance): a step of another is a killed life's. */
+  currentExecutor: () => unknown;
 }
+
+/** DBOS's own callStepFunction, kept on the prototype: each life's wrapper wraps it, never an earlier life's wrapper. */
+const DBOS_OWN = Symbol.for('killpoint.dbos.callStepFunction');
 
 /** The step whose output DBOS is about to record (one at a time: the gate sees to that). */
 export interface StepObserver {
@@ -32,11 +37,13 @@ export interface StepObserver {
 }
 
 export function observeSteps(packages: StepPackages, gate: BatchGate, emit: EmitEvent): StepObserver {
-  const proto = packages.DBOSExecutor.prototype;
-  const callStepFunction = proto.callStepFunction;
+  const proto = packages.DBOSExecutor.prototype as ExecutorClass['prototype'] & { [DBOS_OWN]?: ExecutorClass['prototype']['callStepFunction'] };
+  const callStepFunction = (proto[DBOS_OWN] ??= proto.callStepFunction);
   let called = 0;
   let returned: { step: number; name: string } | null = null;
   proto.callStepFunction = function (this: unknown, stepFn, stepName, config, instance, ...args) {
+    // A killed life's workflow, run on by its shut-down executor in this process, is not this life's (its pool is cut).
+    if (this !== packages.currentExecutor()) return callStepFunction.call(this, stepFn, stepName, config, instance, ...args);
     const name = stepName ?? stepFn.name ?? '<unnamed>';
     // Looked up on the function the workflow gave, before it is wrapped (DBOS looks it up by the function).
     const stepConfig = config ?? packages.getFunctionRegistration(stepFn)?.stepConfig;

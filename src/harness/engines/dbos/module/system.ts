@@ -1,6 +1,7 @@
-// A user's own DBOS workflow as a system under test: its module and input name it, each life is a
-// child process killed with SIGKILL right after its kill point, on the system database of the
-// backend (PGlite by default; Postgres with KILLPOINT_POSTGRES_URL), and it runs a task of its own
+// A user's own DBOS workflow as a system under test: its module and input name it, each life runs
+// in killpoint's process cut off at its kill point (the in-process tier, as the bundled engine's
+// lives) or, with --tier process, is a child process killed with SIGKILL right after it, on the
+// system database of the backend (PGlite by default; Postgres with KILLPOINT_POSTGRES_URL), and it runs a task of its own
 // (the input as the workflow's argument), judged against its own run never killed on the effects
 // its module reports and the workflow's result. The run never killed must repeat itself.
 
@@ -21,12 +22,21 @@ import { holdingBackend, POSTGRES_URL_VARIABLE, systemDatabase } from '../backen
 import type { Backend } from '../config.js';
 import { runIdentity } from '../identity.js';
 import { DBOS_LIFE_TIMEOUT_VARIABLE, type RunIdentity } from '../run-spec.js';
+import { DEFAULT_DBOS_TIER, type DbosLivesIn } from '../tier.js';
+import { runInProcessLife } from '../../../in-process/in-process-life.js';
+import { moduleLifeHere } from '../../../user-module/in-process.js';
+import { lifeTimeoutFrom } from '../../../process/processes.js';
+import type { TierLife, TierLifeRequest } from '../../../process/process-lives.js';
 // Its events' kinds (step-recorded, workflow-started, ...) are known wherever its runs are read.
 import '../event-kinds.js';
+import type { BundledModule } from '../../../user-module/load.js';
 import { DBOS_MODULE_ENV, DBOS_MODULE_FILES, DEFAULT_DBOS_EFFECTS_EXPORT, DEFAULT_WORKFLOW_EXPORT, type DbosModuleRunFile, type DbosModuleSpec } from './spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 const CHILD_MAIN = siblingModule(import.meta.url, 'child-main');
+const LIFE_MODULE = siblingModule(import.meta.url, 'life');
+/** DBOS stays outside the bundle: it loads optional packages only where installed, and the module and killpoint must share its one copy. */
+const EXTERNAL = ['@dbos-inc/*'];
 
 /** What a user's workflow is held to: everything killpoint can read of it. */
 export const DBOS_MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer'];
@@ -55,18 +65,39 @@ export function dbosModuleSpec(options: DbosModuleOptions): DbosModuleSpec {
 }
 
 /** The system named by its selector's words after `--dbos` (a corpus entry's strategy), or undefined when the words are not one. */
-export function dbosModuleSystemNamed(name: string): SystemUnderTest | undefined {
-  const named = moduleOptionsNamed(name, ['--workflow-export', '--effects-export']);
+export function dbosModuleSystemNamed(name: string, livesIn?: DbosLivesIn): SystemUnderTest | undefined {
+  const named = moduleOptionsNamed(name, ['--workflow-export', '--effects-export', '--tier']);
   if (named === undefined) return undefined;
   const { values, ...target } = named;
-  return dbosModuleSystem(dbosModuleSpec({ ...target, workflowExport: values.get('--workflow-export'), effectsExport: values.get('--effects-export') }));
+  const tier = values.get('--tier') ?? livesIn;
+  if (tier !== undefined && tier !== 'in-process' && tier !== 'process') return undefined;
+  return dbosModuleSystem(dbosModuleSpec({ ...target, workflowExport: values.get('--workflow-export'), effectsExport: values.get('--effects-export') }), tier);
 }
 
 function identityIn(stateDir: string): RunIdentity {
   return JSON.parse(readFileSync(join(stateDir, DBOS_MODULE_FILES.identity), 'utf8')) as RunIdentity;
 }
 
-function moduleTier(spec: DbosModuleSpec): WholeRunTier {
+type ModuleLife = typeof import('./life.js');
+
+/** One life in killpoint's own process, DBOS held by its fence (../held-dbos.ts), on a private copy of the state folder. */
+async function lifeInProcess(runFile: DbosModuleRunFile, request: TierLifeRequest, what: string): Promise<TierLife> {
+  const { life, loaded } = await moduleLifeHere<ModuleLife, BundledModule>({ module: runFile.module, childMain: LIFE_MODULE, packages: {}, external: EXTERNAL }, () => import('./life.js'));
+  return runInProcessLife({
+    engine: 'DBOS',
+    what,
+    killAfter: request.killAfter,
+    timeoutMs: lifeTimeoutFrom(DBOS_LIFE_TIMEOUT_VARIABLE),
+    // Matched by name: the bundle has classes of its own.
+    isBadInput: (error) => (error as Error | undefined)?.name === 'UserModuleSetupError',
+    badInputPhrase: 'cannot be checked',
+    stateDir: request.stateDir,
+    run: ({ emit, onPick }, fence, workDir) =>
+      life.runDbosModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, lifeIndex: request.lifeIndex, picks: [...request.picks], emit, onPick, inProcess: { fence, what } }),
+  });
+}
+
+function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn): WholeRunTier {
   return {
     name: 'dbos-module',
     prepare: (scenario, stateDir) => {
@@ -74,19 +105,20 @@ function moduleTier(spec: DbosModuleSpec): WholeRunTier {
       writeFileSync(join(stateDir, DBOS_MODULE_FILES.identity), JSON.stringify(runIdentity(scenario)));
     },
     life: async (_scenario, request) => {
-      // DBOS stays outside the bundle: it loads optional packages only where installed, and the module and killpoint must share its one copy.
-      const [databaseUrl, bundled] = await Promise.all([systemDatabase(spec.backend), userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: ['@dbos-inc/*'] })]);
+      const runFile: DbosModuleRunFile = { ...spec, databaseUrl: await systemDatabase(spec.backend), run: identityIn(request.stateDir) };
+      const what = `${spec.moduleArg} life ${request.lifeIndex}`;
+      if (livesIn === 'in-process') return lifeInProcess(runFile, request, what);
+      const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: EXTERNAL });
       const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
-      const runFile: DbosModuleRunFile = { ...spec, databaseUrl, run: identityIn(request.stateDir) };
       const child = { engine: 'DBOS', bundle, runFileVariable: DBOS_MODULE_ENV.run, picksVariable: DBOS_MODULE_ENV.picks, timeoutVariable: DBOS_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: 'cannot be checked' };
-      return runEngineLife(child, request, `${spec.moduleArg} life ${request.lifeIndex}`, runFile);
+      return runEngineLife(child, request, what, runFile);
     },
     stores: (_scenario, stateDir) => readModuleStores(stateDir, 'workflow state'),
   };
 }
 
-export function dbosModuleSystem(spec: DbosModuleSpec): SystemUnderTest {
-  const tier = moduleTier(spec);
+export function dbosModuleSystem(spec: DbosModuleSpec, livesIn: DbosLivesIn = DEFAULT_DBOS_TIER): SystemUnderTest {
+  const tier = moduleTier(spec, livesIn);
   const system = moduleSystem({
     engine: 'dbos',
     option: '--dbos',
@@ -94,9 +126,14 @@ export function dbosModuleSystem(spec: DbosModuleSpec): SystemUnderTest {
     options: [
       ...(spec.workflowExport === DEFAULT_WORKFLOW_EXPORT ? [] : [['--workflow-export', spec.workflowExport] as const]),
       ...(spec.effectsExport === DEFAULT_DBOS_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
+      ...(livesIn === DEFAULT_DBOS_TIER ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the workflow',
-    summary: `the DBOS workflow of ${spec.moduleArg} on ${spec.backend}, each life a process killed with SIGKILL`,
+    tier: livesIn,
+    summary:
+      livesIn === 'in-process'
+        ? `the DBOS workflow of ${spec.moduleArg} on ${spec.backend}, each life run in process and cut off from the system database at its kill point`
+        : `the DBOS workflow of ${spec.moduleArg} on ${spec.backend}, each life a process killed with SIGKILL`,
     promised: DBOS_MODULE_PROMISES,
     killPoints: DBOS_MODULE_KILL_POINTS,
     sessionRuns: (scenario, name) => (schedule) => runWholeInProcesses(tier, scenario, name, schedule),

@@ -15,6 +15,7 @@ import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
 import { runWholeInProcesses, type WholeRunTier } from '../../../process/whole-run.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
+import { moduleLifeHere, type ModuleLifeHere } from '../../../user-module/in-process.js';
 import { EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
@@ -24,7 +25,6 @@ import { lifeThreadCount, lifeThreadsFor, type LifeThreads } from '../../../in-p
 import type { TierLife } from '../../../process/process-lives.js';
 import { moduleInProcessLife, type ModuleLifeJob } from './in-process-job.js';
 import { lifeTimeoutFrom } from '../../../process/processes.js';
-import { pathToFileURL } from 'node:url';
 import type { LoadedGraphModule } from './life.js';
 // Its events' kinds (node-start, checkpoint-saved, ...) are known wherever its runs are read.
 import '../event-kinds.js';
@@ -42,24 +42,10 @@ const USER_PACKAGES = { chatModels: '@langchain/core/language_models/chat_models
 
 
 type ModuleLife = typeof import('./life.js');
-const inProcessLives = new Map<string, Promise<{ life: ModuleLife; loaded?: LoadedGraphModule }>>();
 
-/**
- * The user's module and killpoint's side of its life, loaded into this process once: bundled as
- * its child is (one file, its packages inlined), or, unbundled, the life loads the module itself.
- */
-function inProcessLifeOf(spec: LangGraphModuleSpec): Promise<{ life: ModuleLife; loaded?: LoadedGraphModule }> {
-  let found = inProcessLives.get(spec.module);
-  if (found === undefined) {
-    found = (async () => {
-      const bundle = await userModuleChildBundle({ module: spec.module, childMain: LIFE_MODULE, packages: USER_PACKAGES, asModule: true });
-      if (bundle === null) return { life: await import('./life.js') };
-      const bundled = (await import(pathToFileURL(bundle).href)) as ModuleLife & { loaded: LoadedGraphModule };
-      return { life: bundled, loaded: bundled.loaded };
-    })();
-    inProcessLives.set(spec.module, found);
-  }
-  return found;
+/** The user's module and killpoint's side of its life, in this process (user-module/in-process.ts). */
+function inProcessLifeOf(spec: LangGraphModuleSpec): Promise<ModuleLifeHere<ModuleLife, LoadedGraphModule>> {
+  return moduleLifeHere({ module: spec.module, childMain: LIFE_MODULE, packages: USER_PACKAGES }, () => import('./life.js'));
 }
 
 /**

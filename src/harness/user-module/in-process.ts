@@ -1,0 +1,33 @@
+// A user's module and killpoint's side of its life, loaded into killpoint's own process once, for
+// lives run there (the in-process tier): bundled as its child is (one file, its packages inlined,
+// the engine's own packages where the bundle leaves them external), or, where it cannot be
+// bundled, the life as killpoint has it, which then loads the module itself.
+
+import { pathToFileURL } from 'node:url';
+import { userModuleChildBundle, type ModuleChildEntry } from './bundle.js';
+import type { BundledModule } from './load.js';
+
+export interface ModuleLifeHere<Life, Loaded extends BundledModule> {
+  /** The life's code: the bundle's exports, or killpoint's own module. */
+  life: Life;
+  /** The module as the bundle loaded it; absent, the life loads it. */
+  loaded?: Loaded;
+}
+
+const loadedHere = new Map<string, Promise<unknown>>();
+
+/** The life of `entry.childMain` with the user's module, loaded once per module and life. */
+export function moduleLifeHere<Life, Loaded extends BundledModule>(entry: Omit<ModuleChildEntry, 'asModule'>, unbundled: () => Promise<Life>): Promise<ModuleLifeHere<Life, Loaded>> {
+  const key = `${entry.module}|${entry.childMain}`;
+  let found = loadedHere.get(key) as Promise<ModuleLifeHere<Life, Loaded>> | undefined;
+  if (found === undefined) {
+    found = (async () => {
+      const bundle = await userModuleChildBundle({ ...entry, asModule: true });
+      if (bundle === null) return { life: await unbundled() };
+      const bundled = (await import(pathToFileURL(bundle).href)) as Life & { loaded: Loaded };
+      return { life: bundled, loaded: bundled.loaded };
+    })();
+    loadedHere.set(key, found);
+  }
+  return found;
+}
