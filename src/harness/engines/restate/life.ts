@@ -79,6 +79,8 @@ export async function runRestateLife(inputs: RestateLifeInputs): Promise<Convers
    * in the same process (the server may retry one) replays what the journal holds, silently.
    */
   let ranHere = new Set<string>();
+  /** Tool calls whose closure the SDK has started, their run-start not said yet (see runStarts). */
+  const startedUnsaid = new Set<string>();
 
   const modelStep = async (conversation: Conversation): Promise<AssistantMessage> => {
     const modelCall = modelCalls++;
@@ -98,6 +100,7 @@ export async function runRestateLife(inputs: RestateLifeInputs): Promise<Convers
   const toolStep = async (call: ToolCall, step: number, invocationId: string): Promise<ToolResult> => {
     const tool = call.name as ToolName;
     await gate.pass(call.id);
+    if (startedUnsaid.delete(call.id)) emit({ kind: 'run-start', step, callId: call.id });
     emit({ kind: 'tool-start', callId: call.id, tool, step });
     await gate.pass(call.id);
     const key = !isWriteTool(tool) || config.keys === 'none' ? null
@@ -152,16 +155,19 @@ export async function runRestateLife(inputs: RestateLifeInputs): Promise<Convers
   };
 
   // The run interceptor fires only for a step that runs (its result not in the journal): the
-  // step's start. Side-by-side calls' closures are started by the SDK one at a time, in the order
-  // of their ctx.run calls, each a turn of the event loop after the other, so their starts come in
-  // that order; what they do after it goes through the gate.
+  // step's start. Side-by-side calls' closures are started by the SDK one at a time, but in an
+  // order its progress loop and the connection's timing decide (not always that of their ctx.run
+  // calls: seen both ways, run to run), so a tool call's start is said once the gate lets the call
+  // take its first step (toolStep): the picks, not timing, order the events. Nothing durable
+  // happens between the two moments.
   const runStarts: restate.HooksProvider = () => ({
     interceptor: {
       run: async (name, next) => {
         const named = steps.get(name);
         if (named === undefined) throw new restate.TerminalError(`restate: a step named "${name}" that the agent did not start`);
         ranHere.add(name);
-        emit(named.callId === undefined ? { kind: 'run-start', step: named.step } : { kind: 'run-start', step: named.step, callId: named.callId });
+        if (named.callId === undefined) emit({ kind: 'run-start', step: named.step });
+        else startedUnsaid.add(named.callId);
         await next();
       },
     },
