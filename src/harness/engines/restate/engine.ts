@@ -16,13 +16,13 @@
 import { CHECK_NAMES } from '../../check/checks.js';
 import { STEP_RECORDED } from '../../check/event-kinds.js';
 import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
-import type { Engine, SystemUnderTest } from '../../engine.js';
+import type { Engine, SystemOptions, SystemUnderTest } from '../../engine.js';
 import { systemsByName } from '../../process/process-system.js';
 import { RESTATE_MODES, restateConfigNamed, type RestateConfig } from './config.js';
 import { RESTATE_EVENT_KINDS } from './event-kinds.js';
 import { requireAiMiddleware } from './packages.js';
 import { restateSession } from './session.js';
-import { restateTier } from './tier.js';
+import { restateTier, type RestateLivesIn } from './tier.js';
 import { restateModuleSystemNamed } from './module/system.js';
 
 /** Every kind Restate's lives emit beyond the scenario's: a step's start, its journal entry, the invocation's output. */
@@ -37,31 +37,47 @@ function summaryOf(c: RestateConfig): string {
   return `Restate service, model and tool calls as ctx.run steps: ${keys}`;
 }
 
-/** The Restate system of this name (see config.ts), or undefined. */
-export const restateSystem = systemsByName((name): SystemUnderTest | undefined => {
-  const config = restateConfigNamed(name);
-  // A user's own service is named by its module and input, as after --restate.
-  if (config === undefined) return restateModuleSystemNamed(name);
+/** Where Restate lives run unless asked. */
+export const DEFAULT_RESTATE_TIER: RestateLivesIn = 'process';
+
+function bundledSystem(config: RestateConfig, name: string, livesIn: RestateLivesIn): SystemUnderTest {
   return {
     engine: 'restate',
     name,
     summary: summaryOf(config),
     promised: CHECK_NAMES,
     killPoints: KILL_POINTS,
-    selector: ['--engine', 'restate', '--strategy', name],
+    selector: ['--engine', 'restate', '--strategy', name, ...(livesIn === DEFAULT_RESTATE_TIER ? [] : ['--tier', livesIn])],
     inProcess: false,
+    tier: livesIn,
     open: (scenario) => {
       if (config.loop === 'ai-middleware') requireAiMiddleware();
-      return restateSession(scenario, name, (server, warm) => restateTier(config, name, server, warm));
+      return restateSession(scenario, name, (server, warm) => restateTier(config, name, server, warm, livesIn));
     },
   };
-});
+}
+
+const systemsIn = {
+  'in-process': systemsByName((name) => bundledSystem(restateConfigNamed(name)!, name, 'in-process')),
+  process: systemsByName((name) => bundledSystem(restateConfigNamed(name)!, name, 'process')),
+};
+
+/**
+ * The Restate system of this name (see config.ts), or undefined; its lives in processes unless
+ * `tier` says 'in-process'. A user's own service is named by its module and input, as after
+ * --restate; its lives are processes.
+ */
+export function restateSystem(name: string, options: SystemOptions = {}): SystemUnderTest | undefined {
+  if (restateConfigNamed(name) === undefined) return options.tier === 'in-process' ? undefined : restateModuleSystemNamed(name);
+  return systemsIn[options.tier ?? DEFAULT_RESTATE_TIER](name);
+}
 
 export const restateEngine: Engine = {
   name: 'restate',
-  summary: 'a Restate service on a private restate-server, each life the service process killed with SIGKILL',
+  summary: 'a Restate service on a private restate-server, each life the service process killed with SIGKILL (--tier in-process: an endpoint in killpoint\'s process, torn down at the kill)',
   systemNames: RESTATE_MODES,
   defaultSystems: RESTATE_MODES.filter((name) => !restateConfigNamed(name)!.broken),
   system: restateSystem,
+  tiers: [DEFAULT_RESTATE_TIER, 'in-process'],
   eventKinds: EVENT_KINDS,
 };

@@ -1,7 +1,8 @@
 // A Restate run's lives, for the one whole-run loop of process engines
 // (src/harness/process/whole-run.ts): a fresh state folder with the scenario's shop, the run's own
 // names in the session's server (identity.json: its service, the service's port, its key), then
-// one child per life, the run's service, killed with SIGKILL right after its kill point.
+// one child per life, the run's service, killed with SIGKILL right after its kill point, or (in
+// process) one endpoint of killpoint's own per life, torn down there (in-process-life.ts).
 //
 // The run's durable state is in two places: its folder (the shop, the outbox) and the invocation's
 // journal in the server. The journal cannot be copied into another invocation, so the explorer
@@ -16,6 +17,7 @@ import { serializeScenario } from '../../../model/scenario-json.js';
 import { Shop } from '../../../model/shop.js';
 import type { TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { readRunStores, runEngineLife } from '../../process/process-life.js';
+import { lifeTimeoutFrom } from '../../process/processes.js';
 import type { WholeRunTier } from '../../process/whole-run.js';
 import type { WarmPool } from '../../process/warm-pool.js';
 import { restateChild } from './bundle.js';
@@ -38,18 +40,34 @@ export async function identityOf(scenario: Scenario, stateDir: string): Promise<
   return run;
 }
 
-export function restateTier(config: RestateConfig, systemName: string, server: () => Promise<RestateServer>, warm?: WarmPool): WholeRunTier {
+/** Where a Restate system's lives run: a child process each, or in killpoint's own process (in-process-life.ts). */
+export type RestateLivesIn = 'process' | 'in-process';
+
+/** The SDK in this process, loaded when its first in-process life starts. */
+let inProcessModule: Promise<typeof import('./in-process-life.js')> | null = null;
+
+/** For the in-process tier's own test only: the endpoint's connections left open at the kill (see in-process-life.ts). */
+export interface RestateInProcessVariant {
+  brokenEndpoint?: 'connections-left-open';
+}
+
+export function restateTier(config: RestateConfig, systemName: string, server: () => Promise<RestateServer>, warm?: WarmPool, livesIn: RestateLivesIn = 'process', variant: RestateInProcessVariant = {}): WholeRunTier {
   return {
-    name: `restate-${systemName}`,
+    name: `restate-${systemName}${livesIn === 'in-process' ? '-in-process' : ''}`,
     prepare: (scenario, stateDir) => {
       mkdirSync(stateDir, { recursive: true });
       Shop.create(scenario.shop, join(stateDir, RESTATE_STATE_FILES.shop)).close();
     },
     life: async (scenario: Scenario, request: TierLifeRequest): Promise<TierLife> => {
+      const what = `${scenario.id} restate ${systemName} life ${request.lifeIndex}`;
+      if (livesIn === 'in-process') {
+        const [started, module, run] = await Promise.all([server(), (inProcessModule ??= import('./in-process-life.js')), identityOf(scenario, request.stateDir)]);
+        return module.runRestateLifeInProcess({ scenario, config, what, server: started, run, request, timeoutMs: lifeTimeoutFrom(RESTATE_LIFE_TIMEOUT_VARIABLE), ...variant });
+      }
       const [{ ingressUrl, adminUrl }, bundle, run] = await Promise.all([server(), restateChild(), identityOf(scenario, request.stateDir)]);
       const spec: RestateRunSpec = { scenario: serializeScenario(scenario), config, ingressUrl, adminUrl, run };
       const child = { engine: 'Restate', bundle, runFileVariable: RESTATE_ENV.run, picksVariable: RESTATE_ENV.picks, timeoutVariable: RESTATE_LIFE_TIMEOUT_VARIABLE };
-      return runEngineLife(child, warm === undefined ? request : { ...request, warm }, `${scenario.id} restate ${systemName} life ${request.lifeIndex}`, spec);
+      return runEngineLife(child, warm === undefined ? request : { ...request, warm }, what, spec);
     },
     stores: (scenario, stateDir) => readRunStores(join(stateDir, RESTATE_STATE_FILES.shop), join(stateDir, RESTATE_STATE_FILES.outbox), scenario.id),
   };

@@ -1,0 +1,93 @@
+// A Restate life run inside killpoint's own process (its service on an endpoint of this process,
+// torn down at the kill point) must say what the same life says when its process is killed with
+// SIGKILL: the same lives, the same verdict, at every kill point sampled here (npm run
+// differential:in-process compares every kill point of the 14 tasks). An endpoint whose
+// connections are left open at the kill is caught by the same comparison.
+
+import { describe, expect, it } from 'vitest';
+import { eventIdentities } from '../src/harness/check/kill-points.js';
+import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
+import { ATTACH_TIMEOUT_VARIABLE } from '../src/harness/engines/restate/client.js';
+import { restateConfigNamed } from '../src/harness/engines/restate/config.js';
+import { restateSystem } from '../src/harness/engines/restate/engine.js';
+import { restateSession } from '../src/harness/engines/restate/session.js';
+import { restateTier } from '../src/harness/engines/restate/tier.js';
+import type { SystemUnderTest } from '../src/harness/engine.js';
+import { runSchedule } from '../src/harness/session.js';
+import { lanternScenario } from '../src/model/load.js';
+import { runMain } from './helpers.js';
+
+const dana = lanternScenario('T01');
+const ivan = lanternScenario('T03');
+const both = (name: string) => ({ inProcess: restateSystem(name, { tier: 'in-process' })!, process: restateSystem(name, { tier: 'process' })! });
+
+/** The kill points with these identities in a run never killed (in process). */
+async function pointsOf(system: SystemUnderTest, scenario: typeof dana, identities: string[]): Promise<number[]> {
+  const ids = eventIdentities((await runSchedule(system, scenario, { kills: [], interleaving: [] })).lives[0]!.events);
+  const points = identities.map((id) => ids.indexOf(id));
+  expect(points.every((k) => k >= 0), `${identities.join(', ')} among ${ids.join(', ')}`).toBe(true);
+  return points;
+}
+
+describe('a Restate life killed in process against the same life killed by SIGKILL', () => {
+  it("Dana's refund without keys: the same lives and verdicts at the first step, in the refund's gap, after its journal entry and after the invocation's output", async () => {
+    const { inProcess, process } = both('service');
+    const points = await pointsOf(inProcess, dana, ['run-start[step 0]', 'shop-commit[call_refund]', 'step-recorded[call_refund]', 'invocation-done']);
+    const r = await compareTiers(dana, inProcess, process, { concurrency: 2, killPoints: points });
+    expect(r.disagreements).toEqual([]);
+    expect(r.killPoints).toBe(points.length);
+  }, 180_000);
+
+  it("Ivan's parallel cancellations with keys: the same at each commit, the other call still running beside it", async () => {
+    const { inProcess, process } = both('service+keys');
+    const points = await pointsOf(inProcess, ivan, ['shop-commit[call_cancel-both_1]', 'shop-commit[call_cancel-both_2]']);
+    const r = await compareTiers(ivan, inProcess, process, { concurrency: 2, killPoints: points });
+    expect(r.disagreements).toEqual([]);
+  }, 180_000);
+
+  it("an endpoint whose connections stay open at the kill is caught: the killed life goes on talking to the server, and the recovery never makes the refund again", async () => {
+    const name = 'service';
+    const config = restateConfigNamed(name)!;
+    const broken: SystemUnderTest = {
+      ...both(name).inProcess,
+      summary: 'a broken in-process kill',
+      open: (scenario) => restateSession(scenario, name, (server, warm) => restateTier(config, name, server, warm, 'in-process', { brokenEndpoint: 'connections-left-open' })),
+    };
+    // The invocation stays with the killed life's connection, and a recovery waits for its output
+    // as long as killpoint lets it (90 s by default): 8 s here, room enough for the lives by
+    // SIGKILL beside it.
+    process.env[ATTACH_TIMEOUT_VARIABLE] = '8';
+    let r;
+    try {
+      const points = await pointsOf(broken, dana, ['shop-commit[call_refund]']);
+      r = await compareTiers(dana, broken, both(name).process, { concurrency: 2, killPoints: points });
+    } finally {
+      delete process.env[ATTACH_TIMEOUT_VARIABLE];
+    }
+    expect(r.disagreements).toHaveLength(1);
+    expect(r.disagreements[0]).toMatch(/shop-commit\[call_refund\].*writesCommitted: in process 1, process 2/);
+  }, 180_000);
+});
+
+describe("a Restate life's events, in process", () => {
+  // The SDK starts side-by-side closures in an order of its own progress loop and the connection's
+  // timing; run in process, where the loop is shared, it came out both ways run to run.
+  it("are the same run after run for the same picks: Ivan's parallel calls start in the order the gate lets them", async () => {
+    const system = restateSystem('service+keys', { tier: 'in-process' })!;
+    const runs = new Set<string>();
+    for (let run = 0; run < 5; run++) runs.add(eventIdentities((await runSchedule(system, ivan, { kills: [], interleaving: [] })).lives[0]!.events).join(' '));
+    expect(runs.size).toBe(1);
+    expect([...runs][0]).toContain('run-start[call_cancel-both_1] tool-start[call_cancel-both_1] run-start[call_cancel-both_2] tool-start[call_cancel-both_2]');
+  }, 120_000);
+});
+
+describe('the Restate tier on the command line', () => {
+  it('runs in process when --tier in-process asks; --json says which ran, and the replay command keeps the tier', async () => {
+    const args = ['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'restate', '--strategy', 'service', '--tier', 'in-process', '--schedule', 'shop-commit[call_refund]'];
+    const r = await runMain([...args, '--json']);
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: false, failed: expect.arrayContaining(['done-twice']) });
+    const text = await runMain(args);
+    expect(text.out.join('\n')).toMatch(/replay: npx killpoint check scenarios\/lantern\/T01-dana-torn-pad\.json --engine restate --strategy service --tier in-process --schedule \d+/);
+  }, 120_000);
+});
