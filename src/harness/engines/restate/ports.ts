@@ -1,9 +1,12 @@
-// The ports a Restate session listens on. The server's three (ingress, admin, node-to-node) are
-// the system's when it has free ones, or those KILLPOINT_RESTATE_PORT names (it, and the next
-// two), checked free first: one in use is bad input, said before anything starts. A service's port
-// must stay its own across its lives (the server calls the deployment at the address it was
-// registered with), so it is taken below the kernel's range of ports for outgoing connections:
-// while a killed life's port is closed, no connection of the server's can be given it.
+// The ports a Restate session listens on, all below the kernel's range of ports for outgoing
+// connections (32768 and up on Linux), each found free. A port is found free and then let go
+// before its owner binds it: one in that range could meanwhile be given to any outgoing
+// connection (a sweep's lives make many), and the server would fail to start ("Address in use",
+// seen in an in-process sweep). A service's port must also stay its own across its lives (the
+// server calls the deployment at the address it was registered with): while a killed life's port
+// is closed, no connection can be given it. The server's three (ingress, admin, node-to-node) are
+// those KILLPOINT_RESTATE_PORT names instead when it is set (it, and the next two), checked free
+// first: one in use is bad input, said before anything starts.
 
 import { createServer } from 'node:net';
 import { ProtocolError } from '../../process/protocol.js';
@@ -42,26 +45,36 @@ export async function serverPorts(): Promise<ServerPorts> {
     }
     return { ingress: ports[0]!, admin: ports[1]!, node: ports[2]! };
   }
-  const given: number[] = [];
-  while (given.length < 3) {
-    const port = await tryListen(0);
-    if (port === null) throw new ProtocolError('restate: the system gave no free port for the server');
-    if (!given.includes(port)) given.push(port);
-  }
-  return { ingress: given[0]!, admin: given[1]!, node: given[2]! };
+  return { ingress: await SERVER_PORTS.take(), admin: await SERVER_PORTS.take(), node: await SERVER_PORTS.take() };
 }
 
-/** Where services listen: below the kernel's range for outgoing connections (32768 and up on Linux). */
-const SERVICE_PORTS = { from: 20_000, count: 10_000 };
-/** The next service port to try: each process starts at a place of its own, so side-by-side processes seldom meet. */
-let nextServicePort = SERVICE_PORTS.from + (process.pid * 7919) % SERVICE_PORTS.count;
+/** A range of ports of our own, below the kernel's range for outgoing connections, and where in it to look next. */
+class PortRange {
+  /** Each process starts at a place of its own, so side-by-side processes seldom meet. */
+  private next: number;
+
+  constructor(
+    private readonly from: number,
+    private readonly count: number,
+    private readonly what: string,
+  ) {
+    this.next = from + (process.pid * 7919) % count;
+  }
+
+  /** A port of the range, free now, not given before by this process. */
+  async take(): Promise<number> {
+    for (let tried = 0; tried < this.count; tried++) {
+      const port = this.next;
+      this.next = this.from + ((this.next - this.from + 1) % this.count);
+      if ((await tryListen(port)) !== null) return port;
+    }
+    throw new ProtocolError(`restate: no free port for ${this.what} from ${this.from} to ${this.from + this.count - 1}`);
+  }
+}
+
+const SERVICE_PORTS = new PortRange(20_000, 10_000, 'a service');
+const SERVER_PORTS = new PortRange(10_000, 10_000, 'the server');
 
 /** A port for a run's service, free now, not given before by this process. */
-export async function servicePort(): Promise<number> {
-  for (let tried = 0; tried < SERVICE_PORTS.count; tried++) {
-    const port = nextServicePort;
-    nextServicePort = SERVICE_PORTS.from + ((nextServicePort - SERVICE_PORTS.from + 1) % SERVICE_PORTS.count);
-    if ((await tryListen(port)) !== null) return port;
-  }
-  throw new ProtocolError(`restate: no free port for a service from ${SERVICE_PORTS.from} to ${SERVICE_PORTS.from + SERVICE_PORTS.count - 1}`);
-}
+export const servicePort = (): Promise<number> => SERVICE_PORTS.take();
+
