@@ -52,7 +52,7 @@ export interface RestateLifeInputs {
   /**
    * Serves the life's service on the run's port; by default restate.serve, for the life of the
    * process. A life run inside another process serves it on an endpoint it can tear down at its
-   * kill point instead (bench/restate-in-process-probe.ts).
+   * kill point instead (in-process-life.ts).
    */
   serve?: (service: restate.ServiceDefinition<string, unknown>, port: number) => Promise<void>;
   /** Opens the shop at `path`; by default Shop.open. A life run inside another process opens it through its fence, closed at the kill point. */
