@@ -107,7 +107,9 @@ export async function startRestateServer(): Promise<RestateServer> {
     if ((await answers(`${adminUrl}/health`)) && (await answers(`${ingressUrl}/restate/health`))) break;
     if (performance.now() > until) {
       await stop();
-      throw new ProtocolError(`restate: the server did not answer its health checks within ${limit / 1000} s (${SERVER_START_TIMEOUT_VARIABLE} sets the limit); it was stopped`);
+      // What it printed before it was stopped says why, when anything does.
+      const printed = await ended.then((exit) => errorLine(exit.stderr), () => '');
+      throw new ProtocolError(`restate: the server on ports ${ports.ingress}, ${ports.admin} and ${ports.node} did not answer its health checks within ${limit / 1000} s (${SERVER_START_TIMEOUT_VARIABLE} sets the limit); it was stopped${printed}`);
     }
     await waitMs(20);
   }
