@@ -43,7 +43,7 @@ describe('restate: bad input', () => {
       ]);
       expect(missing.stderr).toMatch(/KILLPOINT_RESTATE_SERVER=.*no-such-restate-server: no such file.*@restatedev\/restate-server/);
       expect(busy.stderr).toMatch(new RegExp(`port ${port} is in use \\(KILLPOINT_RESTATE_PORT=${port}`));
-      expect(silent.stderr).toMatch(/the server did not answer its health checks within 1 s .*it was stopped/);
+      expect(silent.stderr).toMatch(/the server on ports \d+, \d+ and \d+ did not answer its health checks within 1 s .*it was stopped/);
       for (const r of [missing, busy, silent]) {
         expect(r.status).toBe(2);
         expect(r.stdout).toBe('');
