@@ -1,7 +1,7 @@
 // What killpoint sees of a user's DBOS workflow's steps (src/harness/engines/dbos/module/steps.ts),
 // on a stand-in for DBOS's executor: in one process, life after life, each life sees its own
 // executor's steps once, and none of another executor's (a killed life's workflow, run on by the
-// executor it started with).
+// executor it started with, or a later DBOS life that observes its steps its own way).
 
 import { describe, expect, it } from 'vitest';
 import { BatchGate } from '../src/harness/interleaving.js';
@@ -45,5 +45,16 @@ describe("a user's workflow's steps, observed life after life in one process", (
     const nextLife = life(() => next);
     expect(await runStep(killed)).toBe('done');
     expect(nextLife).toEqual([]);
+  });
+
+  it("a later executor's steps are not the ended life's: a bundled DBOS life after a check of a user's workflow runs unobserved by it", async () => {
+    const userLife = new Executor();
+    const engineLife = new Executor();
+    let current = userLife;
+    const events = life(() => current);
+    await runStep(userLife);
+    current = engineLife;
+    expect(await runStep(engineLife)).toBe('done');
+    expect(events).toEqual(['step-start', 'step-return']);
   });
 });

@@ -24,7 +24,7 @@ export interface StepPackages {
   getFunctionRegistration: (fn: unknown) => { stepConfig?: unknown } | undefined;
   /** DBOS.stepID: the number DBOS gave the running step. */
   stepId: () => number | undefined;
-  /** The executor DBOS runs now (DBOSExecutor.globalInstance): a step of another is a killed life's. */
+  /** The executor DBOS runs now (DBOSExecutor.globalInstance): the life's is the one running its first step. */
   currentExecutor: () => unknown;
 }
 
@@ -40,10 +40,15 @@ export function observeSteps(packages: StepPackages, gate: BatchGate, emit: Emit
   const proto = packages.DBOSExecutor.prototype as ExecutorClass['prototype'] & { [DBOS_OWN]?: ExecutorClass['prototype']['callStepFunction'] };
   const callStepFunction = (proto[DBOS_OWN] ??= proto.callStepFunction);
   let called = 0;
+  let lifeExecutor: unknown;
   let returned: { step: number; name: string } | null = null;
   proto.callStepFunction = function (this: unknown, stepFn, stepName, config, instance, ...args) {
-    // A killed life's workflow, run on by its shut-down executor in this process, is not this life's (its pool is cut).
-    if (this !== packages.currentExecutor()) return callStepFunction.call(this, stepFn, stepName, config, instance, ...args);
+    // This life's executor is the one DBOS runs when the first step is called. Any other is not
+    // this life's: a killed life's, run on by its shut-down executor in this process (its pool is
+    // cut), or a later one's that does not observe steps this way (the bundled engine's, in the
+    // same process after a check of a user's workflow): DBOS's own function, unobserved.
+    lifeExecutor ??= this === packages.currentExecutor() ? this : undefined;
+    if (this !== lifeExecutor) return callStepFunction.call(this, stepFn, stepName, config, instance, ...args);
     const name = stepName ?? stepFn.name ?? '<unnamed>';
     // Looked up on the function the workflow gave, before it is wrapped (DBOS looks it up by the function).
     const stepConfig = config ?? packages.getFunctionRegistration(stepFn)?.stepConfig;
