@@ -61,6 +61,9 @@ export async function startRestateServer(): Promise<RestateServer> {
     RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${ports.admin}`,
     RESTATE_DISABLE_TELEMETRY: 'true',
     RESTATE_LOG_FILTER: 'error',
+    // One line a record, without colour codes: the last line of what it printed says why it stopped.
+    RESTATE_LOG_FORMAT: 'compact',
+    RESTATE_LOG_DISABLE_ANSI_CODES: 'true',
     // One partition instead of the default 24: a session's few invocations need no more, and each
     // partition's processor keeps the server busy (idle, 24 took an eighth of a core, one a
     // fiftieth; the Restate test files took a fifth less CPU with one).
