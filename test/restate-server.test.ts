@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { restateSystem } from '../src/harness/engines/restate/engine.js';
+import { PortRange } from '../src/harness/engines/restate/ports.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario } from '../src/model/load.js';
 
@@ -23,3 +24,8 @@ it("leaves nothing in the system's temp folder once its session is over (its ser
     rmSync(temp, { recursive: true, force: true });
   }
 }, 60_000);
+
+it('never gives the server a port fetch refuses to connect to (10080: its health checks would never be answered)', async () => {
+  const range = new PortRange(10_079, 3, 'the server');
+  expect([await range.take(), await range.take(), await range.take()]).not.toContain(10_080);
+});
