@@ -3,7 +3,7 @@
 // same tier. A real engine names its system and says what it promises; the rest is written here.
 
 import type { CheckName } from '../check/checks.js';
-import type { LifeTier, SystemUnderTest } from '../engine.js';
+import type { LifeTier, SystemOptions, SystemUnderTest } from '../engine.js';
 import { processLives, processSession, type ProcessTier } from './process-lives.js';
 import { runWholeInProcesses } from './whole-run.js';
 
@@ -49,4 +49,12 @@ export function systemsByName(make: (name: string) => SystemUnderTest | undefine
     }
     return system;
   };
+}
+
+type RealTier = NonNullable<SystemOptions['tier']>;
+
+/** The systems of an engine by name in either tier, each made once: `options.tier` chooses, else `defaultTier`. */
+export function systemsByTier(make: (name: string, tier: RealTier) => SystemUnderTest | undefined, defaultTier: RealTier): (name: string, options?: SystemOptions) => SystemUnderTest | undefined {
+  const inTier = { 'in-process': systemsByName((name) => make(name, 'in-process')), process: systemsByName((name) => make(name, 'process')) };
+  return (name, options = {}) => inTier[options.tier ?? defaultTier](name);
 }

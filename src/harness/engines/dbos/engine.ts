@@ -23,7 +23,7 @@ import { DBOS_EVENT_KINDS } from './event-kinds.js';
 import { allDbosConfigs, dbosConfigNamed, dbosSystemName, type DbosConfig } from './config.js';
 import { DEFAULT_DBOS_TIER, dbosTier, type DbosLivesIn } from './tier.js';
 import { holdingBackend } from './backend.js';
-import { processSystem, systemsByName } from '../../process/process-system.js';
+import { processSystem, systemsByTier } from '../../process/process-system.js';
 import { dbosModuleSystemNamed } from './module/system.js';
 
 function promises(c: DbosConfig): readonly CheckName[] {
@@ -51,10 +51,7 @@ function bundledSystem(config: DbosConfig, name: string, livesIn: DbosLivesIn): 
   return holdingBackend(system, config.backend);
 }
 
-const systemsIn = {
-  'in-process': systemsByName((name) => bundledSystem(dbosConfigNamed(name)!, name, 'in-process')),
-  process: systemsByName((name) => bundledSystem(dbosConfigNamed(name)!, name, 'process')),
-};
+const bundledSystems = systemsByTier((name, livesIn) => bundledSystem(dbosConfigNamed(name)!, name, livesIn), DEFAULT_DBOS_TIER);
 
 /**
  * The DBOS system of this name (see config.ts), or undefined; its lives in process unless `tier`
@@ -62,7 +59,7 @@ const systemsIn = {
  */
 export function dbosSystem(name: string, options: SystemOptions = {}): SystemUnderTest | undefined {
   if (dbosConfigNamed(name) === undefined) return dbosModuleSystemNamed(name, options.tier);
-  return systemsIn[options.tier ?? DEFAULT_DBOS_TIER](name);
+  return bundledSystems(name, options);
 }
 
 export const dbosEngine: Engine = {

@@ -20,10 +20,10 @@
 
 import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
 import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
-import type { Engine, SystemOptions, SystemUnderTest } from '../../engine.js';
+import type { Engine, SystemUnderTest } from '../../engine.js';
 import { LANGGRAPH_EVENT_KINDS } from './event-kinds.js';
 import { allLangGraphConfigs, langGraphConfigNamed, langGraphSystemName, type LangGraphConfig } from './config.js';
-import { processSystem, systemsByName } from '../../process/process-system.js';
+import { processSystem, systemsByTier } from '../../process/process-system.js';
 import { DEFAULT_LANGGRAPH_TIER, langGraphTier, type LangGraphLivesIn } from './run.js';
 import { langGraphModuleSystemNamed } from './module/system.js';
 
@@ -48,12 +48,8 @@ function bundledSystem(name: string, livesIn: LangGraphLivesIn): SystemUnderTest
   return processSystem({ engine: 'langgraph', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: langGraphTier(config, name, undefined, livesIn), runsIn: livesIn, selectorTail });
 }
 
-const systemsIn = { 'in-process': systemsByName((name) => bundledSystem(name, 'in-process')), process: systemsByName((name) => bundledSystem(name, 'process')) };
-
 /** The LangGraph system of this name (see config.ts), or undefined; its lives in process unless `tier` says 'process'. */
-export function langGraphSystem(name: string, options: SystemOptions = {}): SystemUnderTest | undefined {
-  return systemsIn[options.tier ?? DEFAULT_LANGGRAPH_TIER](name);
-}
+export const langGraphSystem = systemsByTier(bundledSystem, DEFAULT_LANGGRAPH_TIER);
 
 export const langGraphEngine: Engine = {
   name: 'langgraph',

@@ -17,7 +17,7 @@ import { CHECK_NAMES } from '../../check/checks.js';
 import { STEP_RECORDED } from '../../check/event-kinds.js';
 import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
 import type { Engine, SystemOptions, SystemUnderTest } from '../../engine.js';
-import { systemsByName } from '../../process/process-system.js';
+import { systemsByTier } from '../../process/process-system.js';
 import { RESTATE_MODES, restateConfigNamed, type RestateConfig } from './config.js';
 import { RESTATE_EVENT_KINDS } from './event-kinds.js';
 import { requireAiMiddleware } from './packages.js';
@@ -57,10 +57,7 @@ function bundledSystem(config: RestateConfig, name: string, livesIn: RestateLive
   };
 }
 
-const systemsIn = {
-  'in-process': systemsByName((name) => bundledSystem(restateConfigNamed(name)!, name, 'in-process')),
-  process: systemsByName((name) => bundledSystem(restateConfigNamed(name)!, name, 'process')),
-};
+const bundledSystems = systemsByTier((name, livesIn) => bundledSystem(restateConfigNamed(name)!, name, livesIn), DEFAULT_RESTATE_TIER);
 
 /**
  * The Restate system of this name (see config.ts), or undefined; its lives in processes unless
@@ -69,7 +66,7 @@ const systemsIn = {
  */
 export function restateSystem(name: string, options: SystemOptions = {}): SystemUnderTest | undefined {
   if (restateConfigNamed(name) === undefined) return options.tier === 'in-process' ? undefined : restateModuleSystemNamed(name);
-  return systemsIn[options.tier ?? DEFAULT_RESTATE_TIER](name);
+  return bundledSystems(name, options);
 }
 
 export const restateEngine: Engine = {

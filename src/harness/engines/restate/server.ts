@@ -68,9 +68,9 @@ export async function startRestateServer(): Promise<RestateServer> {
     // partition's processor keeps the server busy (idle, 24 took an eighth of a core, one a
     // fiftieth; the Restate test files took a fifth less CPU with one).
     RESTATE_DEFAULT_NUM_PARTITIONS: '1',
-    // Its invoker makes a folder of its own in the system's temp folder each time it starts
-    // (invoker-<id>) and leaves it: a sweep that starts thousands of servers left thousands. In
-    // the server's own folder, they go with it.
+    // Its invoker makes a folder of its own in the system's temp folder (invoker-<id>) the first
+    // time it calls a service, and leaves it: sweeps that start thousands of servers left
+    // thousands. In the server's own folder, they go with it.
     TMPDIR: serverTemp,
   };
   const args = ['--no-logo', '--base-dir', join(folder.dir, 'data'), '--node-name', 'killpoint', '--bind-address', `127.0.0.1:${ports.node}`, '--listen-mode', 'tcp'];

@@ -14,7 +14,7 @@ import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
 import { runWholeInProcesses, type WholeRunTier } from '../../../process/whole-run.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
-import { EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
+import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP, isSetupError } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
@@ -88,9 +88,8 @@ async function lifeInProcess(runFile: DbosModuleRunFile, request: TierLifeReques
     what,
     killAfter: request.killAfter,
     timeoutMs: lifeTimeoutFrom(DBOS_LIFE_TIMEOUT_VARIABLE),
-    // Matched by name: the bundle has classes of its own.
-    isBadInput: (error) => (error as Error | undefined)?.name === 'UserModuleSetupError',
-    badInputPhrase: 'cannot be checked',
+    isBadInput: (error) => isSetupError(error),
+    badInputPhrase: BAD_SETUP_PHRASE,
     stateDir: request.stateDir,
     run: ({ emit, onPick }, fence, workDir) =>
       life.runDbosModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, lifeIndex: request.lifeIndex, picks: [...request.picks], emit, onPick, inProcess: { fence, what } }),
@@ -110,7 +109,7 @@ function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn): WholeRunTier {
       if (livesIn === 'in-process') return lifeInProcess(runFile, request, what);
       const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: EXTERNAL });
       const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
-      const child = { engine: 'DBOS', bundle, runFileVariable: DBOS_MODULE_ENV.run, picksVariable: DBOS_MODULE_ENV.picks, timeoutVariable: DBOS_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: 'cannot be checked' };
+      const child = { engine: 'DBOS', bundle, runFileVariable: DBOS_MODULE_ENV.run, picksVariable: DBOS_MODULE_ENV.picks, timeoutVariable: DBOS_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
       return runEngineLife(child, request, what, runFile);
     },
     stores: (_scenario, stateDir) => readModuleStores(stateDir, 'workflow state'),

@@ -3,6 +3,7 @@
 // it (system.ts), from the same bundle of the user's module.
 
 import type { InProcessLife } from '../../../in-process/in-process-life.js';
+import { BAD_SETUP_PHRASE, isSetupError } from '../../../user-module/setup-error.js';
 import type { ThreadJob } from '../../../in-process/life-threads.js';
 import type { LoadedGraphModule, runModuleLife as RunModuleLife } from './life.js';
 import type { ModuleRunFile } from './spec.js';
@@ -20,8 +21,8 @@ export interface ModuleLifeCode {
   loaded?: LoadedGraphModule;
 }
 
-/** Bad input from a life, matched by name: the bundle has classes of its own. */
-const SETUP_ERRORS = new Set(['UserModuleSetupError', 'NotACheckpointDatabase']);
+/** LangGraph's own bad input from a life, beside the user's set-up: a checkpointer's file that is not one. */
+const LANGGRAPH_SETUP_ERRORS = ['NotACheckpointDatabase'];
 
 /** The life a job describes. */
 export function moduleInProcessLife(job: ModuleLifeJob, code: ModuleLifeCode): InProcessLife {
@@ -30,8 +31,8 @@ export function moduleInProcessLife(job: ModuleLifeJob, code: ModuleLifeCode): I
     what: job.what,
     killAfter: job.killAfter,
     timeoutMs: job.timeoutMs,
-    isBadInput: (error) => SETUP_ERRORS.has((error as Error | undefined)?.name ?? ''),
-    badInputPhrase: 'cannot be checked',
+    isBadInput: (error) => isSetupError(error, LANGGRAPH_SETUP_ERRORS),
+    badInputPhrase: BAD_SETUP_PHRASE,
     stateDir: job.stateDir,
     run: ({ emit, onPick }, fence, workDir) => code.runModuleLife({ spec: job.runFile, stateDir: workDir, picks: [...job.picks], emit, onPick, fence, ...(code.loaded === undefined ? {} : { loaded: code.loaded }) }),
   };

@@ -16,7 +16,7 @@ import { runEngineLife } from '../../../process/process-life.js';
 import { runWholeInProcesses, type WholeRunTier } from '../../../process/whole-run.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
 import { moduleLifeHere, type ModuleLifeHere } from '../../../user-module/in-process.js';
-import { EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
+import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
@@ -117,7 +117,7 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, casset
       // The bundled child hands the life the copy of @langchain/core the graph uses (the cassette wraps its chat models).
       const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: USER_PACKAGES });
       const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
-      const child = { engine: 'LangGraph', bundle, runFileVariable: MODULE_ENV.run, picksVariable: MODULE_ENV.picks, timeoutVariable: LANGGRAPH_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: 'cannot be checked' };
+      const child = { engine: 'LangGraph', bundle, runFileVariable: MODULE_ENV.run, picksVariable: MODULE_ENV.picks, timeoutVariable: LANGGRAPH_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
       return runEngineLife(child, request, `${spec.moduleArg} life ${request.lifeIndex}`, runFile);
     },
     stores: (_scenario, stateDir) => readModuleStores(stateDir, 'graph state'),

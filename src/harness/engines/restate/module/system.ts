@@ -15,7 +15,7 @@ import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
 import type { WholeRunTier } from '../../../process/whole-run.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
-import { EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
+import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
@@ -67,7 +67,7 @@ function moduleTier(spec: RestateModuleSpec, server: () => Promise<RestateServer
       const [{ ingressUrl, adminUrl }, run, bundled] = await Promise.all([server(), identityOf(scenario, request.stateDir), userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: ['@restatedev/*'] })]);
       const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
       const runFile: RestateModuleRunFile = { ...spec, ingressUrl, adminUrl, run };
-      const child = { engine: 'Restate', bundle, runFileVariable: RESTATE_MODULE_ENV.run, picksVariable: RESTATE_MODULE_ENV.picks, timeoutVariable: RESTATE_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: 'cannot be checked' };
+      const child = { engine: 'Restate', bundle, runFileVariable: RESTATE_MODULE_ENV.run, picksVariable: RESTATE_MODULE_ENV.picks, timeoutVariable: RESTATE_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
       return runEngineLife(child, request, `${spec.moduleArg} life ${request.lifeIndex}`, runFile);
     },
     stores: (_scenario, stateDir) => readModuleStores(stateDir, 'service state'),

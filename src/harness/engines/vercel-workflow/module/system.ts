@@ -14,7 +14,7 @@ import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
 import { runWholeInProcesses, type WholeRunTier } from '../../../process/whole-run.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
-import { EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
+import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
@@ -73,7 +73,7 @@ function moduleTier(spec: VercelModuleSpec): WholeRunTier {
       const workflowId = chosenWorkflow(JSON.parse(readFileSync(join(bundles, BUNDLE_FILES.ids), 'utf8')) as BuiltWorkflows, spec.workflowExport, spec.moduleArg);
       const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
       const runFile: VercelModuleRunFile = { ...spec, bundles, workflowId };
-      const child = { engine: 'Vercel Workflow', bundle, runFileVariable: VW_MODULE_ENV.run, picksVariable: VW_MODULE_ENV.picks, timeoutVariable: VW_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: 'cannot be checked' };
+      const child = { engine: 'Vercel Workflow', bundle, runFileVariable: VW_MODULE_ENV.run, picksVariable: VW_MODULE_ENV.picks, timeoutVariable: VW_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
       return runEngineLife(child, request, `${spec.moduleArg} life ${request.lifeIndex}`, runFile);
     },
     stores: (_scenario, stateDir) => readModuleStores(stateDir, 'workflow state'),
