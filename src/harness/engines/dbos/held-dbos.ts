@@ -41,18 +41,23 @@ export interface HeldDbosSettings {
   logger: unknown;
 }
 
-/** The last life's DBOS being shut down: the next life launches once it is. */
-let lastShutdown: Promise<void> = Promise.resolve();
+/**
+ * The last life's DBOS being shut down: the next life launches once it is. Kept on the process,
+ * not in this file: DBOS is one per process, and a user's module's life is bundled with a copy of
+ * this file of its own, whose lives must wait for the bundled engine's DBOS and the other way round.
+ */
+const LAST_SHUTDOWN = Symbol.for('killpoint.dbos.lastShutdown');
+const processWide = globalThis as { [LAST_SHUTDOWN]?: Promise<void> };
 
 /**
  * Once the last life's DBOS is shut down, DBOS's pool and logger for this life, held by its fence,
  * and DBOS itself held after the pool (so shut down once it can no longer write).
  */
 export async function dbosHeldBy(fence: LifeFence, job: HeldDbosJob): Promise<HeldDbosSettings> {
-  await lastShutdown;
+  await processWide[LAST_SHUTDOWN];
   const systemDatabasePool = poolThrough(fence, job);
   fence.hold(DBOS, () => {
-    lastShutdown = DBOS.shutdown({ deregister: true }).catch((error: unknown) => {
+    processWide[LAST_SHUTDOWN] = DBOS.shutdown({ deregister: true }).catch((error: unknown) => {
       process.stderr.write(`killpoint: ${job.what}: DBOS did not shut down cleanly: ${(error as Error).message}\n`);
     });
   });
