@@ -1,12 +1,15 @@
 // A Restate run leaves nothing behind once its session is over: the server's data, and whatever
-// it would put in the system's temp folder, live in a folder of its own, removed with it.
+// it would put in the system's temp folder, live in a folder of its own, removed with it. Its
+// server starts on ports it can use: none that fetch refuses, and others when one is taken.
 
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { restateSystem } from '../src/harness/engines/restate/engine.js';
-import { PortRange } from '../src/harness/engines/restate/ports.js';
+import { PortRange, type ServerPorts } from '../src/harness/engines/restate/ports.js';
+import { startRestateServer } from '../src/harness/engines/restate/server.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario } from '../src/model/load.js';
 
@@ -29,3 +32,23 @@ it('never gives the server a port fetch refuses to connect to (10080: its health
   const range = new PortRange(10_079, 3, 'the server');
   expect([await range.take(), await range.take(), await range.take()]).not.toContain(10_080);
 });
+
+it('starts again on other ports when one it was given is taken before it binds it (by another process, in a sweep beside a test)', async () => {
+  // The first set's ingress is taken once found free, as another killpoint's server would take it.
+  const range = new PortRange(10_000 + (process.pid % 5_000), 3_000, 'the server');
+  const taker = createServer();
+  const given: ServerPorts[] = [];
+  const portsFor = async (): Promise<ServerPorts> => {
+    const ports = { ingress: await range.take(), admin: await range.take(), node: await range.take() };
+    if (given.length === 0) await new Promise<void>((resolve) => taker.listen(ports.ingress, '127.0.0.1', resolve));
+    given.push(ports);
+    return ports;
+  };
+  try {
+    const server = await startRestateServer(portsFor);
+    await server.stop();
+  } finally {
+    taker.close();
+  }
+  expect(given).toHaveLength(2);
+}, 60_000);

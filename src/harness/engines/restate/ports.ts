@@ -33,7 +33,10 @@ export interface ServerPorts {
   node: number;
 }
 
-/** The server's ports: those KILLPOINT_RESTATE_PORT names, each checked free, or three the system gives. */
+/** Whether KILLPOINT_RESTATE_PORT chooses the server's ports. */
+export const fixedPorts = (): boolean => (process.env[RESTATE_PORT_VARIABLE] ?? '') !== '';
+
+/** The server's ports: those KILLPOINT_RESTATE_PORT names, each checked free, or three of our range. */
 export async function serverPorts(): Promise<ServerPorts> {
   const raw = process.env[RESTATE_PORT_VARIABLE];
   if (raw !== undefined && raw !== '') {

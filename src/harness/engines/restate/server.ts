@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { heldTempDir, startChild, type StartedChild } from '../../process/processes.js';
 import { errorLine, ProtocolError } from '../../process/protocol.js';
 import { restateServerBinary } from './packages.js';
-import { serverPorts } from './ports.js';
+import { fixedPorts, serverPorts, type ServerPorts } from './ports.js';
 import { waitMs } from './wait.js';
 
 /** Seconds the server may take to answer its health checks (it takes about half a second). */
@@ -48,10 +48,32 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** Starts a server; resolves once it answers, or throws a ProtocolError with nothing left running. */
-export async function startRestateServer(): Promise<RestateServer> {
+/** How many sets of ports a start tries before it gives up on finding one nobody took meanwhile. */
+const START_ATTEMPTS = 5;
+
+/** The server could not bind a port: found free, then taken by another process before the server bound it. */
+class PortTaken extends ProtocolError {}
+
+/**
+ * Starts a server; resolves once it answers, or throws a ProtocolError with nothing left running.
+ * A port is found free and let go before the server binds it, a few hundred milliseconds later:
+ * another process's server (killpoint runs side by side, a test file beside a sweep) can take it
+ * meanwhile, and the server exits with "Address in use". It is started again on other ports, unless
+ * KILLPOINT_RESTATE_PORT chose them.
+ */
+export async function startRestateServer(portsFor: () => Promise<ServerPorts> = serverPorts): Promise<RestateServer> {
+  for (let attempt = 1; ; attempt++) {
+    const ports = await portsFor();
+    try {
+      return await startOn(ports);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || fixedPorts() || attempt >= START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startOn(ports: ServerPorts): Promise<RestateServer> {
   const binary = restateServerBinary();
-  const ports = await serverPorts();
   const folder = heldTempDir('killpoint-restate-server-');
   const serverTemp = join(folder.dir, 'tmp');
   mkdirSync(serverTemp);
@@ -105,7 +127,8 @@ export async function startRestateServer(): Promise<RestateServer> {
   for (;;) {
     if (exited !== null) {
       await stop();
-      throw new ProtocolError(`restate: the server did not start: ${exited}`);
+      const why = `restate: the server did not start: ${exited}`;
+      throw /Address (already )?in use/i.test(exited) ? new PortTaken(why) : new ProtocolError(why);
     }
     if ((await answers(`${adminUrl}/health`)) && (await answers(`${ingressUrl}/restate/health`))) break;
     if (performance.now() > until) {
