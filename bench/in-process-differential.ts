@@ -10,6 +10,7 @@
 //   npm run differential:in-process -- --systems langgraph:react/sync --scenarios T01,T03 --concurrency 2
 //   npm run differential:in-process -- --systems '' --modules dbos:examples/support-agent-dbos/src/workflow.ts
 
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ import { compareTiers } from '../src/harness/differential/in-process-vs-process.
 import { startProgress } from '../src/harness/cli/progress.js';
 import { langGraphModuleSpec, langGraphModuleSystem } from '../src/harness/engines/langgraph/module/system.js';
 import { dbosModuleSpec, dbosModuleSystem } from '../src/harness/engines/dbos/module/system.js';
+import { restateModuleSpec, restateModuleSystem } from '../src/harness/engines/restate/module/system.js';
 import type { SystemUnderTest } from '../src/harness/engine.js';
 import { runSchedule } from '../src/harness/session.js';
 import type { Scenario } from '../src/model/scenario.js';
@@ -33,10 +35,17 @@ const DEFAULT_MODULES = [
   'dbos:examples/support-agent-dbos/src/workflow-keyed.ts',
 ];
 
-/** A user's module of an engine with an in-process tier, on the input.json beside its src folder, in either tier. */
-const MODULE_SYSTEMS: Record<string, (module: string, tier: 'in-process' | 'process') => SystemUnderTest> = {
-  langgraph: (module, tier) => langGraphModuleSystem(langGraphModuleSpec({ module, inputFile: join(dirname(dirname(module)), 'input.json') }), tier),
-  dbos: (module, tier) => dbosModuleSystem(dbosModuleSpec({ module, inputFile: join(dirname(dirname(module)), 'input.json') }), tier),
+/** The input of a user's module: input.json in its folder, else beside its src folder (an example's). */
+function inputOf(module: string): string {
+  const here = join(dirname(module), 'input.json');
+  return existsSync(here) ? here : join(dirname(dirname(module)), 'input.json');
+}
+
+/** A user's module of an engine with an in-process tier, on its input, in either tier; and what the module holds. */
+const MODULE_SYSTEMS: Record<string, { holds: string; system: (module: string, tier: 'in-process' | 'process') => SystemUnderTest }> = {
+  langgraph: { holds: 'graph', system: (module, tier) => langGraphModuleSystem(langGraphModuleSpec({ module, inputFile: inputOf(module) }), tier) },
+  dbos: { holds: 'workflow', system: (module, tier) => dbosModuleSystem(dbosModuleSpec({ module, inputFile: inputOf(module) }), tier) },
+  restate: { holds: 'service', system: (module, tier) => restateModuleSystem(restateModuleSpec({ module, inputFile: inputOf(module) }), tier) },
 };
 
 /**
@@ -91,9 +100,9 @@ async function main(): Promise<void> {
   // A user's agent runs its own task: every kill point of it, from scratch, on both tiers, in every order of its parallel calls.
   for (const named of values.modules === undefined ? DEFAULT_MODULES : values.modules.split(',').filter((m) => m !== '')) {
     const [engineName, module] = named.split(/:(.*)/s);
-    const systemOf = MODULE_SYSTEMS[engineName ?? ''] ?? fail(`--modules: "${named}" names no engine with an in-process tier (expected ${Object.keys(MODULE_SYSTEMS).join(' or ')}:<module>)`);
+    const { holds, system: systemOf } = MODULE_SYSTEMS[engineName ?? ''] ?? fail(`--modules: "${named}" names no engine with an in-process tier (expected ${Object.keys(MODULE_SYSTEMS).join(' or ')}:<module>)`);
     const inProcess = systemOf(module!, 'in-process');
-    const label = `${engineName} (your ${engineName === 'dbos' ? 'workflow' : 'graph'})`;
+    const label = `${engineName} (your ${holds})`;
     const sum = byEngine.get(label) ?? { killPoints: 0, disagreements: [], inProcessMs: 0, processMs: 0 };
     byEngine.set(label, sum);
     for (const interleaving of await ordersOf(inProcess, inProcess.ownTask!)) {

@@ -2,7 +2,8 @@
 // torn down at the kill point) must say what the same life says when its process is killed with
 // SIGKILL: the same lives, the same verdict, at every kill point sampled here (npm run
 // differential:in-process compares every kill point of the 14 tasks). An endpoint whose
-// connections are left open at the kill is caught by the same comparison.
+// connections are left open at the kill is caught by the same comparison. A user's own service
+// (--restate) runs in process too, with the same answers as its processes.
 
 import { describe, expect, it } from 'vitest';
 import { eventIdentities } from '../src/harness/check/kill-points.js';
@@ -12,6 +13,7 @@ import { restateConfigNamed } from '../src/harness/engines/restate/config.js';
 import { restateSystem } from '../src/harness/engines/restate/engine.js';
 import { restateSession } from '../src/harness/engines/restate/session.js';
 import { restateTier } from '../src/harness/engines/restate/tier.js';
+import { restateModuleSpec, restateModuleSystem } from '../src/harness/engines/restate/module/system.js';
 import type { SystemUnderTest } from '../src/harness/engine.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario } from '../src/model/load.js';
@@ -67,6 +69,36 @@ describe('a Restate life killed in process against the same life killed by SIGKI
     expect(r.disagreements).toHaveLength(1);
     expect(r.disagreements[0]).toMatch(/shop-commit\[call_refund\].*writesCommitted: in process 1, process 2/);
   }, 180_000);
+});
+
+describe("a user's own Restate service in process", () => {
+  const FIXTURES = 'test/fixtures/restate-modules';
+  const input = { orderId: 'O-7', email: 'dana@example.com' };
+  const tiers = (module: string) => {
+    const spec = restateModuleSpec({ module: `${FIXTURES}/${module}`, input });
+    return { inProcess: restateModuleSystem(spec, 'in-process'), process: restateModuleSystem(spec, 'process') };
+  };
+
+  it("gives the lives and verdicts its processes give, as the refund's closure returns and after the email's journal entry, in both orders of its steps", async () => {
+    for (const [module, interleaving] of [['unkeyed.ts', [0]], ['keyed.ts', [1]]] as const) {
+      const { inProcess, process } = tiers(module);
+      const ids = eventIdentities((await runSchedule(inProcess, inProcess.ownTask!, { kills: [], interleaving: [...interleaving] })).lives[0]!.events);
+      const points = ['run-return[step 0]', 'step-recorded[step 1]'].map((id) => ids.indexOf(id));
+      expect(points.every((k) => k >= 0), ids.join(', ')).toBe(true);
+      const r = await compareTiers(inProcess.ownTask!, inProcess, process, { concurrency: 2, killPoints: points, interleaving });
+      expect(r.disagreements, module).toEqual([]);
+      expect(r.killPoints).toBe(points.length);
+    }
+  }, 180_000);
+
+  it('runs in process when --tier in-process asks; --json says which ran, the replay command keeps the tier', async () => {
+    const args = ['check', '--restate', `${FIXTURES}/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--tier', 'in-process', '--schedule', 'run-return[step 0]'];
+    const r = await runMain([...args, '--json']);
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: false, failed: expect.arrayContaining(['done-twice']) });
+    const text = await runMain(args);
+    expect(text.out.join('\n')).toContain(`replay: npx killpoint check --restate ${FIXTURES}/unkeyed.ts --input ${FIXTURES}/input.json --tier in-process --schedule`);
+  }, 120_000);
 });
 
 describe("a Restate life's events, in process", () => {

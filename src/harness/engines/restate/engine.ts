@@ -22,7 +22,7 @@ import { RESTATE_MODES, restateConfigNamed, type RestateConfig } from './config.
 import { RESTATE_EVENT_KINDS } from './event-kinds.js';
 import { requireAiMiddleware } from './packages.js';
 import { restateSession } from './session.js';
-import { restateTier, type RestateLivesIn } from './tier.js';
+import { DEFAULT_RESTATE_TIER, restateTier, type RestateLivesIn } from './tier.js';
 import { restateModuleSystemNamed } from './module/system.js';
 
 /** Every kind Restate's lives emit beyond the scenario's: a step's start, its journal entry, the invocation's output. */
@@ -36,9 +36,6 @@ function summaryOf(c: RestateConfig): string {
   if (c.loop === 'ai-middleware') return `Restate service running the AI SDK's generateText, the model under Restate's durableCalls middleware, tool calls as ctx.run steps: ${keys}`;
   return `Restate service, model and tool calls as ctx.run steps: ${keys}`;
 }
-
-/** Where Restate lives run unless asked. */
-export const DEFAULT_RESTATE_TIER: RestateLivesIn = 'process';
 
 function bundledSystem(config: RestateConfig, name: string, livesIn: RestateLivesIn): SystemUnderTest {
   return {
@@ -62,10 +59,10 @@ const bundledSystems = systemsByTier((name, livesIn) => bundledSystem(restateCon
 /**
  * The Restate system of this name (see config.ts), or undefined; its lives in processes unless
  * `tier` says 'in-process'. A user's own service is named by its module and input, as after
- * --restate; its lives are processes.
+ * --restate, its lives where `tier` (or the name's own --tier) says.
  */
 export function restateSystem(name: string, options: SystemOptions = {}): SystemUnderTest | undefined {
-  if (restateConfigNamed(name) === undefined) return options.tier === 'in-process' ? undefined : restateModuleSystemNamed(name);
+  if (restateConfigNamed(name) === undefined) return restateModuleSystemNamed(name, options.tier);
   return bundledSystems(name, options);
 }
 

@@ -62,8 +62,8 @@ export function runRestateLifeInProcess(job: RestateInProcessJob): Promise<TierL
   });
 }
 
-/** Serves the service on an endpoint held by the fence: at the kill, every connection reset and the listener closed. */
-function serveThrough(fence: LifeFence, broken?: 'connections-left-open') {
+/** Serves a service on an endpoint held by the fence: at the kill, every connection reset and the listener closed (also for a user's service, module/system.ts). */
+export function serveThrough(fence: LifeFence, broken?: 'connections-left-open') {
   return async (service: restate.ServiceDefinition<string, unknown>, port: number): Promise<void> => {
     const connections = new Set<Socket>();
     const endpoint = http2.createServer(restate.createEndpointHandler({ services: [service], bidirectional: true, logger: () => {} }));

@@ -43,6 +43,9 @@ export async function identityOf(scenario: Scenario, stateDir: string): Promise<
 /** Where a Restate system's lives run: a child process each, or in killpoint's own process (in-process-life.ts). */
 export type RestateLivesIn = 'process' | 'in-process';
 
+/** Where Restate lives run unless asked, the bundled agent's and a user's service's alike. */
+export const DEFAULT_RESTATE_TIER: RestateLivesIn = 'process';
+
 /** The SDK in this process, loaded when its first in-process life starts. */
 let inProcessModule: Promise<typeof import('./in-process-life.js')> | null = null;
 

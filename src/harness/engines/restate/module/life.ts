@@ -42,6 +42,12 @@ export interface RestateModuleLifeInputs {
   picks: number[];
   emit: EmitEvent;
   onPick: (pick: number, width: number) => void;
+  /**
+   * Serves the service on the run's port; by default restate.serve, for the life of the process.
+   * A life run inside killpoint's process serves it on an endpoint its fence tears down at the
+   * kill point instead (../in-process-life.ts).
+   */
+  serve?: (service: restate.ServiceDefinition<string, unknown>, port: number) => Promise<void>;
 }
 
 type Handler = (ctx: restate.Context, input: unknown) => Promise<unknown>;
@@ -127,7 +133,8 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
     handlers: { [handlerName]: (rctx: restate.Context, input: unknown) => handler(observed(rctx), input) },
     options: { ...definition.options, retryPolicy: RETRY_POLICY },
   });
-  await restate.serve({ services: [service], port: spec.run.servicePort, logger: () => {} });
+  if (inputs.serve !== undefined) await inputs.serve(service, spec.run.servicePort);
+  else await restate.serve({ services: [service], port: spec.run.servicePort, logger: () => {} });
   await registerUnlessKnown(spec.adminUrl, spec.run);
   const invocationId = await sendOnce(spec.ingressUrl, spec.run, spec.input, handlerName);
 

@@ -1,9 +1,11 @@
 // A user's own Restate service as a system under test: its module and input name it, each life is
-// the service's process killed with SIGKILL right after its kill point, on a private restate-server
-// that the session starts (and stops) as for the bundled agent, and it runs a task of its own (the
-// input as the handler's argument), judged against its own run never killed on the effects its
-// module reports and the handler's result. The run never killed must repeat itself. As for the
-// bundled agent, the invocation's journal cannot be copied, so every schedule runs from scratch.
+// the service's process killed with SIGKILL right after its kill point or (--tier in-process) the
+// service on an endpoint of killpoint's own process torn down there, as the bundled agent's lives
+// (../in-process-life.ts), on a private restate-server that the session starts (and stops) as for
+// the bundled agent, and it runs a task of its own (the input as the handler's argument), judged
+// against its own run never killed on the effects its module reports and the handler's result.
+// The run never killed must repeat itself. As for the bundled agent, the invocation's journal
+// cannot be copied, so every schedule runs from scratch.
 
 import { mkdirSync } from 'node:fs';
 import type { CheckName } from '../../../check/checks.js';
@@ -15,7 +17,7 @@ import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
 import type { WholeRunTier } from '../../../process/whole-run.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
-import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
+import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP, isSetupError } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
@@ -23,11 +25,19 @@ import { INVOCATION_DONE, RUN_RETURN, RUN_START } from '../event-kinds.js';
 import { RESTATE_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
 import type { RestateServer } from '../server.js';
 import { restateSession } from '../session.js';
-import { identityOf } from '../tier.js';
+import { DEFAULT_RESTATE_TIER, identityOf, type RestateLivesIn } from '../tier.js';
+import { runInProcessLife } from '../../../in-process/in-process-life.js';
+import { moduleLifeHere } from '../../../user-module/in-process.js';
+import type { BundledModule } from '../../../user-module/load.js';
+import { lifeTimeoutFrom } from '../../../process/processes.js';
+import type { TierLife, TierLifeRequest } from '../../../process/process-lives.js';
 import { DEFAULT_RESTATE_EFFECTS_EXPORT, DEFAULT_SERVICE_EXPORT, RESTATE_MODULE_ENV, type RestateModuleRunFile, type RestateModuleSpec } from './spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 const CHILD_MAIN = siblingModule(import.meta.url, 'child-main');
+const LIFE_MODULE = siblingModule(import.meta.url, 'life');
+/** The SDK stays outside the bundle: the module and killpoint must share its one copy. */
+const EXTERNAL = ['@restatedev/*'];
 
 /** What a user's service is held to: everything killpoint can read of it. */
 export const RESTATE_MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer'];
@@ -51,30 +61,56 @@ export function restateModuleSpec(options: RestateModuleOptions): RestateModuleS
 }
 
 /** The system named by its selector's words after `--restate` (a corpus entry's strategy), or undefined when the words are not one. */
-export function restateModuleSystemNamed(name: string): SystemUnderTest | undefined {
-  const named = moduleOptionsNamed(name, ['--service-export', '--effects-export', '--handler']);
+export function restateModuleSystemNamed(name: string, livesIn?: RestateLivesIn): SystemUnderTest | undefined {
+  const named = moduleOptionsNamed(name, ['--service-export', '--effects-export', '--handler', '--tier']);
   if (named === undefined) return undefined;
   const { values, ...target } = named;
-  return restateModuleSystem(restateModuleSpec({ ...target, serviceExport: values.get('--service-export'), effectsExport: values.get('--effects-export'), handler: values.get('--handler') }));
+  const tier = values.get('--tier') ?? livesIn;
+  if (tier !== undefined && tier !== 'in-process' && tier !== 'process') return undefined;
+  return restateModuleSystem(restateModuleSpec({ ...target, serviceExport: values.get('--service-export'), effectsExport: values.get('--effects-export'), handler: values.get('--handler') }), tier);
 }
 
-function moduleTier(spec: RestateModuleSpec, server: () => Promise<RestateServer>): WholeRunTier {
+type ModuleLife = typeof import('./life.js');
+
+/** The endpoint held by a life's fence, loaded when the first in-process life starts (it loads the SDK, and the shim the SDK needs first). */
+let endpointModule: Promise<typeof import('../in-process-life.js')> | null = null;
+
+/** One life in killpoint's own process: the service on an endpoint held by the life's fence, in a private copy of the state folder. */
+async function lifeInProcess(runFile: RestateModuleRunFile, request: TierLifeRequest, what: string): Promise<TierLife> {
+  const { serveThrough } = await (endpointModule ??= import('../in-process-life.js'));
+  const { life, loaded } = await moduleLifeHere<ModuleLife, BundledModule>({ module: runFile.module, childMain: LIFE_MODULE, packages: {}, external: EXTERNAL }, () => import('./life.js'));
+  return runInProcessLife({
+    engine: 'Restate',
+    what,
+    killAfter: request.killAfter,
+    timeoutMs: lifeTimeoutFrom(RESTATE_LIFE_TIMEOUT_VARIABLE),
+    isBadInput: (error) => isSetupError(error),
+    badInputPhrase: BAD_SETUP_PHRASE,
+    stateDir: request.stateDir,
+    run: ({ emit, onPick }, fence, workDir) =>
+      life.runRestateModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, picks: [...request.picks], emit, onPick, serve: serveThrough(fence) }),
+  });
+}
+
+function moduleTier(spec: RestateModuleSpec, server: () => Promise<RestateServer>, livesIn: RestateLivesIn): WholeRunTier {
   return {
-    name: 'restate-module',
+    name: livesIn === 'in-process' ? 'restate-module-in-process' : 'restate-module',
     prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
     life: async (scenario, request) => {
-      // The SDK stays outside the bundle: the module and killpoint must share its one copy.
-      const [{ ingressUrl, adminUrl }, run, bundled] = await Promise.all([server(), identityOf(scenario, request.stateDir), userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: ['@restatedev/*'] })]);
-      const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
+      const [{ ingressUrl, adminUrl }, run] = await Promise.all([server(), identityOf(scenario, request.stateDir)]);
       const runFile: RestateModuleRunFile = { ...spec, ingressUrl, adminUrl, run };
+      const what = `${spec.moduleArg} life ${request.lifeIndex}`;
+      if (livesIn === 'in-process') return lifeInProcess(runFile, request, what);
+      const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: EXTERNAL });
+      const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
       const child = { engine: 'Restate', bundle, runFileVariable: RESTATE_MODULE_ENV.run, picksVariable: RESTATE_MODULE_ENV.picks, timeoutVariable: RESTATE_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
-      return runEngineLife(child, request, `${spec.moduleArg} life ${request.lifeIndex}`, runFile);
+      return runEngineLife(child, request, what, runFile);
     },
     stores: (_scenario, stateDir) => readModuleStores(stateDir, 'service state'),
   };
 }
 
-export function restateModuleSystem(spec: RestateModuleSpec): SystemUnderTest {
+export function restateModuleSystem(spec: RestateModuleSpec, livesIn: RestateLivesIn = DEFAULT_RESTATE_TIER): SystemUnderTest {
   return moduleSystem({
     engine: 'restate',
     option: '--restate',
@@ -83,14 +119,19 @@ export function restateModuleSystem(spec: RestateModuleSpec): SystemUnderTest {
       ...(spec.serviceExport === DEFAULT_SERVICE_EXPORT ? [] : [['--service-export', spec.serviceExport] as const]),
       ...(spec.effectsExport === DEFAULT_RESTATE_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
       ...(spec.handler === undefined ? [] : [['--handler', spec.handler] as const]),
+      ...(livesIn === DEFAULT_RESTATE_TIER ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the service',
-    summary: `the Restate service of ${spec.moduleArg} on a private restate-server, each life its process killed with SIGKILL`,
+    tier: livesIn,
+    summary:
+      livesIn === 'in-process'
+        ? `the Restate service of ${spec.moduleArg} on a private restate-server, each life served in process and cut off from the server at its kill point`
+        : `the Restate service of ${spec.moduleArg} on a private restate-server, each life its process killed with SIGKILL`,
     promised: RESTATE_MODULE_PROMISES,
     killPoints: RESTATE_MODULE_KILL_POINTS,
     sessionRuns: (scenario, name) => {
       // One server for the session's runs, started with its first life and stopped when it closes.
-      const session = restateSession(scenario, name, (server) => moduleTier(spec, server));
+      const session = restateSession(scenario, name, (server) => moduleTier(spec, server, livesIn));
       return Object.assign(async (schedule: Schedule) => session.run(schedule), { close: async () => session.close() });
     },
   });
