@@ -4,8 +4,14 @@
 // bundled, the life as killpoint has it, which then loads the module itself.
 
 import { pathToFileURL } from 'node:url';
+import type { Conversation } from '../../model/conversation.js';
+import type { LifeFence } from '../in-process/fence.js';
+import { runInProcessLife } from '../in-process/in-process-life.js';
+import type { LifeReporting } from '../process/child-main.js';
+import type { TierLife, TierLifeRequest } from '../process/process-lives.js';
 import { userModuleChildBundle, type ModuleChildEntry } from './bundle.js';
 import type { BundledModule } from './load.js';
+import { BAD_SETUP_PHRASE, isSetupError } from './setup-error.js';
 
 export interface ModuleLifeHere<Life, Loaded extends BundledModule> {
   /** The life's code: the bundle's exports, or killpoint's own module. */
@@ -30,4 +36,29 @@ export function moduleLifeHere<Life, Loaded extends BundledModule>(entry: Omit<M
     loadedHere.set(key, found);
   }
   return found;
+}
+
+export interface ModuleLifeInProcess {
+  /** The engine's name in a crashed life's error. */
+  engine: string;
+  /** Names the life in errors. */
+  what: string;
+  request: TierLifeRequest;
+  timeoutMs: number;
+  /** The life, in `workDir` (its private copy of the state folder), cut off through `fence`. */
+  run(reporting: LifeReporting, fence: LifeFence, workDir: string): Promise<Conversation | null>;
+}
+
+/** One life of a user's module in killpoint's own process: a set-up the module cannot run with is bad input, as its child says it. */
+export function runModuleLifeInProcess(life: ModuleLifeInProcess): Promise<TierLife> {
+  return runInProcessLife({
+    engine: life.engine,
+    what: life.what,
+    killAfter: life.request.killAfter,
+    timeoutMs: life.timeoutMs,
+    isBadInput: (error) => isSetupError(error),
+    badInputPhrase: BAD_SETUP_PHRASE,
+    stateDir: life.request.stateDir,
+    run: life.run,
+  });
 }

@@ -14,7 +14,7 @@ import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
 import { runWholeInProcesses, type WholeRunTier } from '../../../process/whole-run.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
-import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP, isSetupError } from '../../../user-module/setup-error.js';
+import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
@@ -23,8 +23,7 @@ import type { Backend } from '../config.js';
 import { runIdentity } from '../identity.js';
 import { DBOS_LIFE_TIMEOUT_VARIABLE, type RunIdentity } from '../run-spec.js';
 import { DEFAULT_DBOS_TIER, type DbosLivesIn } from '../tier.js';
-import { runInProcessLife } from '../../../in-process/in-process-life.js';
-import { moduleLifeHere } from '../../../user-module/in-process.js';
+import { moduleLifeHere, runModuleLifeInProcess } from '../../../user-module/in-process.js';
 import { lifeTimeoutFrom } from '../../../process/processes.js';
 import type { TierLife, TierLifeRequest } from '../../../process/process-lives.js';
 // Its events' kinds (step-recorded, workflow-started, ...) are known wherever its runs are read.
@@ -83,14 +82,11 @@ type ModuleLife = typeof import('./life.js');
 /** One life in killpoint's own process, DBOS held by its fence (../held-dbos.ts), on a private copy of the state folder. */
 async function lifeInProcess(runFile: DbosModuleRunFile, request: TierLifeRequest, what: string): Promise<TierLife> {
   const { life, loaded } = await moduleLifeHere<ModuleLife, BundledModule>({ module: runFile.module, childMain: LIFE_MODULE, packages: {}, external: EXTERNAL }, () => import('./life.js'));
-  return runInProcessLife({
+  return runModuleLifeInProcess({
     engine: 'DBOS',
     what,
-    killAfter: request.killAfter,
+    request,
     timeoutMs: lifeTimeoutFrom(DBOS_LIFE_TIMEOUT_VARIABLE),
-    isBadInput: (error) => isSetupError(error),
-    badInputPhrase: BAD_SETUP_PHRASE,
-    stateDir: request.stateDir,
     run: ({ emit, onPick }, fence, workDir) =>
       life.runDbosModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, lifeIndex: request.lifeIndex, picks: [...request.picks], emit, onPick, inProcess: { fence, what } }),
   });

@@ -17,7 +17,7 @@ import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
 import type { WholeRunTier } from '../../../process/whole-run.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
-import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP, isSetupError } from '../../../user-module/setup-error.js';
+import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
@@ -26,8 +26,7 @@ import { RESTATE_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
 import type { RestateServer } from '../server.js';
 import { restateSession } from '../session.js';
 import { DEFAULT_RESTATE_TIER, identityOf, type RestateLivesIn } from '../tier.js';
-import { runInProcessLife } from '../../../in-process/in-process-life.js';
-import { moduleLifeHere } from '../../../user-module/in-process.js';
+import { moduleLifeHere, runModuleLifeInProcess } from '../../../user-module/in-process.js';
 import type { BundledModule } from '../../../user-module/load.js';
 import { lifeTimeoutFrom } from '../../../process/processes.js';
 import type { TierLife, TierLifeRequest } from '../../../process/process-lives.js';
@@ -79,14 +78,11 @@ let endpointModule: Promise<typeof import('../in-process-life.js')> | null = nul
 async function lifeInProcess(runFile: RestateModuleRunFile, request: TierLifeRequest, what: string): Promise<TierLife> {
   const { serveThrough } = await (endpointModule ??= import('../in-process-life.js'));
   const { life, loaded } = await moduleLifeHere<ModuleLife, BundledModule>({ module: runFile.module, childMain: LIFE_MODULE, packages: {}, external: EXTERNAL }, () => import('./life.js'));
-  return runInProcessLife({
+  return runModuleLifeInProcess({
     engine: 'Restate',
     what,
-    killAfter: request.killAfter,
+    request,
     timeoutMs: lifeTimeoutFrom(RESTATE_LIFE_TIMEOUT_VARIABLE),
-    isBadInput: (error) => isSetupError(error),
-    badInputPhrase: BAD_SETUP_PHRASE,
-    stateDir: request.stateDir,
     run: ({ emit, onPick }, fence, workDir) =>
       life.runRestateModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, picks: [...request.picks], emit, onPick, serve: serveThrough(fence) }),
   });
