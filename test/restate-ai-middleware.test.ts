@@ -1,7 +1,8 @@
 // Restate's AI SDK middleware under killpoint: each turn of the agent loop is the AI SDK's
 // generateText, the model wrapped in Restate's durableCalls (each model call a ctx.run step), each
-// tool call a ctx.run step, on a real restate-server, each life the service's process killed with
-// SIGKILL. The sample npm test runs (every kill point of the 14 tasks is `npm run restate`):
+// tool call a ctx.run step, on a real restate-server, each life the service on an endpoint of
+// killpoint's process torn down at its kill point (proved equal to SIGKILL by npm run
+// differential:in-process). The sample npm test runs (every kill point of the 14 tasks is `npm run restate`):
 //   - Dana's refund at the kill points around it, in one session: the earliest that fails is the
 //     refund's commit, done twice, each verdict the scripted workflow's at the same moment, and the
 //     recovery runs only the steps the journal lacks (the refund again, the last model call);

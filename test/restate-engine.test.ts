@@ -1,6 +1,7 @@
 // Restate under killpoint: a real restate-server (one per session, in a private temp folder), the
-// agent a Restate service, each life the service's process killed with SIGKILL and recovered by
-// the server's retry into a fresh one. The sample npm test runs (every kill point of the 14 tasks
+// agent a Restate service, each life its endpoint in killpoint's process torn down at the kill
+// point (as SIGKILL would: npm run differential:in-process) and recovered by the server's retry
+// into a fresh one. The sample npm test runs (every kill point of the 14 tasks
 // is `npm run restate`, bench/restate.ts):
 //   - Dana's refund at the kill points around it, in one session: the earliest that fails is the
 //     refund's commit, the refund done twice, and each verdict is the scripted workflow's at the

@@ -91,13 +91,14 @@ describe("a user's own Restate service in process", () => {
     }
   }, 180_000);
 
-  it('runs in process when --tier in-process asks; --json says which ran, the replay command keeps the tier', async () => {
-    const args = ['check', '--restate', `${FIXTURES}/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--tier', 'in-process', '--schedule', 'run-return[step 0]'];
+  it('runs in process unless --tier process asks for SIGKILL; --json says which ran, the replay command keeps --tier process', async () => {
+    const args = ['check', '--restate', `${FIXTURES}/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'run-return[step 0]'];
     const r = await runMain([...args, '--json']);
     expect(r.status).toBe(1);
     expect(JSON.parse(r.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: false, failed: expect.arrayContaining(['done-twice']) });
-    const text = await runMain(args);
-    expect(text.out.join('\n')).toContain(`replay: npx killpoint check --restate ${FIXTURES}/unkeyed.ts --input ${FIXTURES}/input.json --tier in-process --schedule`);
+    const text = await runMain([...args, '--tier', 'process']);
+    expect(text.status).toBe(1);
+    expect(text.out.join('\n')).toContain(`replay: npx killpoint check --restate ${FIXTURES}/unkeyed.ts --input ${FIXTURES}/input.json --tier process --schedule`);
   }, 120_000);
 });
 
@@ -114,12 +115,13 @@ describe("a Restate life's events, in process", () => {
 });
 
 describe('the Restate tier on the command line', () => {
-  it('runs in process when --tier in-process asks; --json says which ran, and the replay command keeps the tier', async () => {
-    const args = ['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'restate', '--strategy', 'service', '--tier', 'in-process', '--schedule', 'shop-commit[call_refund]'];
+  it('runs in process unless --tier process asks for SIGKILL; --json says which ran, and the replay command keeps --tier process', async () => {
+    const args = ['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'restate', '--strategy', 'service', '--schedule', 'shop-commit[call_refund]'];
     const r = await runMain([...args, '--json']);
     expect(r.status).toBe(1);
     expect(JSON.parse(r.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: false, failed: expect.arrayContaining(['done-twice']) });
-    const text = await runMain(args);
-    expect(text.out.join('\n')).toMatch(/replay: npx killpoint check scenarios\/lantern\/T01-dana-torn-pad\.json --engine restate --strategy service --tier in-process --schedule \d+/);
+    const text = await runMain([...args, '--tier', 'process']);
+    expect(text.status).toBe(1);
+    expect(text.out.join('\n')).toMatch(/replay: npx killpoint check scenarios\/lantern\/T01-dana-torn-pad\.json --engine restate --strategy service --tier process --schedule \d+/);
   }, 120_000);
 });

@@ -1,7 +1,8 @@
 // A user's own Restate service, checked unchanged: the module defines the service and reads back
 // its effects; killpoint serves it under a name of the run's own on a private restate-server,
-// invokes its handler with the input, kills the service's process right after each ctx.run closure
-// starts and returns and after each journal entry, and the server's retry is the recovery. Steps
+// invokes its handler with the input, kills the service (its endpoint in killpoint's process, torn
+// down) right after each ctx.run closure starts and returns and after each journal entry, and the
+// server's retry is the recovery. Steps
 // side by side run one at a time in the order the picks choose. Every schedule is a run from
 // scratch (the invocation's journal cannot be copied), so the sample here is small: the whole
 // search once, without keys, through the vitest helper.

@@ -57,8 +57,8 @@ function bundledSystem(config: RestateConfig, name: string, livesIn: RestateLive
 const bundledSystems = systemsByTier((name, livesIn) => bundledSystem(restateConfigNamed(name)!, name, livesIn), DEFAULT_RESTATE_TIER);
 
 /**
- * The Restate system of this name (see config.ts), or undefined; its lives in processes unless
- * `tier` says 'in-process'. A user's own service is named by its module and input, as after
+ * The Restate system of this name (see config.ts), or undefined; its lives in killpoint's process
+ * unless `tier` says 'process'. A user's own service is named by its module and input, as after
  * --restate, its lives where `tier` (or the name's own --tier) says.
  */
 export function restateSystem(name: string, options: SystemOptions = {}): SystemUnderTest | undefined {
@@ -68,10 +68,10 @@ export function restateSystem(name: string, options: SystemOptions = {}): System
 
 export const restateEngine: Engine = {
   name: 'restate',
-  summary: 'a Restate service on a private restate-server, each life the service process killed with SIGKILL (--tier in-process: an endpoint in killpoint\'s process, torn down at the kill)',
+  summary: 'a Restate service on a private restate-server, each life an endpoint in killpoint\'s process torn down at its kill point (--tier process: the service process killed with SIGKILL)',
   systemNames: RESTATE_MODES,
   defaultSystems: RESTATE_MODES.filter((name) => !restateConfigNamed(name)!.broken),
   system: restateSystem,
-  tiers: [DEFAULT_RESTATE_TIER, 'in-process'],
+  tiers: [DEFAULT_RESTATE_TIER, 'process'],
   eventKinds: EVENT_KINDS,
 };
