@@ -28,6 +28,15 @@ beforeAll(() => {
 afterAll(() => rmSync(tempRoot, { recursive: true, force: true }));
 
 /** Alive and not a zombie (a killed process whose new parent has not reaped it yet is gone for us). */
+/** A process's environment entries, or none once it is gone. */
+function environmentOf(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
+}
+
 function alive(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -137,7 +146,8 @@ describe('nothing a life started outlives it', () => {
       const started = pidsNow().filter((pid) => !before.has(pid));
       const found = started.filter((pid) => hasEnvironmentEntry(pid, entry, 'whole'));
       await new Promise((r) => setTimeout(r, 20)); // every exec is done by now
-      const carrying = started.filter((pid) => alive(pid) && readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(entry));
+      // Other test files start (and end) processes meanwhile: one may be gone by the time it is read.
+      const carrying = started.filter((pid) => environmentOf(pid).includes(entry));
       strays.push(...carrying);
       for (const pid of carrying) if (!found.includes(pid)) missed.push(`life ${life}: ${pid}`);
       for (const pid of carrying) process.kill(pid, 'SIGKILL');
