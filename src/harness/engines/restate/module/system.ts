@@ -1,7 +1,7 @@
 // A user's own Restate service as a system under test: its module and input name it, each life is
-// the service's process killed with SIGKILL right after its kill point or (--tier in-process) the
-// service on an endpoint of killpoint's own process torn down there, as the bundled agent's lives
-// (../in-process-life.ts), on a private restate-server that the session starts (and stops) as for
+// the service on an endpoint of killpoint's own process torn down right after its kill point, as
+// the bundled agent's lives are (../in-process-life.ts), or (--tier process) the service's process
+// killed with SIGKILL there, on a private restate-server that the session starts (and stops) as for
 // the bundled agent, and it runs a task of its own (the input as the handler's argument), judged
 // against its own run never killed on the effects its module reports and the handler's result.
 // The run never killed must repeat itself. As for the bundled agent, the invocation's journal
