@@ -76,6 +76,15 @@ export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
 }
 
 /**
+ * The tier a system's name read back asks for (its --tier), else `asked`; null when its --tier
+ * names no tier (the words are then no system's name).
+ */
+export function tierNamed(values: Map<string, string>, asked?: 'in-process' | 'process'): 'in-process' | 'process' | undefined | null {
+  const tier = values.get('--tier') ?? asked;
+  return tier === undefined || tier === 'in-process' || tier === 'process' ? tier : null;
+}
+
+/**
  * A system's name read back (a corpus entry's strategy): the module, then `--input` and the
  * engine's `flags`, each with its value. Undefined when the words are not one.
  */

@@ -16,7 +16,7 @@ import { runWholeInProcesses, type WholeRunTier } from '../../../process/whole-r
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
 import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
-import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
+import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
 import { holdingBackend, POSTGRES_URL_VARIABLE, systemDatabase } from '../backend.js';
 import type { Backend } from '../config.js';
@@ -68,8 +68,8 @@ export function dbosModuleSystemNamed(name: string, livesIn?: DbosLivesIn): Syst
   const named = moduleOptionsNamed(name, ['--workflow-export', '--effects-export', '--tier']);
   if (named === undefined) return undefined;
   const { values, ...target } = named;
-  const tier = values.get('--tier') ?? livesIn;
-  if (tier !== undefined && tier !== 'in-process' && tier !== 'process') return undefined;
+  const tier = tierNamed(values, livesIn);
+  if (tier === null) return undefined;
   return dbosModuleSystem(dbosModuleSpec({ ...target, workflowExport: values.get('--workflow-export'), effectsExport: values.get('--effects-export') }), tier);
 }
 

@@ -18,7 +18,7 @@ import { userModuleChildBundle } from '../../../user-module/bundle.js';
 import { moduleLifeHere, type ModuleLifeHere } from '../../../user-module/in-process.js';
 import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
-import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
+import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
 import { runInProcessLife } from '../../../in-process/in-process-life.js';
 import { lifeThreadCount, lifeThreadsFor, type LifeThreads } from '../../../in-process/life-threads.js';
@@ -88,8 +88,8 @@ export function langGraphModuleSystemNamed(name: string, livesIn?: LangGraphLive
   const named = moduleOptionsNamed(name, ['--graph-export', '--effects-export', '--cassette', '--tier']);
   if (named === undefined) return undefined;
   const { values, ...target } = named;
-  const tier = values.get('--tier') ?? livesIn;
-  if (tier !== undefined && tier !== 'in-process' && tier !== 'process') return undefined;
+  const tier = tierNamed(values, livesIn);
+  if (tier === null) return undefined;
   return langGraphModuleSystem(langGraphModuleSpec({ ...target, graphExport: values.get('--graph-export'), effectsExport: values.get('--effects-export'), cassette: values.get('--cassette') }), tier);
 }
 

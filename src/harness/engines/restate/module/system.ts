@@ -19,7 +19,7 @@ import type { WholeRunTier } from '../../../process/whole-run.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
 import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
-import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
+import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
 import { INVOCATION_DONE, RUN_RETURN, RUN_START } from '../event-kinds.js';
 import { RESTATE_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
@@ -64,8 +64,8 @@ export function restateModuleSystemNamed(name: string, livesIn?: RestateLivesIn)
   const named = moduleOptionsNamed(name, ['--service-export', '--effects-export', '--handler', '--tier']);
   if (named === undefined) return undefined;
   const { values, ...target } = named;
-  const tier = values.get('--tier') ?? livesIn;
-  if (tier !== undefined && tier !== 'in-process' && tier !== 'process') return undefined;
+  const tier = tierNamed(values, livesIn);
+  if (tier === null) return undefined;
   return restateModuleSystem(restateModuleSpec({ ...target, serviceExport: values.get('--service-export'), effectsExport: values.get('--effects-export'), handler: values.get('--handler') }), tier);
 }
 
