@@ -38,8 +38,8 @@ export interface ThreadMessage {
   collectEvery: number;
 }
 
-/** What a thread answers: the life's value, or its error as data (name, message, stack). */
-export type ThreadAnswer = { id: number; value: unknown } | { id: number; error: { name: string; message: string; stack?: string } };
+/** What a thread answers: the life's value, or its error as data (name, message, stack); `retire`: the thread must run no other life (serve-lives.ts). */
+export type ThreadAnswer = ({ id: number; value: unknown } | { id: number; error: { name: string; message: string; stack?: string } }) & { retire?: true };
 
 /** What a job says of its life, so that an error that crossed the thread can be named as the life's own. */
 export interface ThreadJob {
@@ -59,6 +59,8 @@ class LifeThread {
   private current: (Waiting & { id: number; timer: NodeJS.Timeout }) | null = null;
   private nextId = 0;
   dead = false;
+  /** Ended by its own answer (serve-lives.ts: keepThread), not by a fault. */
+  retired = false;
 
   constructor(
     script: string,
@@ -105,6 +107,11 @@ class LifeThread {
   private answered(answer: ThreadAnswer): void {
     if (this.current?.id !== answer.id) return;
     const { job, resolve, reject } = this.settle()!;
+    if (answer.retire) {
+      this.dead = true;
+      this.retired = true;
+      void this.worker.terminate();
+    }
     if ('error' in answer) reject(errorFromThread(job, answer.error));
     else resolve(answer.value);
     this.onIdle(this);
@@ -155,25 +162,40 @@ export class LifeThreads {
   }
 
   private next(): void {
-    for (let i = this.threads.length - 1; i >= 0; i--) if (this.threads[i]!.dead) this.threads.splice(i, 1);
+    let retired = 0;
+    for (let i = this.threads.length - 1; i >= 0; i--) {
+      if (!this.threads[i]!.dead) continue;
+      if (this.threads[i]!.retired) retired += 1;
+      this.threads.splice(i, 1);
+    }
+    // A retired thread is replaced at once, lives waiting or not: the new thread loads its script
+    // (an engine's bundle, a second or more of CPU) while killpoint prepares the next life.
+    for (; retired > 0; retired--) this.startThread();
     while (this.queue.length > 0) {
       let idle = this.threads.find((t) => !t.busy);
-      if (idle === undefined && this.threads.length < this.size) {
-        idle = new LifeThread(this.script, () => this.next());
-        this.threads.push(idle);
-        this.started += 1;
-      }
+      if (idle === undefined && this.threads.length < this.size) idle = this.startThread();
       if (idle === undefined) return;
       idle.run(this.queue.shift()!);
     }
+  }
+
+  private startThread(): LifeThread {
+    const thread = new LifeThread(this.script, () => this.next());
+    this.threads.push(thread);
+    this.started += 1;
+    return thread;
   }
 }
 
 const pools = new Map<string, LifeThreads>();
 
-/** The pool of threads for this script (one per script in a process), or null when lives are to run on this thread. */
-export function lifeThreadsFor(script: string): LifeThreads | null {
-  const size = lifeThreadCount();
+/**
+ * The pool of threads for this script (one per script in a process), or null when lives are to run
+ * on this thread. `least`: the fewest threads an engine's lives can run on (one for an engine whose
+ * module state must not be killpoint's own).
+ */
+export function lifeThreadsFor(script: string, least = 0): LifeThreads | null {
+  const size = Math.max(lifeThreadCount(), least);
   if (size === 0) return null;
   let pool = pools.get(script);
   if (pool === undefined) {

@@ -1,22 +1,29 @@
 // The thread side of life-threads.ts: a thread's script serves lives one at a time, each job a
 // message, each answer a message (the life's value, or its error as data, since an error's class
-// does not cross a thread).
+// does not cross a thread). An engine whose abandoned lives could reach the next life on the same
+// thread (module state it cannot fence) keeps a thread only after the lives it says are clean
+// (keepThread): after any other, or an error, the answer asks for the thread to be retired.
 
 import { parentPort } from 'node:worker_threads';
 import { collectEveryLives, livesBetweenCollections } from './abandoned-lives.js';
 import type { ThreadAnswer, ThreadMessage } from './life-threads.js';
 
+export interface ServeOptions {
+  /** The lives after which this thread may run another; without it, every life. */
+  keepThread?: (value: unknown) => boolean;
+}
+
 /** Answers every job this thread is sent with what `runJob` makes of it. */
-export function serveLives<J>(runJob: (job: J) => Promise<unknown>): void {
+export function serveLives<J>(runJob: (job: J) => Promise<unknown>, options: ServeOptions = {}): void {
   const port = parentPort;
   if (port === null) throw new Error('serveLives: not on a worker thread');
   port.on('message', ({ id, job, collectEvery }: ThreadMessage) => {
     if (collectEvery !== livesBetweenCollections()) collectEveryLives(collectEvery);
     runJob(job as J).then(
-      (value) => port.postMessage({ id, value } satisfies ThreadAnswer),
+      (value) => port.postMessage({ id, value, ...(options.keepThread === undefined || options.keepThread(value) ? {} : { retire: true }) } satisfies ThreadAnswer),
       (error: unknown) => {
         const e = error instanceof Error ? error : new Error(String(error));
-        port.postMessage({ id, error: { name: e.name, message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) } } satisfies ThreadAnswer);
+        port.postMessage({ id, error: { name: e.name, message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) }, ...(options.keepThread === undefined ? {} : { retire: true }) } satisfies ThreadAnswer);
       },
     );
   });

@@ -17,11 +17,12 @@ import { CHECK_NAMES } from '../../check/checks.js';
 import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
 import { STEP_RECORDED } from '../../check/event-kinds.js';
 import type { Engine } from '../../engine.js';
-import { processSystem, systemsByName } from '../../process/process-system.js';
+import { processSystem, systemsByTier } from '../../process/process-system.js';
+import type { SystemOptions, SystemUnderTest } from '../../engine.js';
 import { allVercelConfigs, vercelConfigNamed, type VercelConfig } from './config.js';
 import { VERCEL_EVENT_KINDS } from './event-kinds.js';
 import { vercelModuleSystemNamed } from './module/system.js';
-import { vercelTier } from './tier.js';
+import { DEFAULT_VERCEL_TIER, vercelTier, type VercelLivesIn } from './tier.js';
 
 /** Every kind the lives emit beyond the scenario's: the world's events, each step's record. */
 const EVENT_KINDS = [...VERCEL_EVENT_KINDS, STEP_RECORDED];
@@ -37,18 +38,29 @@ function summaryOf(c: VercelConfig): string {
   return `Vercel Workflow on the local world: ${shape}, ${keys}`;
 }
 
-export const vercelWorkflowSystem = systemsByName((name) => {
-  const config = vercelConfigNamed(name);
-  // A user's own workflow is named by its module and input, as after --vercel-workflow.
-  if (config === undefined) return vercelModuleSystemNamed(name);
-  return processSystem({ engine: 'vercel-workflow', name, summary: summaryOf(config), promised: CHECK_NAMES, killPoints: KILL_POINTS, tier: vercelTier(config) });
-});
+function bundledSystem(config: VercelConfig, name: string, livesIn: VercelLivesIn): SystemUnderTest {
+  const selectorTail = livesIn === DEFAULT_VERCEL_TIER ? [] : ['--tier', livesIn];
+  return processSystem({ engine: 'vercel-workflow', name, summary: summaryOf(config), promised: CHECK_NAMES, killPoints: KILL_POINTS, tier: vercelTier(config, livesIn), runsIn: livesIn, selectorTail });
+}
+
+const bundledSystems = systemsByTier((name, livesIn) => bundledSystem(vercelConfigNamed(name)!, name, livesIn), DEFAULT_VERCEL_TIER);
+
+/**
+ * The Vercel Workflow system of this name (see config.ts), or undefined; its lives where `tier`
+ * says (a child process each unless asked). A user's own workflow is named by its module and
+ * input, as after --vercel-workflow.
+ */
+export function vercelWorkflowSystem(name: string, options: SystemOptions = {}): SystemUnderTest | undefined {
+  if (vercelConfigNamed(name) === undefined) return vercelModuleSystemNamed(name);
+  return bundledSystems(name, options);
+}
 
 export const vercelWorkflowEngine: Engine = {
   name: 'vercel-workflow',
-  summary: 'Vercel Workflow (DurableAgent and plain steps) on the local world, each life a process killed with SIGKILL',
+  summary: 'Vercel Workflow (DurableAgent and plain steps) on the local world, each life a process killed with SIGKILL (--tier in-process: a thread of killpoint\'s process, cut off at its kill point)',
   systemNames: allVercelConfigs().map((c) => c.name),
   defaultSystems: allVercelConfigs().filter((c) => !c.broken).map((c) => c.name),
   system: vercelWorkflowSystem,
+  tiers: [DEFAULT_VERCEL_TIER, 'in-process'],
   eventKinds: EVENT_KINDS,
 };

@@ -39,6 +39,10 @@ export interface VercelLifeInputs {
   bundles: LoadedBundles;
   emit: EmitEvent;
   onPick: (pick: number, width: number) => void;
+  /** Opens the shop (a life in killpoint's process opens it through its fence). */
+  openShop?: (path: string) => Shop;
+  /** Handed the local world once it is made (a life in killpoint's process closes it at its kill). */
+  holdWorld?: (world: { close?(): Promise<void> }) => void;
 }
 
 /** The key a write carries: the run and the step (the DurableAgent's tool call id, or the plain step's id), never a fresh random id. */
@@ -48,7 +52,7 @@ export function vercelIdempotencyKey(runId: string, stepOrCallId: string): strin
 
 export async function runVercelLife(inputs: VercelLifeInputs): Promise<Conversation> {
   const { scenario, config, stateDir, emit, bundles } = inputs;
-  const shop = Shop.open(join(stateDir, VW_STATE_FILES.shop));
+  const shop = (inputs.openShop ?? Shop.open)(join(stateDir, VW_STATE_FILES.shop));
   /** The tool call each step of this life ran, for its record's name. */
   const callOfStep = new Map<string, string>();
   let randomKeys: (() => number) | null = null;
@@ -122,6 +126,7 @@ export async function runVercelLife(inputs: VercelLifeInputs): Promise<Conversat
     start: () => startRun(bundles.ids, config, scenario),
     callOfStep: (stepId) => callOfStep.get(stepId),
     failed: rejected,
+    ...(inputs.holdWorld === undefined ? {} : { holdWorld: inputs.holdWorld }),
   });
   const conversation = config.shape === 'agent' ? conversationOfMessages((output as { messages: never[] }).messages) : (output as { conversation: Conversation }).conversation;
 

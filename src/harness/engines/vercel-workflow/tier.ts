@@ -5,6 +5,9 @@
 // as a folder of names (the digest of a state folder reads its files, not folders) and digested
 // beside it, its ids and times made canonical (world-digest.ts); a copy of a state is a copy of the
 // folder, the run's id kept (the keys are made of it, and nothing outside the folder names it).
+//
+// In process (in-process-life.ts), each life runs on a thread of lives from the same bundles, and
+// a life's kill points are cut from one repeat of it (the folder copied after every event).
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,11 +16,22 @@ import { Shop } from '../../../model/shop.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
 import type { OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { readRunStores, runEngineLife } from '../../process/process-life.js';
+import { lifeTimeoutFrom } from '../../process/processes.js';
+import { lifeThreadsFor } from '../../in-process/life-threads.js';
 import { vercelBundles } from './bundles.js';
-import { vercelChild } from './child-bundle.js';
+import { vercelChild, vercelThreadScript } from './child-bundle.js';
 import type { VercelConfig } from './config.js';
+import type { VercelLifeJob } from './in-process-life.js';
 import { VW_ENV, VW_EXIT_BAD_INPUT, VW_LIFE_TIMEOUT_VARIABLE, VW_STATE_FILES, type VercelRunSpec } from './run-spec.js';
 import { worldDigest } from './world-digest.js';
+
+/** Where a Vercel Workflow system's lives run: a child process each, or on a thread of killpoint's process. */
+export type VercelLivesIn = 'process' | 'in-process';
+
+/** Where Vercel Workflow lives run unless asked. */
+export const DEFAULT_VERCEL_TIER: VercelLivesIn = 'process';
+
+const whatOf = (scenario: Scenario, config: VercelConfig, request: TierLifeRequest): string => `${scenario.id} vercel-workflow ${config.name} life ${request.lifeIndex}`;
 
 /** One life in a child process, from the state in `stateDir`. */
 async function vercelLife(scenario: Scenario, config: VercelConfig, request: TierLifeRequest): Promise<TierLife> {
@@ -31,7 +45,30 @@ async function vercelLife(scenario: Scenario, config: VercelConfig, request: Tie
     badInputExit: VW_EXIT_BAD_INPUT,
     badInputPhrase: 'its local world cannot be resumed',
   };
-  return runEngineLife(child, request, `${scenario.id} vercel-workflow ${config.name} life ${request.lifeIndex}`, spec);
+  return runEngineLife(child, request, whatOf(scenario, config, request), spec);
+}
+
+/** For the in-process tier's own test only: a kill that cuts nothing off, which the comparison with SIGKILL must catch. */
+export interface VercelInProcessVariant {
+  brokenKill?: 'life-runs-on';
+}
+
+/** One life on a thread of killpoint's process (at least one thread: the SDK's module state is never killpoint's own). */
+async function vercelLifeInProcess(scenario: Scenario, config: VercelConfig, request: TierLifeRequest, variant: VercelInProcessVariant): Promise<TierLife> {
+  const job: VercelLifeJob = {
+    what: whatOf(scenario, config, request),
+    timeoutMs: lifeTimeoutFrom(VW_LIFE_TIMEOUT_VARIABLE),
+    scenario: serializeScenario(scenario),
+    config,
+    stateDir: request.stateDir,
+    lifeIndex: request.lifeIndex,
+    killAfter: request.killAfter,
+    picks: [...request.picks],
+    ...(request.cutInto === undefined ? {} : { cutInto: request.cutInto }),
+    ...variant,
+  };
+  const threads = lifeThreadsFor(await vercelThreadScript(await vercelBundles()), 1)!;
+  return threads.run<TierLife>(job);
 }
 
 /** The world's folder, digested beside the folder's files; a copy of the folder copies it whole. */
@@ -42,9 +79,10 @@ const WORLD: OutsideState = {
   release: async () => undefined,
 };
 
-export function vercelTier(config: VercelConfig): ProcessTier {
+export function vercelTier(config: VercelConfig, livesIn: VercelLivesIn = DEFAULT_VERCEL_TIER, variant: VercelInProcessVariant = {}): ProcessTier {
+  const inProcess = livesIn === 'in-process';
   return {
-    name: `vercel-workflow-${config.name}`,
+    name: `vercel-workflow-${config.name}${inProcess ? '-in-process' : ''}`,
     files: [
       { name: VW_STATE_FILES.shop, kind: 'sqlite' },
       { name: VW_STATE_FILES.outbox, kind: 'bytes' },
@@ -56,7 +94,8 @@ export function vercelTier(config: VercelConfig): ProcessTier {
       mkdirSync(stateDir, { recursive: true });
       Shop.create(scenario.shop, join(stateDir, VW_STATE_FILES.shop)).close();
     },
-    life: (scenario, request) => vercelLife(scenario, config, request),
+    ...(inProcess ? { cutsInOneLife: true } : {}),
+    life: (scenario, request) => (inProcess ? vercelLifeInProcess(scenario, config, request, variant) : vercelLife(scenario, config, request)),
     stores: (scenario, stateDir) => readRunStores(join(stateDir, VW_STATE_FILES.shop), join(stateDir, VW_STATE_FILES.outbox), scenario.id),
     outside: WORLD,
   };

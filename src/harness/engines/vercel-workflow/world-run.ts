@@ -21,6 +21,7 @@ import { createLocalWorld } from '@workflow/world-local';
 import { setWorld } from 'workflow/runtime';
 import { getRun } from 'workflow/api';
 import type { EmitEvent } from '../../process/child-main.js';
+import { haltsWhenKilled } from '../../in-process/fence.js';
 import { OrderedWrites } from './ordered-writes.js';
 import { discoverPortOnce } from './port-once.js';
 import { StepNumbers, shortStepName } from './step-numbers.js';
@@ -47,6 +48,8 @@ export interface WorldRunInputs {
   stepReturns?: boolean;
   /** Rejects when the life fails from inside a step (a conversation the model rejects). */
   failed?: Promise<never>;
+  /** Handed the world as soon as it is made (a life in killpoint's process closes it at its kill: in-process-life.ts). */
+  holdWorld?: (world: { close?(): Promise<void> }) => void;
 }
 
 /** A world that holds more than one run: no life of ours leaves one, so it is not a state to resume. */
@@ -74,6 +77,7 @@ export async function runInWorld(inputs: WorldRunInputs): Promise<unknown> {
   const runEnded = new Promise<void>((resolve) => (ended = resolve));
 
   const world = createLocalWorld({ dataDir: worldDir, recoverActiveRuns: true });
+  inputs.holdWorld?.(world);
   const events = world.events as unknown as EventsApi;
   const create = events.create.bind(events);
   const writes = new OrderedWrites();
@@ -108,12 +112,16 @@ export async function runInWorld(inputs: WorldRunInputs): Promise<unknown> {
         break;
     }
   };
+  // A life killed in killpoint's process at one of these events goes no further on the SDK's path
+  // that wrote it (haltsWhenKilled), as a process killed there would not.
   events.create = (runId, data, params) =>
     writes.write(async () => {
-      if (inputs.stepReturns && data.eventType === 'step_completed') emit({ kind: 'step-returned', step: steps.numberOf(data.correlationId ?? ''), stepName: shortStepName(data.eventData?.stepName) });
+      if (inputs.stepReturns && data.eventType === 'step_completed') {
+        const halted = haltsWhenKilled(() => emit({ kind: 'step-returned', step: steps.numberOf(data.correlationId ?? ''), stepName: shortStepName(data.eventData?.stepName) }));
+        if (halted !== undefined) return halted;
+      }
       const written = await create(runId, data, params);
-      emitFor(data);
-      return written;
+      return haltsWhenKilled(() => emitFor(data)) ?? written;
     }, data.eventType === 'step_created' ? data.correlationId : undefined);
 
   // The handlers before the world starts: its start re-enqueues the active run at once.

@@ -1,0 +1,76 @@
+// A Vercel Workflow life run on a thread of killpoint's process (its shop fenced, its world closed,
+// its thread retired once it is killed) must say what the same life says when its process is
+// killed with SIGKILL: the same lives, the same verdict, at every kill point sampled here (npm run
+// differential:in-process -- --systems vercel-workflow:durable-agent,... compares every kill point
+// of the tasks). A kill that cuts nothing off is caught by the same comparison.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventIdentities } from '../src/harness/check/kill-points.js';
+import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
+import type { SystemUnderTest } from '../src/harness/engine.js';
+import { vercelBundles } from '../src/harness/engines/vercel-workflow/bundles.js';
+import { vercelConfigNamed } from '../src/harness/engines/vercel-workflow/config.js';
+import { vercelWorkflowSystem } from '../src/harness/engines/vercel-workflow/engine.js';
+import { vercelTier } from '../src/harness/engines/vercel-workflow/tier.js';
+import { lifeThreadsStarted } from '../src/harness/in-process/life-threads.js';
+import { processSystem } from '../src/harness/process/process-system.js';
+import { liveChildCount } from '../src/harness/process/processes.js';
+import { runSchedule } from '../src/harness/session.js';
+import { loadScenarioFile } from '../src/model/load.js';
+import type { Scenario } from '../src/model/scenario.js';
+import { runMain } from './helpers.js';
+
+// A task of one refund: its lives are short (35 events), and its refund has the gap.
+const oneRefund = loadScenarioFile('test/fixtures/one-refund.json');
+const both = (name: string) => ({ inProcess: vercelWorkflowSystem(name, { tier: 'in-process' })!, process: vercelWorkflowSystem(name, { tier: 'process' })! });
+
+beforeAll(() => vercelBundles(), 180_000);
+afterAll(() => expect(liveChildCount()).toBe(0));
+
+/** The kill points with these identities in a run never killed (in process). */
+async function pointsOf(system: SystemUnderTest, scenario: Scenario, identities: string[]): Promise<number[]> {
+  const ids = eventIdentities((await runSchedule(system, scenario, { kills: [], interleaving: [] })).lives[0]!.events);
+  const points = identities.map((id) => ids.indexOf(id));
+  expect(points.every((k) => k >= 0), `${identities.join(', ')} among ${ids.join(', ')}`).toBe(true);
+  return points;
+}
+
+describe('a Vercel Workflow life killed in process against the same life killed by SIGKILL', () => {
+  it("a refund without keys: the same lives and verdicts as the run is created, in the refund's gap, at its record and once the run is completed", async () => {
+    const { inProcess, process } = both('durable-agent');
+    const threadsBefore = lifeThreadsStarted();
+    const points = await pointsOf(inProcess, oneRefund, ['run-created', 'shop-commit[call_refund]', 'step-recorded[call_refund]', 'run-completed']);
+    const r = await compareTiers(oneRefund, inProcess, process, { concurrency: 2, killPoints: points });
+    expect(r.disagreements).toEqual([]);
+    expect(r.killPoints).toBe(points.length);
+    // Every life ran on a thread, and every killed life's thread was given up after it.
+    expect(lifeThreadsStarted() - threadsBefore).toBeGreaterThan(points.length);
+  }, 240_000);
+
+  it('with keys, every kill point from the refund step\'s start to its record: the same', async () => {
+    const { inProcess, process } = both('durable-agent+keys');
+    const r = await compareTiers(oneRefund, inProcess, process, { concurrency: 2, killPoints: await pointsOf(inProcess, oneRefund, ['step-started[step 1]', 'tool-start[call_refund]', 'shop-commit[call_refund]', 'tool-result[call_refund]', 'step-recorded[call_refund]']) });
+    expect(r.disagreements).toEqual([]);
+  }, 240_000);
+
+  it('a kill that cuts nothing off (the life runs on to its end) is caught: the refund is no longer repeated in its gap', async () => {
+    const name = 'durable-agent';
+    const broken = processSystem({ engine: 'vercel-workflow', name, summary: 'a broken in-process kill', promised: [], killPoints: [], tier: vercelTier(vercelConfigNamed(name)!, 'in-process', { brokenKill: 'life-runs-on' }), runsIn: 'in-process' });
+    const points = await pointsOf(broken, oneRefund, ['shop-commit[call_refund]']);
+    const r = await compareTiers(oneRefund, broken, both(name).process, { concurrency: 2, killPoints: points });
+    expect(r.disagreements).toHaveLength(1);
+    expect(r.disagreements[0]).toMatch(/shop-commit\[call_refund\].*writesCommitted: in process 1, process 2/);
+  }, 240_000);
+});
+
+describe('the Vercel Workflow tier on the command line', () => {
+  it('runs by SIGKILL unless --tier in-process asks for a thread; --json says which ran, and the replay command keeps --tier in-process', async () => {
+    const args = ['check', 'test/fixtures/one-refund.json', '--engine', 'vercel-workflow', '--strategy', 'durable-agent', '--schedule', 'shop-commit[call_refund]'];
+    const r = await runMain([...args, '--tier', 'in-process', '--json']);
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: false, failed: expect.arrayContaining(['done-twice']) });
+    const text = await runMain([...args, '--tier', 'in-process']);
+    expect(text.status).toBe(1);
+    expect(text.out.join('\n')).toMatch(/replay: npx killpoint check test\/fixtures\/one-refund\.json --engine vercel-workflow --strategy durable-agent --tier in-process --schedule \d+/);
+  }, 180_000);
+});
