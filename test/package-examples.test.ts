@@ -38,9 +38,11 @@ const SUBSETS: Record<string, string> = {
   // the refund done twice. The search over every kill point of a DBOS module of one's own is
   // test/dbos-module.test.ts's.
   'support-agent-dbos': 'one kill replayed',
-  // Its keyed sweep repeats what its "without keys" check runs (checkAgent over every kill point
-  // through the installed killpoint and killpoint/agent, then shrunk to the minimal one).
-  'journal-agent': 'without keys',
+  // Its sweeps (keyed, and "without keys" over every kill point, shrunk) are a process per life
+  // with a TypeScript loader, half a minute; "one kill replayed" runs checkAgentSchedule through the
+  // installed killpoint and killpoint/agent and finds the refund done twice. A search shrunk to its
+  // minimal kill point through the installed package runs in support-agent-langgraph's whole suite.
+  'journal-agent': 'one kill replayed',
   // langgraph-scenario and support-agent-langgraph take seconds: whole suite, including
   // killpointTests from the installed killpoint/vitest run for real.
 };

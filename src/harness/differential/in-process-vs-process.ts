@@ -93,14 +93,18 @@ async function offersLives(system: SystemUnderTest, scenario: Scenario): Promise
 /**
  * Compares the two tiers of one system on one task, at every single kill point or at those given,
  * with the parallel calls in the order `interleaving` picks (default: the first ready each time).
+ * `inProcessEvery`: the in-process tier explores every kill point as a check does (by equivalence,
+ * each life's kill points cut from one repeat of it) and is compared at the given ones only, which
+ * the process tier runs each from scratch: a sample of the explorer's in-process path at the cost
+ * of a few processes.
  */
-export async function compareTiers(scenario: Scenario, inProcess: SystemUnderTest, process: SystemUnderTest, options: { concurrency: number; killPoints?: readonly number[]; interleaving?: readonly number[] }): Promise<TierComparison> {
+export async function compareTiers(scenario: Scenario, inProcess: SystemUnderTest, process: SystemUnderTest, options: { concurrency: number; killPoints?: readonly number[]; interleaving?: readonly number[]; inProcessEvery?: boolean }): Promise<TierComparison> {
   const points = options.killPoints ?? 'every';
   const interleaving = options.interleaving ?? [];
   // real clock: how long each tier took is the figure the differential reports beside its verdicts.
   let started = performance.now();
   // Both tiers as a check runs them: side by side (in process, on threads of lives).
-  const a = await resultsOn(scenario, inProcess, points, options.concurrency, interleaving);
+  const a = await resultsOn(scenario, inProcess, options.inProcessEvery ? 'every' : points, options.concurrency, interleaving);
   const inProcessMs = performance.now() - started;
   started = performance.now();
   const b = await resultsOn(scenario, process, points, options.concurrency, interleaving);
@@ -109,7 +113,7 @@ export async function compareTiers(scenario: Scenario, inProcess: SystemUnderTes
   const order = interleaving.length === 0 ? '' : ` (picks ${interleaving.join(',')})`;
   const where = (k: number) => `${scenario.id} ${inProcess.name}${order} kill point ${k} (${k < 0 ? 'start' : (b.identities[k] ?? a.identities[k] ?? '?')})`;
   if (JSON.stringify(a.identities) !== JSON.stringify(b.identities)) disagreements.push(`${scenario.id} ${inProcess.name}: the runs never killed differ: in process ${a.identities.length} events, process ${b.identities.length}`);
-  const all = [...new Set([...a.results.keys(), ...b.results.keys()])].sort((x, y) => x - y);
+  const all = options.inProcessEvery && points !== 'every' ? [...points] : [...new Set([...a.results.keys(), ...b.results.keys()])].sort((x, y) => x - y);
   for (const k of all) {
     const x = a.results.get(k);
     const y = b.results.get(k);

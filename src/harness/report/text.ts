@@ -196,7 +196,6 @@ export function formatExploration(e: Exploration, source: CaseSource): string {
   return lines.join('\n');
 }
 
-/** The JSON form of an exploration (no event lists; the replay command brings them back). */
 /** Where a real engine's lives ran, said once (simulated lives need no word: they are killpoint's own). */
 function tierLines(e: Exploration): string[] {
   if (e.tier === 'in-process') return ['  lives: in this process, each cut off from its stores at its kill point (--tier process: a process each, killed with SIGKILL)'];
@@ -204,6 +203,7 @@ function tierLines(e: Exploration): string[] {
   return [];
 }
 
+/** The JSON form of an exploration (no event lists; the replay command brings them back). */
 export function explorationJson(e: Exploration, source: CaseSource): Record<string, unknown> {
   return {
     scenario: e.scenarioId,
