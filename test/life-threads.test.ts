@@ -1,7 +1,8 @@
 // In-process lives run on a pool of threads (src/harness/in-process/life-threads.ts): as many at
 // once as the pool has threads, each thread one life at a time; a life's error arrives as the class
 // the harness judges by; a life that never yields its thread is given up at its limit as a hung
-// process is, and the lives after it still run; an idle pool keeps nothing running.
+// process is, and the lives after it still run; a thread whose life asks to retire it runs no
+// other (a fresh one takes its place at once); an idle pool keeps nothing running.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,6 +53,18 @@ describe('a pool of threads of lives', () => {
     expect((await next).what).toBe('T01 life 2');
     expect(pool.started).toBe(2);
   }, 60_000);
+
+  it('runs nothing more on a thread whose life asks to retire it: the next life runs on a fresh thread, started as soon as the old one was given up', async () => {
+    const pool = new LifeThreads(SCRIPT, 1);
+    const first = await pool.run<{ threadId: number }>(job('T01 life 1', { mode: 'retire' }));
+    // The replacement is started at once, with no life waiting for it.
+    expect(pool.started).toBe(2);
+    const second = await pool.run<{ threadId: number }>(job('T01 life 2'));
+    const third = await pool.run<{ threadId: number }>(job('T01 life 3'));
+    expect(second.threadId).not.toBe(first.threadId);
+    expect(third.threadId).toBe(second.threadId);
+    expect(pool.started).toBe(2);
+  });
 
   it('keeps nothing running once idle: a process whose lives are done exits by itself', () => {
     const dir = mkdtempSync(join(tmpdir(), 'killpoint-threads-'));
