@@ -9,16 +9,20 @@
 //     leave nothing behind), run on killpoint's own thread so that the heap measured is theirs;
 //   - DBOS (pglite/workflow+keys) the same way: a kill-and-resume from scratch and each kill point
 //     of a check in both tiers, and the heap over many in-process DBOS lives (one DBOS per
-//     process: its lives run one at a time, launched and shut down each).
+//     process: its lives run one at a time, launched and shut down each);
+//   - Vercel Workflow (durable-agent+keys) the same way, a kill-and-resume from scratch and each
+//     kill point of a check in both tiers (in process: on threads of lives, a thread given up
+//     after each killed life; --no-vercel leaves it out).
 // Each target is printed beside its figure, met or missed.
 //
-//   npx tsx --expose-gc bench/in-process.ts [--lives 10000] [--points 8] [--dbos-lives 1000]
+//   npx tsx --expose-gc bench/in-process.ts [--lives 10000] [--points 8] [--dbos-lives 1000] [--no-vercel]
 
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { stopBackends } from '../src/harness/engines/dbos/backend.js';
 import { dbosSystem } from '../src/harness/engines/dbos/engine.js';
 import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
+import { vercelWorkflowSystem } from '../src/harness/engines/vercel-workflow/engine.js';
 import { langGraphModuleSpec, langGraphModuleSystem } from '../src/harness/engines/langgraph/module/system.js';
 import { LIFE_THREADS_VARIABLE } from '../src/harness/in-process/life-threads.js';
 import { inPool } from '../src/harness/process/pool.js';
@@ -27,7 +31,7 @@ import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario, lanternScenarios } from '../src/model/load.js';
 import seedrandom from 'seedrandom';
 
-const { values } = parseArgs({ options: { lives: { type: 'string' }, points: { type: 'string' }, 'dbos-lives': { type: 'string' } } });
+const { values } = parseArgs({ options: { lives: { type: 'string' }, points: { type: 'string' }, 'dbos-lives': { type: 'string' }, 'no-vercel': { type: 'boolean' } } });
 const LIVES = Number(values.lives ?? 10_000);
 const DBOS_LIVES = Number(values['dbos-lives'] ?? 1_000);
 const POINTS = Number(values.points ?? 8);
@@ -131,3 +135,14 @@ await runSchedule(dbosProcesses, dana, NONE);
 const dbosPoints = Array.from({ length: POINTS }, (_, i) => Math.floor(((i + 0.5) * dbosEvents) / POINTS));
 await bothTiers('DBOS pglite/workflow+keys', dbosIn, dbosProcesses, dbosPoints, dbosEvents, 'one at a time (one DBOS per process)');
 console.log(`DBOS: ${await heapOver(dbosIn, DBOS_LIVES, dbosEvents, stopBackends)}`);
+
+if (!values['no-vercel']) {
+  // Its lives on threads whatever KILLPOINT_LIFE_THREADS says (the SDK's module state is never killpoint's own).
+  delete process.env[LIFE_THREADS_VARIABLE];
+  const vercelIn = vercelWorkflowSystem('durable-agent+keys', { tier: 'in-process' })!;
+  const vercelProcesses = vercelWorkflowSystem('durable-agent+keys', { tier: 'process' })!;
+  const vercelEvents = (await runSchedule(vercelIn, dana, NONE)).lives[0]!.events.length;
+  await runSchedule(vercelProcesses, dana, NONE);
+  const vercelPoints = Array.from({ length: POINTS }, (_, i) => Math.floor(((i + 0.5) * vercelEvents) / POINTS));
+  await bothTiers('Vercel Workflow durable-agent+keys', vercelIn, vercelProcesses, vercelPoints, vercelEvents, `${concurrency} at a time on threads, each killed life's thread given up`);
+}
