@@ -19,7 +19,8 @@
 //   npx tsx bench/vercel-workflow.ts                     (npm run vercel-workflow; hours on 2 cores)
 //   npx tsx bench/vercel-workflow.ts --systems durable-agent,durable-agent+keys --scenarios T01,T03 --doc
 //   npx tsx bench/vercel-workflow.ts --systems durable-agent --scenarios T01 --from-scratch --stride 8
-//   options: --concurrency N (lives side by side, default 2), --from-scratch [--stride N], --json FILE, --doc
+//   options: --concurrency N (lives side by side, default 2), --from-scratch [--stride N], --json FILE, --doc,
+//   --tier in-process (each life on a thread of this process, src/harness/engines/vercel-workflow/in-process-life.ts)
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,7 +34,7 @@ import type { SystemUnderTest } from '../src/harness/engine.js';
 import { SYSTEMS, vercelConfigNamed } from '../src/harness/engines/vercel-workflow/config.js';
 import { scriptedMoment, verdictDifferences } from '../src/harness/engines/vercel-workflow/differential.js';
 import { vercelWorkflowSystem } from '../src/harness/engines/vercel-workflow/engine.js';
-import { vercelTier } from '../src/harness/engines/vercel-workflow/tier.js';
+import { vercelTier, type VercelLivesIn } from '../src/harness/engines/vercel-workflow/tier.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';
 import { startProgress } from '../src/harness/cli/progress.js';
 import { inPool } from '../src/harness/process/pool.js';
@@ -73,15 +74,15 @@ interface Cost {
   handedWarm: number;
 }
 
-/** Every kill point of one task under one system, each judged and compared with the model. */
 /** The kill points of a sample: every `stride`-th, and every event of a call that commits a write. */
 function sampled(events: readonly RunEvent[], stride: number): number[] {
   const writers = new Set(events.flatMap((e) => (e.kind === 'shop-commit' && typeof e.callId === 'string' ? [e.callId] : [])));
   return [-1, ...events.flatMap((e, k) => (k % stride === 0 || (typeof e.callId === 'string' && writers.has(e.callId)) || k === events.length - 1 ? [k] : []))];
 }
 
-async function sweepTask(scenario: Scenario, name: string, concurrency: number, fromScratch: boolean, stride: number, cost: Cost): Promise<KillPointResult[]> {
-  const real = vercelWorkflowSystem(name)!;
+/** Every kill point of one task under one system, each judged and compared with the model. */
+async function sweepTask(scenario: Scenario, name: string, livesIn: VercelLivesIn, concurrency: number, fromScratch: boolean, stride: number, cost: Cost): Promise<KillPointResult[]> {
+  const real = vercelWorkflowSystem(name, { tier: livesIn })!;
   const baseline = await runSchedule(real, scenario, NONE);
   const events = baseline.lives[0]!.events;
   const ids = eventIdentities(events);
@@ -99,8 +100,9 @@ async function sweepTask(scenario: Scenario, name: string, concurrency: number, 
       cost.livesRun += outcome.lives.length;
     });
   } else {
-    const tier = vercelTier(vercelConfigNamed(name)!);
-    const livesOf = processLives(tier, { warm: true, onWarmFigures: (f) => (cost.handedWarm += f.handedWarm) });
+    const tier = vercelTier(vercelConfigNamed(name)!, livesIn);
+    // Children started ahead of their lives; in process, threads of lives instead.
+    const livesOf = processLives(tier, livesIn === 'process' ? { warm: true, onWarmFigures: (f) => (cost.handedWarm += f.handedWarm) } : {});
     const explored: SystemUnderTest = { ...real, open: (s) => processSession(s, (schedule) => runWholeInProcesses(tier, s, name, schedule), livesOf) };
     const result = await exploreByEquivalence(scenario, explored, [{ picks: [], baseline }], 1, (c) => judged.set(c.kills[0]!, { verdict: c.verdict(), failed: [...c.failed] }), { concurrency });
     cost.childrenKilled += result.reduction.childrenKilled ?? 0;
@@ -119,7 +121,9 @@ async function sweepTask(scenario: Scenario, name: string, concurrency: number, 
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { systems: { type: 'string' }, scenarios: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' }, 'from-scratch': { type: 'boolean' }, stride: { type: 'string' }, doc: { type: 'boolean' } } });
+  const { values } = parseArgs({ options: { systems: { type: 'string' }, scenarios: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' }, 'from-scratch': { type: 'boolean' }, stride: { type: 'string' }, doc: { type: 'boolean' }, tier: { type: 'string' } } });
+  const livesIn = (values.tier ?? 'process') as VercelLivesIn;
+  if (livesIn !== 'process' && livesIn !== 'in-process') fail(`--tier: expected process or in-process, got "${values.tier}"`);
   const names = values.systems?.split(',') ?? [...SYSTEMS];
   for (const name of names) if (vercelConfigNamed(name) === undefined) fail(`--systems: expected some of ${SYSTEMS.join(', ')}, got "${name}"`);
   const all = lanternScenarios();
@@ -146,7 +150,7 @@ async function main(): Promise<void> {
     let disagreed = 0;
     const progress = startProgress(name, scenarios.length);
     for (const scenario of scenarios) {
-      const results = await sweepTask(scenario, name, concurrency, fromScratch, stride, cost);
+      const results = await sweepTask(scenario, name, livesIn, concurrency, fromScratch, stride, cost);
       killPoints += results.length;
       for (const r of results) {
         for (const c of COLUMNS) if (r.failed.includes(c)) counts[c]++;
@@ -170,7 +174,7 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     tableLines.push(`| ${name} | ${scenarios.length} | ${killPoints} | ${COLUMNS.map((c) => String(counts[c])).join(' | ')} | ${broken.length === 0 ? 'yes' : `no (${broken.join('; ')})`} | scripted ${MODEL[name]} | ${disagreed} | ${Math.round(seconds)} |`);
     afterWriteLines.push(`${name}, killed right after each task's first commit (${afterWrite.tasks} tasks that write): ${afterWrite.sentAgain} sent again, ${afterWrite.doneTwice} done twice, ${afterWrite.refused} refused, same answer ${afterWrite.sameAnswer} of ${afterWrite.tasks}`);
-    costLines.push(`${name}: ${killPoints} kill points${stride > 1 ? ' (a sample)' : ''} in ${Math.round(seconds)} s (${(seconds / Math.max(1, killPoints)).toFixed(2)} s each, ${concurrency} at a time): ${cost.childrenKilled} children killed, ${cost.livesRun} lives run${fromScratch ? ' (each kill point from scratch)' : `, ${cost.handedWarm} handed to a warm child`}`);
+    costLines.push(`${name}: ${killPoints} kill points${stride > 1 ? ' (a sample)' : ''} in ${Math.round(seconds)} s (${(seconds / Math.max(1, killPoints)).toFixed(2)} s each, ${concurrency} at a time): ${livesIn === 'in-process' ? `${cost.livesRun} lives run on threads of killpoint's process${fromScratch ? ' (each kill point from scratch)' : ' (the kill points cut from one repeat of each life)'}` : `${cost.childrenKilled} children killed, ${cost.livesRun} lives run${fromScratch ? ' (each kill point from scratch)' : `, ${cost.handedWarm} handed to a warm child`}`}`);
   }
   const disagreementText = disagreements.length === 0 ? 'Vercel Workflow and the scripted model agree at every kill point.' : `Vercel Workflow and the scripted model disagree at ${disagreements.length} kill point(s):\n${disagreements.map((d) => `  ${d}`).join('\n')}`;
   const text = [tableLines.join('\n'), afterWriteLines.join('\n'), costLines.join('\n'), disagreementText].join('\n\n');
@@ -180,7 +184,7 @@ async function main(): Promise<void> {
     const from = doc.indexOf(DOC_START);
     const to = doc.indexOf(DOC_END);
     if (from < 0 || to < from) fail(`--doc: ${DOC} has no generated part (${DOC_START} ... ${DOC_END})`);
-    const command = `npx tsx bench/vercel-workflow.ts --systems ${names.join(',')} --scenarios ${scenarios.map((s) => s.id).join(',')}${fromScratch ? ' --from-scratch' : ''}${stride > 1 ? ` --stride ${stride}` : ''}`;
+    const command = `npx tsx bench/vercel-workflow.ts --systems ${names.join(',')} --scenarios ${scenarios.map((s) => s.id).join(',')}${livesIn === 'in-process' ? ' --tier in-process' : ''}${fromScratch ? ' --from-scratch' : ''}${stride > 1 ? ` --stride ${stride}` : ''}`;
     const block = `${DOC_START}\n\nFrom \`${command}\`:\n\n${text.replace(disagreementText, disagreementText.split('\n').map((l) => (l.startsWith('  ') ? `- ${l.trim()}` : l)).join('\n'))}\n\n${DOC_END}`;
     writeFileSync(DOC, `${doc.slice(0, from)}${block}${doc.slice(to + DOC_END.length)}`);
   }
