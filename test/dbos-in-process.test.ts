@@ -18,28 +18,19 @@ import { processSystem } from '../src/harness/process/process-system.js';
 import { liveChildCount } from '../src/harness/process/processes.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario } from '../src/model/load.js';
-import { runMain } from './helpers.js';
+import { killPointsNamed, runMain } from './helpers.js';
 import { dbosModuleSpec, dbosModuleSystem } from '../src/harness/engines/dbos/module/system.js';
 import { SystemInputError } from '../src/harness/engine.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
-const NONE = { kills: [], interleaving: [] };
 const both = (name: string) => ({ inProcess: dbosSystem(name, { tier: 'in-process' })!, process: dbosSystem(name, { tier: 'process' })! });
-
-/** The kill points with these identities in a run never killed (in process). */
-async function pointsOf(name: string, scenario: typeof dana, identities: string[]): Promise<number[]> {
-  const ids = eventIdentities((await runSchedule(both(name).inProcess, scenario, NONE)).lives[0]!.events);
-  const points = identities.map((id) => ids.indexOf(id));
-  expect(points.every((k) => k >= 0), `${identities.join(', ')} among ${ids.join(', ')}`).toBe(true);
-  return points;
-}
 
 afterAll(() => stopBackends());
 
 describe('a DBOS life killed in process against the same life killed by SIGKILL', () => {
   it("Dana's refund without keys: the same lives and verdicts at the workflow's start, in the refund's gap and after its record", async () => {
-    const points = await pointsOf('pglite/workflow', dana, ['workflow-started', 'shop-commit[call_refund]', 'step-recorded[call_refund]', 'workflow-recorded']);
+    const points = await killPointsNamed(both('pglite/workflow').inProcess, dana, ['workflow-started', 'shop-commit[call_refund]', 'step-recorded[call_refund]', 'workflow-recorded']);
     const { inProcess, process } = both('pglite/workflow');
     const r = await compareTiers(dana, inProcess, process, { concurrency: 2, killPoints: points });
     expect(r.disagreements).toEqual([]);
@@ -48,7 +39,7 @@ describe('a DBOS life killed in process against the same life killed by SIGKILL'
   }, 180_000);
 
   it("Ivan's parallel cancellations with keys: the same at each commit, the other call still running beside it", async () => {
-    const points = await pointsOf('pglite/workflow+keys', ivan, ['shop-commit[call_cancel-both_1]', 'tool-result[call_cancel-both_1]', 'shop-commit[call_cancel-both_2]']);
+    const points = await killPointsNamed(both('pglite/workflow+keys').inProcess, ivan, ['shop-commit[call_cancel-both_1]', 'tool-result[call_cancel-both_1]', 'shop-commit[call_cancel-both_2]']);
     const { inProcess, process } = both('pglite/workflow+keys');
     const r = await compareTiers(ivan, inProcess, process, { concurrency: 2, killPoints: points });
     expect(r.disagreements).toEqual([]);
@@ -58,7 +49,7 @@ describe('a DBOS life killed in process against the same life killed by SIGKILL'
     const name = 'pglite/workflow';
     // Held like the engine's own systems, so that PGlite stays up between its sessions.
     const broken = holdingBackend(processSystem({ engine: 'dbos', name, summary: 'a broken in-process kill', promised: [], killPoints: [], tier: dbosTier(dbosConfigNamed(name)!, name, 'in-process', { brokenPool: 'left-open' }), runsIn: 'in-process' }), 'pglite');
-    const points = await pointsOf(name, dana, ['tool-start[call_refund]']);
+    const points = await killPointsNamed(both(name).inProcess, dana, ['tool-start[call_refund]']);
     const r = await compareTiers(dana, broken, both(name).process, { concurrency: 2, killPoints: points });
     expect(r.disagreements).toHaveLength(1);
     expect(r.disagreements[0]).toMatch(/tool-start\[call_refund\].*writesCommitted: in process 0, process 1/);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 // Small helpers shared by the example-based tests.
 
 import type { RunEvent } from '../src/harness/check/events.js';
@@ -86,6 +86,14 @@ export function scenarioErrorOf(raw: unknown): ScenarioError {
     throw error;
   }
   throw new Error('the scenario loaded');
+}
+
+/** The kill points with these identities in a run of `system` never killed; each must be there. */
+export async function killPointsNamed(system: SystemUnderTest, scenario: Scenario, identities: string[]): Promise<number[]> {
+  const ids = eventIdentities((await runSchedule(system, scenario, { kills: [], interleaving: [] })).lives[0]!.events);
+  const points = identities.map((id) => ids.indexOf(id));
+  expect(points.every((k) => k >= 0), `${identities.join(', ')} among ${ids.join(', ')}`).toBe(true);
+  return points;
 }
 
 /** A kill point judged from a run from scratch: its index and identity, the verdict and the checks it failed. */

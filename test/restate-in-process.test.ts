@@ -17,24 +17,16 @@ import { restateModuleSpec, restateModuleSystem } from '../src/harness/engines/r
 import type { SystemUnderTest } from '../src/harness/engine.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario } from '../src/model/load.js';
-import { runMain } from './helpers.js';
+import { killPointsNamed, runMain } from './helpers.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
 const both = (name: string) => ({ inProcess: restateSystem(name, { tier: 'in-process' })!, process: restateSystem(name, { tier: 'process' })! });
 
-/** The kill points with these identities in a run never killed (in process). */
-async function pointsOf(system: SystemUnderTest, scenario: typeof dana, identities: string[]): Promise<number[]> {
-  const ids = eventIdentities((await runSchedule(system, scenario, { kills: [], interleaving: [] })).lives[0]!.events);
-  const points = identities.map((id) => ids.indexOf(id));
-  expect(points.every((k) => k >= 0), `${identities.join(', ')} among ${ids.join(', ')}`).toBe(true);
-  return points;
-}
-
 describe('a Restate life killed in process against the same life killed by SIGKILL', () => {
   it("Dana's refund without keys: the same lives and verdicts in the refund's gap and after the invocation's output", async () => {
     const { inProcess, process } = both('service');
-    const points = await pointsOf(inProcess, dana, ['shop-commit[call_refund]', 'invocation-done']);
+    const points = await killPointsNamed(inProcess, dana, ['shop-commit[call_refund]', 'invocation-done']);
     const r = await compareTiers(dana, inProcess, process, { concurrency: 2, killPoints: points });
     expect(r.disagreements).toEqual([]);
     expect(r.killPoints).toBe(points.length);
@@ -42,7 +34,7 @@ describe('a Restate life killed in process against the same life killed by SIGKI
 
   it("Ivan's parallel cancellations with keys: the same at each commit, the other call still running beside it", async () => {
     const { inProcess, process } = both('service+keys');
-    const points = await pointsOf(inProcess, ivan, ['shop-commit[call_cancel-both_1]', 'shop-commit[call_cancel-both_2]']);
+    const points = await killPointsNamed(inProcess, ivan, ['shop-commit[call_cancel-both_1]', 'shop-commit[call_cancel-both_2]']);
     const r = await compareTiers(ivan, inProcess, process, { concurrency: 2, killPoints: points });
     expect(r.disagreements).toEqual([]);
   }, 180_000);
@@ -61,7 +53,7 @@ describe('a Restate life killed in process against the same life killed by SIGKI
     process.env[ATTACH_TIMEOUT_VARIABLE] = '8';
     let r;
     try {
-      const points = await pointsOf(broken, dana, ['shop-commit[call_refund]']);
+      const points = await killPointsNamed(broken, dana, ['shop-commit[call_refund]']);
       r = await compareTiers(dana, broken, both(name).process, { concurrency: 2, killPoints: points });
     } finally {
       delete process.env[ATTACH_TIMEOUT_VARIABLE];

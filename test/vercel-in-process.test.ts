@@ -5,9 +5,7 @@
 // of the tasks). A kill that cuts nothing off is caught by the same comparison.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventIdentities } from '../src/harness/check/kill-points.js';
 import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
-import type { SystemUnderTest } from '../src/harness/engine.js';
 import { vercelBundles } from '../src/harness/engines/vercel-workflow/bundles.js';
 import { vercelConfigNamed } from '../src/harness/engines/vercel-workflow/config.js';
 import { vercelWorkflowSystem } from '../src/harness/engines/vercel-workflow/engine.js';
@@ -15,10 +13,8 @@ import { vercelTier } from '../src/harness/engines/vercel-workflow/tier.js';
 import { lifeThreadsStarted } from '../src/harness/in-process/life-threads.js';
 import { processSystem } from '../src/harness/process/process-system.js';
 import { liveChildCount } from '../src/harness/process/processes.js';
-import { runSchedule } from '../src/harness/session.js';
 import { loadScenarioFile } from '../src/model/load.js';
-import type { Scenario } from '../src/model/scenario.js';
-import { runMain } from './helpers.js';
+import { killPointsNamed, runMain } from './helpers.js';
 
 // A task of one refund: its lives are short (35 events), and its refund has the gap.
 const oneRefund = loadScenarioFile('test/fixtures/one-refund.json');
@@ -27,19 +23,11 @@ const both = (name: string) => ({ inProcess: vercelWorkflowSystem(name, { tier: 
 beforeAll(() => vercelBundles(), 180_000);
 afterAll(() => expect(liveChildCount()).toBe(0));
 
-/** The kill points with these identities in a run never killed (in process). */
-async function pointsOf(system: SystemUnderTest, scenario: Scenario, identities: string[]): Promise<number[]> {
-  const ids = eventIdentities((await runSchedule(system, scenario, { kills: [], interleaving: [] })).lives[0]!.events);
-  const points = identities.map((id) => ids.indexOf(id));
-  expect(points.every((k) => k >= 0), `${identities.join(', ')} among ${ids.join(', ')}`).toBe(true);
-  return points;
-}
-
 describe('a Vercel Workflow life killed in process against the same life killed by SIGKILL', () => {
   it("a refund without keys: the same lives and verdicts as the run is created and in the refund's gap", async () => {
     const { inProcess, process } = both('durable-agent');
     const threadsBefore = lifeThreadsStarted();
-    const points = await pointsOf(inProcess, oneRefund, ['run-created', 'shop-commit[call_refund]']);
+    const points = await killPointsNamed(inProcess, oneRefund, ['run-created', 'shop-commit[call_refund]']);
     const r = await compareTiers(oneRefund, inProcess, process, { concurrency: 2, killPoints: points });
     expect(r.disagreements).toEqual([]);
     expect(r.killPoints).toBe(points.length);
@@ -49,7 +37,7 @@ describe('a Vercel Workflow life killed in process against the same life killed 
 
   it("with keys, every kill point explored in process as a check explores it (each life's kill points cut from one repeat of it): at the refund's start, gap and record, what SIGKILL gives", async () => {
     const { inProcess, process } = both('durable-agent+keys');
-    const points = await pointsOf(inProcess, oneRefund, ['tool-start[call_refund]', 'shop-commit[call_refund]', 'step-recorded[call_refund]']);
+    const points = await killPointsNamed(inProcess, oneRefund, ['tool-start[call_refund]', 'shop-commit[call_refund]', 'step-recorded[call_refund]']);
     const r = await compareTiers(oneRefund, inProcess, process, { concurrency: 2, killPoints: points, inProcessEvery: true });
     expect(r.disagreements).toEqual([]);
     expect(r.killPoints).toBe(points.length);
@@ -58,7 +46,7 @@ describe('a Vercel Workflow life killed in process against the same life killed 
   it('a kill that cuts nothing off (the life runs on to its end) is caught: the refund is no longer repeated in its gap', async () => {
     const name = 'durable-agent';
     const broken = processSystem({ engine: 'vercel-workflow', name, summary: 'a broken in-process kill', promised: [], killPoints: [], tier: vercelTier(vercelConfigNamed(name)!, 'in-process', { brokenKill: 'life-runs-on' }), runsIn: 'in-process' });
-    const points = await pointsOf(broken, oneRefund, ['shop-commit[call_refund]']);
+    const points = await killPointsNamed(broken, oneRefund, ['shop-commit[call_refund]']);
     const r = await compareTiers(oneRefund, broken, both(name).process, { concurrency: 2, killPoints: points });
     expect(r.disagreements).toHaveLength(1);
     expect(r.disagreements[0]).toMatch(/shop-commit\[call_refund\].*writesCommitted: in process 1, process 2/);
