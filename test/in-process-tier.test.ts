@@ -148,8 +148,8 @@ describe('the tier, on the command line', () => {
   }, 120_000);
 
   it('an engine that runs its lives one way only refuses --tier for the other (exit 2, naming the engines that choose)', async () => {
-    const r = await runMain(['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'vercel-workflow', '--tier', 'in-process']);
+    const r = await runMain(['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'scripted', '--tier', 'process']);
     expect(r.status).toBe(2);
-    expect(r.err.join('\n')).toContain('--tier in-process: the vercel-workflow engine runs its lives one way only; --tier chooses for langgraph, dbos, restate');
+    expect(r.err.join('\n')).toContain('--tier process: the scripted engine runs its lives one way only; --tier chooses for langgraph, dbos, vercel-workflow, restate');
   });
 });
