@@ -26,7 +26,7 @@ import type { LifeCut, TierLife } from '../process/process-lives.js';
 import { LifeTimedOut } from '../process/processes.js';
 import { EXIT_FAILED, errorLine, lifeEnd, type LifeExit } from '../process/protocol.js';
 import { LifeFence, LifeKilled } from './fence.js';
-import { bytesKeyOf, readFolder, sameFiles, writeFolder, type FolderFiles } from '../process/folder-files.js';
+import { bytesKeyOf, readFolder, sameFiles, whileFilesSettle, writeFolder, type FolderFiles } from '../process/folder-files.js';
 import { lifeAbandoned } from './abandoned-lives.js';
 import { oneAtATime } from './one-at-a-time.js';
 
@@ -82,8 +82,10 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
   const publish = (): void => {
     if (published) return;
     published = true;
-    rmSync(life.stateDir, { recursive: true, force: true });
-    cpSync(workDir, life.stateDir, { recursive: true });
+    whileFilesSettle(() => {
+      rmSync(life.stateDir, { recursive: true, force: true });
+      cpSync(workDir, life.stateDir, { recursive: true });
+    });
   };
   const events: RunEvent[] = [];
   const picks: number[] = [];

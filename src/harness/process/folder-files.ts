@@ -15,7 +15,31 @@ export interface FolderFiles {
   files: Map<string, Buffer>;
 }
 
+/** How many times a folder is read again when a file it listed is gone by the time it is read. */
+const READ_ATTEMPTS = 20;
+
+/**
+ * Runs `read` (a synchronous read or copy of a life's folder) again while it fails on a file it
+ * listed that is gone when it reaches it. A life in killpoint's process may have an asynchronous
+ * write of its own under way on Node's thread pool (a temp file renamed into place, as the Vercel
+ * local world writes), which can land between the listing and the read: the folder is read again,
+ * whole, so that what is read is one state of it, as a kill would leave it.
+ */
+export function whileFilesSettle<T>(read: () => T): T {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return read();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= READ_ATTEMPTS) throw error;
+    }
+  }
+}
+
 export function readFolder(dir: string): FolderFiles {
+  return whileFilesSettle(() => readFolderOnce(dir));
+}
+
+function readFolderOnce(dir: string): FolderFiles {
   const dirs: string[] = [];
   const files = new Map<string, Buffer>();
   const walk = (relative: string): void => {
