@@ -1,12 +1,13 @@
 // A state folder read in one step, compared and written out (src/harness/process/folder-files.ts):
 // an in-process life copies its folder after an event only when a byte of it changed, so the
-// comparison must see every change a kill would leave: a byte, a file, a folder.
+// comparison must see every change a kill would leave: a byte, a file, a folder. A read that meets
+// a file gone since it was listed (a rename of the life's own landing meanwhile) is made again.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFolder, sameFiles, writeFolder } from '../src/harness/process/folder-files.js';
+import { readFolder, sameFiles, whileFilesSettle, writeFolder } from '../src/harness/process/folder-files.js';
 
 const root = mkdtempSync(join(tmpdir(), 'folder-files-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -41,5 +42,34 @@ describe('a state folder in memory', () => {
     expect(sameFiles(read, again)).toBe(true);
     expect(again.dirs).toEqual(['empty', 'empty/inner', 'journal']);
     expect(again.files.get('journal/0001.json')!.toString()).toBe('{"step":1}');
+  });
+});
+
+describe('a read of a folder that changes under it', () => {
+  const gone = () => Object.assign(new Error('ENOENT: no such file or directory'), { code: 'ENOENT' });
+
+  it('is made again, whole, while a file it listed is gone when it is read', () => {
+    let reads = 0;
+    expect(whileFilesSettle(() => {
+      reads += 1;
+      if (reads < 3) throw gone();
+      return 'one state of the folder';
+    })).toBe('one state of the folder');
+    expect(reads).toBe(3);
+  });
+
+  it('gives up after a bounded number of tries, and never retries another error', () => {
+    let reads = 0;
+    expect(() => whileFilesSettle(() => {
+      reads += 1;
+      throw gone();
+    })).toThrow(/ENOENT/);
+    expect(reads).toBe(20);
+    reads = 0;
+    expect(() => whileFilesSettle(() => {
+      reads += 1;
+      throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+    })).toThrow(/EACCES/);
+    expect(reads).toBe(1);
   });
 });
