@@ -123,6 +123,20 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
   };
 
   let killedAt: number | null = null;
+  // A copy of the life's folder that fails (a full disk) is killpoint's failure, not the life's:
+  // the life is cut off there and the run stops with it, named, instead of the engine's code
+  // meeting a file system error it never caused.
+  let copyFailed: { after: number; error: unknown } | null = null;
+  const copying = (after: number, copy: () => void): void => {
+    try {
+      copy();
+    } catch (error) {
+      copyFailed ??= { after, error };
+      fence.kill();
+      killedNow();
+      throw new LifeKilled(life.what);
+    }
+  };
   const emit: EmitEvent = (event) => {
     fence.assertAlive();
     if (killedAt !== null) return; // brokenKill: the life runs on unheard
@@ -132,11 +146,11 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
     widths.push(...pendingWidths);
     pendingPicks = [];
     pendingWidths = [];
-    copyAfter(index, picks.length);
+    copying(index, () => copyAfter(index, picks.length));
     if (index === life.killAfter) {
       killedAt = index;
       if (life.brokenKill === 'life-runs-on') return;
-      publish();
+      copying(index, publish);
       fence.kill();
       killedNow();
       throw new LifeKilled(life.what);
@@ -168,10 +182,13 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
     // The life is over either way: what it left is the state, whatever it left open is closed,
     // whatever it still runs is cut off. Its private folder goes once nothing holds it; an
     // abandoned life that still writes there gets an error nobody reads.
-    publish();
+    if (copyFailed === null) publish();
     fence.kill();
     rmSync(workDir, { recursive: true, force: true });
   }
+  // Set by the life's emit, which the compiler cannot see run.
+  const failure = copyFailed as { after: number; error: unknown } | null;
+  if (failure !== null) throw new SystemInputError(`${life.what}: killpoint could not copy the life's folder after event ${failure.after}: ${(failure.error as Error).message}`);
   if (ending.how === 'timed out') throw new LifeTimedOut(life.what, life.timeoutMs);
   if (ending.how === 'threw' && ending.error instanceof LifeKilled) throw new Error(`${life.what}: the life ran into its fence without being killed at its kill point`);
   if (ending.how === 'threw' && life.isBadInput?.(ending.error)) {

@@ -1,0 +1,61 @@
+// A life run in killpoint's process whose folder killpoint cannot copy (its cuts or its kill: a full
+// disk, a folder that cannot be written) stops the run with that named, as killpoint's own failure:
+// the life is cut off there, and its engine never meets a file system error it did not cause.
+
+import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SystemInputError } from '../src/harness/engine.js';
+import { runInProcessLife, type InProcessLife } from '../src/harness/in-process/in-process-life.js';
+
+const root = mkdtempSync(join(tmpdir(), 'killpoint-in-process-life-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** A life of three events, writing a file of its folder at each; what its own code was thrown. */
+function threeEvents(name: string, options: Partial<InProcessLife>): { life: InProcessLife; thrown: unknown[] } {
+  const stateDir = join(root, name);
+  mkdirSync(stateDir);
+  const thrown: unknown[] = [];
+  const life: InProcessLife = {
+    stateDir,
+    engine: 'Test',
+    what: `${name} life 0`,
+    killAfter: null,
+    timeoutMs: 10_000,
+    run: async ({ emit }, _fence, workDir) => {
+      for (let i = 0; i < 3; i++) {
+        writeFileSync(join(workDir, 'progress'), String(i));
+        try {
+          emit({ kind: 'run-start', step: i } as never);
+        } catch (error) {
+          thrown.push(error);
+          throw error;
+        }
+      }
+      return null;
+    },
+    ...options,
+  };
+  return { life, thrown };
+}
+
+describe('a life whose folder killpoint cannot copy', () => {
+  it('stops the run with what failed and after which event, exit 2 material; the life itself was only cut off', async () => {
+    const notAFolder = join(root, 'a-file');
+    writeFileSync(notAFolder, 'not a folder');
+    const { life, thrown } = threeEvents('cuts', { cutInto: join(notAFolder, 'cuts') });
+    const failed = await runInProcessLife(life).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(SystemInputError);
+    expect((failed as Error).message).toMatch(/^cuts life 0: killpoint could not copy the life's folder after event 0: ENOTDIR/);
+    expect(thrown.map((e) => (e as Error).name)).toEqual(['LifeKilled']);
+  });
+
+  it('runs to its end and hands over every copy when the copies can be written', async () => {
+    const { life, thrown } = threeEvents('fine', { cutInto: join(root, 'fine-cuts') });
+    const ended = await runInProcessLife(life);
+    expect(ended.record.end).toBe('finished');
+    expect(ended.cuts?.map((c) => c.k)).toEqual([0, 1, 2]);
+    expect(thrown).toEqual([]);
+  });
+});
