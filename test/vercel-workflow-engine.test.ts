@@ -1,5 +1,6 @@
 // Vercel Workflow under killpoint: a real Workflow SDK run on the local world, each life a process
-// killed with SIGKILL. A sample, as tests take: the command line at the kill points that matter (a
+// killed with SIGKILL (--tier process; test/vercel-in-process.test.ts compares the default, lives
+// on threads of killpoint's process, with it). A sample, as tests take: the command line at the kill points that matter (a
 // refund in its gap without keys, with keys and with the broken random keys, on a task of one
 // refund, whose lives are short; Ivan's parallel cancellations with keys), each command with a
 // temp folder of its own that must be empty and a process tree that must be gone once it exits; a
@@ -89,10 +90,10 @@ describe('killpoint check --engine vercel-workflow', () => {
     const gap = ['--schedule', 'shop-commit[call_refund]'];
     // Side by side: each command is mostly its lives, and they are few.
     const [plain, keyed, random, ivan] = await Promise.all([
-      killpoint(['check', ONE_REFUND, '--engine', 'vercel-workflow', '--strategy', 'durable-agent', ...gap]),
-      killpoint(['check', ONE_REFUND, '--engine', 'vercel-workflow', '--strategy', 'durable-agent+keys', ...gap]),
-      killpoint(['check', ONE_REFUND, '--engine', 'vercel-workflow', '--strategy', 'durable-agent+random-keys', ...gap]),
-      killpoint(['check', IVAN, '--engine', 'vercel-workflow', '--strategy', 'durable-agent+keys', '--schedule', 'shop-commit[call_cancel-both_1]']),
+      killpoint(['check', ONE_REFUND, '--engine', 'vercel-workflow', '--strategy', 'durable-agent', '--tier', 'process', ...gap]),
+      killpoint(['check', ONE_REFUND, '--engine', 'vercel-workflow', '--strategy', 'durable-agent+keys', '--tier', 'process', ...gap]),
+      killpoint(['check', ONE_REFUND, '--engine', 'vercel-workflow', '--strategy', 'durable-agent+random-keys', '--tier', 'process', ...gap]),
+      killpoint(['check', IVAN, '--engine', 'vercel-workflow', '--strategy', 'durable-agent+keys', '--tier', 'process', '--schedule', 'shop-commit[call_cancel-both_1]']),
     ]);
     for (const r of [plain, keyed, random, ivan]) {
       expect(r.stderr).toBe('');
@@ -116,7 +117,7 @@ describe('the run and its recovery', () => {
   it('a kill right after run_created leaves the one run, which the recovery resumes (no second run), and the answer', async () => {
     // A task of one refund: its life is short.
     const scenario = loadScenarioFile(join(PROJECT_ROOT, 'test', 'fixtures', 'one-refund.json'));
-    const tier = vercelTier(vercelConfigNamed('steps')!);
+    const tier = vercelTier(vercelConfigNamed('steps')!, 'process');
     const dir = mkdtempSync(join(temps, 'run-'));
     const stateDir = join(dir, 'state');
     tier.prepare(scenario, stateDir);

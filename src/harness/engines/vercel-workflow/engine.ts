@@ -1,9 +1,10 @@
 // Vercel Workflow as an engine: a real Workflow SDK run (workflow, @workflow/core, on the local
 // world, @workflow/world-local) of the bundled scenarios unchanged, as a DurableAgent
 // (@workflow/ai) or as plain "use step" functions, the model killpoint's scripted model, each life
-// a child process killed with SIGKILL right after its kill point, each recovery a fresh process on
-// the same world folder. Nothing of the SDK is loaded here: the children load it, and the builder
-// is loaded when a system first runs (bundles.ts).
+// on a thread of killpoint's process cut off at its kill point (in-process-life.ts), or with
+// --tier process a child process killed with SIGKILL right after it, each recovery a fresh thread
+// or process on the same world folder. Nothing of the SDK is loaded on killpoint's own thread: the
+// threads and children load it, and the builder is loaded when a system first runs (bundles.ts).
 //
 // Every system is held to every check: a durable agent is one a kill does not make do a write
 // twice, and that is what the SDK's DurableAgent is offered as. When the world records decides
@@ -46,8 +47,8 @@ function bundledSystem(config: VercelConfig, name: string, livesIn: VercelLivesI
 const bundledSystems = systemsByTier((name, livesIn) => bundledSystem(vercelConfigNamed(name)!, name, livesIn), DEFAULT_VERCEL_TIER);
 
 /**
- * The Vercel Workflow system of this name (see config.ts), or undefined; its lives where `tier`
- * says (a child process each unless asked). A user's own workflow is named by its module and
+ * The Vercel Workflow system of this name (see config.ts), or undefined; its lives on threads of
+ * killpoint's process unless `tier` says 'process'. A user's own workflow is named by its module and
  * input, as after --vercel-workflow.
  */
 export function vercelWorkflowSystem(name: string, options: SystemOptions = {}): SystemUnderTest | undefined {
@@ -57,10 +58,10 @@ export function vercelWorkflowSystem(name: string, options: SystemOptions = {}):
 
 export const vercelWorkflowEngine: Engine = {
   name: 'vercel-workflow',
-  summary: 'Vercel Workflow (DurableAgent and plain steps) on the local world, each life a process killed with SIGKILL (--tier in-process: a thread of killpoint\'s process, cut off at its kill point)',
+  summary: 'Vercel Workflow (DurableAgent and plain steps) on the local world, each life on a thread of killpoint\'s process, cut off at its kill point (--tier process: a process killed with SIGKILL)',
   systemNames: allVercelConfigs().map((c) => c.name),
   defaultSystems: allVercelConfigs().filter((c) => !c.broken).map((c) => c.name),
   system: vercelWorkflowSystem,
-  tiers: [DEFAULT_VERCEL_TIER, 'in-process'],
+  tiers: [DEFAULT_VERCEL_TIER, 'process'],
   eventKinds: EVENT_KINDS,
 };

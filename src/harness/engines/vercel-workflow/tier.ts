@@ -28,8 +28,13 @@ import { worldDigest } from './world-digest.js';
 /** Where a Vercel Workflow system's lives run: a child process each, or on a thread of killpoint's process. */
 export type VercelLivesIn = 'process' | 'in-process';
 
-/** Where Vercel Workflow lives run unless asked. */
-export const DEFAULT_VERCEL_TIER: VercelLivesIn = 'process';
+/**
+ * Where Vercel Workflow lives run unless asked: on threads of killpoint's process, proved equal to
+ * SIGKILL at every kill point of Dana's and Ivan's tasks under durable-agent and durable-agent+keys
+ * (npm run differential:in-process), and agreeing with the scripted model at every kill point of
+ * the 14 tasks as the processes do (npm run vercel-workflow -- --tier in-process).
+ */
+export const DEFAULT_VERCEL_TIER: VercelLivesIn = 'in-process';
 
 const whatOf = (scenario: Scenario, config: VercelConfig, request: TierLifeRequest): string => `${scenario.id} vercel-workflow ${config.name} life ${request.lifeIndex}`;
 
