@@ -5,19 +5,13 @@
 import type { Scenario } from '../../../model/scenario.js';
 import type { SerializedScenario } from '../../../model/scenario-json.js';
 import type { InProcessLife } from '../../in-process/in-process-life.js';
-import type { ThreadJob } from '../../in-process/life-threads.js';
+import { lifeOfJob, type LifeJob } from '../../in-process/life-job.js';
 import type { LangGraphConfig } from './config.js';
 import type { runLangGraphLife as RunLangGraphLife } from './life.js';
 
-export interface LangGraphLifeJob extends ThreadJob {
+export interface LangGraphLifeJob extends LifeJob {
   scenario: SerializedScenario;
   config: LangGraphConfig;
-  stateDir: string;
-  killAfter: number | null;
-  picks: number[];
-  cutInto?: string;
-  brokenKill?: 'life-runs-on';
-  brokenCopy?: 'one-event-late';
 }
 
 /** The engine's side of the life, from the bundle loaded where the life runs. */
@@ -29,15 +23,9 @@ export interface LangGraphLifeCode {
 /** The life a job describes. */
 export function langGraphInProcessLife(job: LangGraphLifeJob, scenario: Scenario, code: LangGraphLifeCode): InProcessLife {
   return {
+    ...lifeOfJob(job),
     engine: 'LangGraph',
-    what: job.what,
-    killAfter: job.killAfter,
-    timeoutMs: job.timeoutMs,
     isBadInput: (error) => error instanceof code.NotACheckpointDatabase,
-    stateDir: job.stateDir,
     run: ({ emit, onPick }, fence, workDir) => code.runLangGraphLife({ scenario, config: job.config, stateDir: workDir, picks: [...job.picks], emit, onPick, fence }),
-    ...(job.cutInto === undefined ? {} : { cutInto: job.cutInto }),
-    ...(job.brokenKill === undefined ? {} : { brokenKill: job.brokenKill }),
-    ...(job.brokenCopy === undefined ? {} : { brokenCopy: job.brokenCopy }),
   };
 }

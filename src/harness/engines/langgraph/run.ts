@@ -25,6 +25,7 @@ import { renameUuidsAndTimes } from '../../process/state-digest.js';
 import { lifeTimeoutFrom } from '../../process/processes.js';
 import { runInProcessLife } from '../../in-process/in-process-life.js';
 import { lifeThreadCount, lifeThreadsFor } from '../../in-process/life-threads.js';
+import { lifeJobOf, type BrokenLife } from '../../in-process/life-job.js';
 import { langGraphInProcessLife, type LangGraphLifeJob } from './in-process-job.js';
 import { SystemInputError } from '../../engine.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
@@ -90,9 +91,7 @@ function loadInProcessModule(): Promise<typeof import('./in-process-entry.js')> 
  * taken one event late, every kill point suffered by a life of its own instead of cut from one
  * repeat (the comparison the one-repeat cuts are tested by), or no threads of lives.
  */
-export interface InProcessVariant {
-  brokenKill?: 'life-runs-on';
-  brokenCopy?: 'one-event-late';
+export interface InProcessVariant extends BrokenLife {
   cutEach?: 'by a killed life';
   /** Every life on killpoint's own thread, whatever KILLPOINT_LIFE_THREADS says (what the threads are compared with). */
   ownThread?: true;
@@ -106,16 +105,9 @@ export interface InProcessVariant {
 async function langGraphLifeInProcess(run: LangGraphRun, request: TierLifeRequest, variant: InProcessVariant): Promise<TierLife> {
   const { scenario, systemName, config } = run;
   const job: LangGraphLifeJob = {
-    what: `${scenario.id} langgraph ${systemName} life ${request.lifeIndex}`,
-    timeoutMs: lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE),
+    ...lifeJobOf(request, `${scenario.id} langgraph ${systemName} life ${request.lifeIndex}`, lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE), variant),
     scenario: serializeScenario(scenario),
     config,
-    stateDir: request.stateDir,
-    killAfter: request.killAfter,
-    picks: [...request.picks],
-    ...(request.cutInto === undefined ? {} : { cutInto: request.cutInto }),
-    ...(variant.brokenKill === undefined ? {} : { brokenKill: variant.brokenKill }),
-    ...(variant.brokenCopy === undefined ? {} : { brokenCopy: variant.brokenCopy }),
   };
   const threads = lifeThreadCount() === 0 || variant.ownThread ? null : lifeThreadsFor(await inlinedModule(THREAD_ENTRY));
   const life = threads !== null ? await threads.run<TierLife>(job) : await runInProcessLife(langGraphInProcessLife(job, scenario, await loadInProcessModule()));

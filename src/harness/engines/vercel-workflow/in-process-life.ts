@@ -14,7 +14,7 @@
 import { deserializeScenario, type SerializedScenario } from '../../../model/scenario-json.js';
 import { shopThrough } from '../../in-process/fence.js';
 import { runInProcessLife, type InProcessLife } from '../../in-process/in-process-life.js';
-import type { ThreadJob } from '../../in-process/life-threads.js';
+import { lifeOfJob, type LifeJob } from '../../in-process/life-job.js';
 import { serveLives } from '../../in-process/serve-lives.js';
 import type { TierLife } from '../../process/process-lives.js';
 import type { VercelConfig } from './config.js';
@@ -22,26 +22,16 @@ import { runVercelLife, type LoadedBundles } from './life.js';
 import { NotOneRun } from './world-run.js';
 
 /** A life as data, sent to its thread. */
-export interface VercelLifeJob extends ThreadJob {
+export interface VercelLifeJob extends LifeJob {
   scenario: SerializedScenario;
   config: VercelConfig;
-  stateDir: string;
-  lifeIndex: number;
-  killAfter: number | null;
-  picks: number[];
-  cutInto?: string;
-  /** For the tier's own test only: a kill that cuts nothing off (in-process/in-process-life.ts). */
-  brokenKill?: 'life-runs-on';
 }
 
 /** The life a job describes, on the bundles loaded where it runs. */
 export function vercelInProcessLife(job: VercelLifeJob, bundles: LoadedBundles): InProcessLife {
   return {
+    ...lifeOfJob(job),
     engine: 'Vercel Workflow',
-    what: job.what,
-    stateDir: job.stateDir,
-    killAfter: job.killAfter,
-    timeoutMs: job.timeoutMs,
     isBadInput: (error) => error instanceof NotOneRun,
     badInputPhrase: 'its local world cannot be resumed',
     run: ({ emit, onPick }, fence, workDir) =>
@@ -57,8 +47,6 @@ export function vercelInProcessLife(job: VercelLifeJob, bundles: LoadedBundles):
         openShop: shopThrough(fence),
         holdWorld: (world) => fence.hold(world, (held) => void held.close?.().catch(() => undefined)),
       }),
-    ...(job.cutInto === undefined ? {} : { cutInto: job.cutInto }),
-    ...(job.brokenKill === undefined ? {} : { brokenKill: job.brokenKill }),
   };
 }
 

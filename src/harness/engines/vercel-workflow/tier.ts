@@ -18,6 +18,7 @@ import type { OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../..
 import { readRunStores, runEngineLife } from '../../process/process-life.js';
 import { lifeTimeoutFrom } from '../../process/processes.js';
 import { lifeThreadsFor } from '../../in-process/life-threads.js';
+import { lifeJobOf, type BrokenLife } from '../../in-process/life-job.js';
 import { vercelBundles } from './bundles.js';
 import { vercelChild, vercelThreadScript } from './child-bundle.js';
 import type { VercelConfig } from './config.js';
@@ -54,23 +55,14 @@ async function vercelLife(scenario: Scenario, config: VercelConfig, request: Tie
 }
 
 /** For the in-process tier's own test only: a kill that cuts nothing off, which the comparison with SIGKILL must catch. */
-export interface VercelInProcessVariant {
-  brokenKill?: 'life-runs-on';
-}
+export type VercelInProcessVariant = Pick<BrokenLife, 'brokenKill'>;
 
 /** One life on a thread of killpoint's process (at least one thread: the SDK's module state is never killpoint's own). */
 async function vercelLifeInProcess(scenario: Scenario, config: VercelConfig, request: TierLifeRequest, variant: VercelInProcessVariant): Promise<TierLife> {
   const job: VercelLifeJob = {
-    what: whatOf(scenario, config, request),
-    timeoutMs: lifeTimeoutFrom(VW_LIFE_TIMEOUT_VARIABLE),
+    ...lifeJobOf(request, whatOf(scenario, config, request), lifeTimeoutFrom(VW_LIFE_TIMEOUT_VARIABLE), variant),
     scenario: serializeScenario(scenario),
     config,
-    stateDir: request.stateDir,
-    lifeIndex: request.lifeIndex,
-    killAfter: request.killAfter,
-    picks: [...request.picks],
-    ...(request.cutInto === undefined ? {} : { cutInto: request.cutInto }),
-    ...variant,
   };
   const threads = lifeThreadsFor(await vercelThreadScript(await vercelBundles()), 1)!;
   return threads.run<TierLife>(job);
