@@ -18,7 +18,7 @@ import { processSystem } from '../src/harness/process/process-system.js';
 import { liveChildCount } from '../src/harness/process/processes.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario } from '../src/model/load.js';
-import { killPointsNamed, runMain } from './helpers.js';
+import { expectInProcessUnlessAsked, killPointsNamed } from './helpers.js';
 import { dbosModuleSpec, dbosModuleSystem } from '../src/harness/engines/dbos/module/system.js';
 import { SystemInputError } from '../src/harness/engine.js';
 
@@ -56,14 +56,9 @@ describe('a DBOS life killed in process against the same life killed by SIGKILL'
   }, 180_000);
 
   it('is what a check runs unless --tier process asks for SIGKILL; --json says which ran, and a replay command keeps the tier asked for', async () => {
-    const args = ['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'dbos', '--strategy', 'pglite/workflow', '--schedule', 'shop-commit[call_refund]', '--json'];
     // Without keys, pglite/workflow does not promise "no write done twice": the refund is repeated, exit 0.
-    const inProcess = await runMain(args);
-    expect(inProcess.status).toBe(0);
-    expect(JSON.parse(inProcess.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: true, failed: expect.arrayContaining(['done-twice']) });
-    const processTier = await runMain([...args.slice(0, -1), '--tier', 'process']);
-    expect(processTier.status).toBe(0);
-    expect(processTier.out.join('\n')).toContain('replay: npx killpoint check scenarios/lantern/T01-dana-torn-pad.json --engine dbos --strategy pglite/workflow --tier process --schedule');
+    const args = ['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'dbos', '--strategy', 'pglite/workflow', '--schedule', 'shop-commit[call_refund]'];
+    await expectInProcessUnlessAsked(args, 0, 'scenarios/lantern/T01-dana-torn-pad.json --engine dbos --strategy pglite/workflow');
   }, 120_000);
 
   it('leaves DBOS shut down once its lives are over, killed or not', async () => {
@@ -106,13 +101,8 @@ describe("a user's own DBOS workflow in process", () => {
   }, 60_000);
 
   it('runs in process unless --tier process asks for SIGKILL; --json says which ran, the replay command keeps --tier process', async () => {
-    const args = ['check', '--dbos', `${FIXTURES}/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'step-return[step 0]', '--json'];
-    const inProcess = await runMain(args);
-    expect(inProcess.status).toBe(1);
-    expect(JSON.parse(inProcess.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: false, failed: expect.arrayContaining(['done-twice']) });
-    const processTier = await runMain([...args.slice(0, -1), '--tier', 'process']);
-    expect(processTier.status).toBe(1);
-    expect(processTier.out.join('\n')).toContain(`replay: npx killpoint check --dbos ${FIXTURES}/unkeyed.ts --input ${FIXTURES}/input.json --tier process --schedule`);
+    const args = ['check', '--dbos', `${FIXTURES}/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'step-return[step 0]'];
+    await expectInProcessUnlessAsked(args, 1, `--dbos ${FIXTURES}/unkeyed.ts --input ${FIXTURES}/input.json`);
   }, 120_000);
 });
 

@@ -77,6 +77,20 @@ export async function runMain(argv: string[]): Promise<{ status: number; out: st
   }
 }
 
+/**
+ * A check of `args` (a kill that repeats a write) runs in process unless `--tier process` asks for
+ * SIGKILL: both end with `status`, `--json` says the tier that ran, and the process tier's replay
+ * command is `replay: npx killpoint check <replayArgs> --tier process --schedule ...`.
+ */
+export async function expectInProcessUnlessAsked(args: string[], status: 0 | 1, replayArgs: string): Promise<void> {
+  const inProcess = await runMain([...args, '--json']);
+  expect(inProcess.status, inProcess.err.join('\n')).toBe(status);
+  expect(JSON.parse(inProcess.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: status === 0, failed: expect.arrayContaining(['done-twice']) });
+  const processTier = await runMain([...args, '--tier', 'process']);
+  expect(processTier.status, processTier.err.join('\n')).toBe(status);
+  expect(processTier.out.join('\n')).toContain(`replay: npx killpoint check ${replayArgs} --tier process --schedule `);
+}
+
 /** The error a raw scenario is refused with, as if read from my-task.json (a scenario that loads fails the test). */
 export function scenarioErrorOf(raw: unknown): ScenarioError {
   try {

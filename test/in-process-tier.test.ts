@@ -18,7 +18,7 @@ import { liveChildCount, onChildSpawned } from '../src/harness/process/processes
 import { explore } from '../src/harness/search/explore.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
-import { runMain } from './helpers.js';
+import { expectInProcessUnlessAsked, runMain } from './helpers.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -137,14 +137,9 @@ describe("a user's graph in process", () => {
 
 describe('the tier, on the command line', () => {
   it('LangGraph runs in process unless --tier process asks for SIGKILL; --json and the replay command say which', async () => {
-    const args = ['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'langgraph', '--strategy', 'toolnode/sync', '--schedule', 'shop-commit[call_refund]', '--json'];
     // Without keys, toolnode/sync does not promise "no write done twice": the refund is repeated, exit 0.
-    const inProcess = await runMain(args);
-    expect(inProcess.status).toBe(0);
-    expect(JSON.parse(inProcess.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: true, failed: expect.arrayContaining(['done-twice']) });
-    const processTier = await runMain([...args.slice(0, -1), '--tier', 'process']);
-    expect(processTier.status).toBe(0);
-    expect(processTier.out.join('\n')).toContain('replay: npx killpoint check scenarios/lantern/T01-dana-torn-pad.json --engine langgraph --strategy toolnode/sync --tier process --schedule');
+    const args = ['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'langgraph', '--strategy', 'toolnode/sync', '--schedule', 'shop-commit[call_refund]'];
+    await expectInProcessUnlessAsked(args, 0, 'scenarios/lantern/T01-dana-torn-pad.json --engine langgraph --strategy toolnode/sync');
   }, 120_000);
 
   it('an engine that runs its lives one way only refuses --tier for the other (exit 2, naming the engines that choose)', async () => {

@@ -17,7 +17,7 @@ import { restateModuleSpec, restateModuleSystem } from '../src/harness/engines/r
 import type { SystemUnderTest } from '../src/harness/engine.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario } from '../src/model/load.js';
-import { killPointsNamed, runMain } from './helpers.js';
+import { expectInProcessUnlessAsked, killPointsNamed } from './helpers.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -85,12 +85,7 @@ describe("a user's own Restate service in process", () => {
 
   it('runs in process unless --tier process asks for SIGKILL; --json says which ran, the replay command keeps --tier process', async () => {
     const args = ['check', '--restate', `${FIXTURES}/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'run-return[step 0]'];
-    const r = await runMain([...args, '--json']);
-    expect(r.status).toBe(1);
-    expect(JSON.parse(r.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: false, failed: expect.arrayContaining(['done-twice']) });
-    const text = await runMain([...args, '--tier', 'process']);
-    expect(text.status).toBe(1);
-    expect(text.out.join('\n')).toContain(`replay: npx killpoint check --restate ${FIXTURES}/unkeyed.ts --input ${FIXTURES}/input.json --tier process --schedule`);
+    await expectInProcessUnlessAsked(args, 1, `--restate ${FIXTURES}/unkeyed.ts --input ${FIXTURES}/input.json`);
   }, 120_000);
 });
 
@@ -109,11 +104,6 @@ describe("a Restate life's events, in process", () => {
 describe('the Restate tier on the command line', () => {
   it('runs in process unless --tier process asks for SIGKILL; --json says which ran, and the replay command keeps --tier process', async () => {
     const args = ['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'restate', '--strategy', 'service', '--schedule', 'shop-commit[call_refund]'];
-    const r = await runMain([...args, '--json']);
-    expect(r.status).toBe(1);
-    expect(JSON.parse(r.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: false, failed: expect.arrayContaining(['done-twice']) });
-    const text = await runMain([...args, '--tier', 'process']);
-    expect(text.status).toBe(1);
-    expect(text.out.join('\n')).toMatch(/replay: npx killpoint check scenarios\/lantern\/T01-dana-torn-pad\.json --engine restate --strategy service --tier process --schedule \d+/);
+    await expectInProcessUnlessAsked(args, 1, 'scenarios/lantern/T01-dana-torn-pad.json --engine restate --strategy service');
   }, 120_000);
 });

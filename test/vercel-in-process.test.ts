@@ -14,7 +14,7 @@ import { lifeThreadsStarted } from '../src/harness/in-process/life-threads.js';
 import { processSystem } from '../src/harness/process/process-system.js';
 import { liveChildCount } from '../src/harness/process/processes.js';
 import { loadScenarioFile } from '../src/model/load.js';
-import { killPointsNamed, runMain } from './helpers.js';
+import { expectInProcessUnlessAsked, killPointsNamed } from './helpers.js';
 
 // A task of one refund: its lives are short (35 events), and its refund has the gap.
 const oneRefund = loadScenarioFile('test/fixtures/one-refund.json');
@@ -56,11 +56,6 @@ describe('a Vercel Workflow life killed in process against the same life killed 
 describe('the Vercel Workflow tier on the command line', () => {
   it('runs in process unless --tier process asks for SIGKILL; --json says which ran, and the replay command keeps --tier process', async () => {
     const args = ['check', 'test/fixtures/one-refund.json', '--engine', 'vercel-workflow', '--strategy', 'durable-agent', '--schedule', 'shop-commit[call_refund]'];
-    const r = await runMain([...args, '--json']);
-    expect(r.status).toBe(1);
-    expect(JSON.parse(r.out.join('\n'))[0]).toMatchObject({ tier: 'in-process', ok: false, failed: expect.arrayContaining(['done-twice']) });
-    const text = await runMain([...args, '--tier', 'process']);
-    expect(text.status).toBe(1);
-    expect(text.out.join('\n')).toMatch(/replay: npx killpoint check test\/fixtures\/one-refund\.json --engine vercel-workflow --strategy durable-agent --tier process --schedule \d+/);
+    await expectInProcessUnlessAsked(args, 1, 'test/fixtures/one-refund.json --engine vercel-workflow --strategy durable-agent');
   }, 180_000);
 });
