@@ -59,8 +59,6 @@ class LifeThread {
   private current: (Waiting & { id: number; timer: NodeJS.Timeout }) | null = null;
   private nextId = 0;
   dead = false;
-  /** Ended by its own answer (serve-lives.ts: keepThread), not by a fault. */
-  retired = false;
 
   constructor(
     script: string,
@@ -109,7 +107,6 @@ class LifeThread {
     const { job, resolve, reject } = this.settle()!;
     if (answer.retire) {
       this.dead = true;
-      this.retired = true;
       void this.worker.terminate();
     }
     if ('error' in answer) reject(errorFromThread(job, answer.error));
@@ -162,15 +159,9 @@ export class LifeThreads {
   }
 
   private next(): void {
-    let retired = 0;
-    for (let i = this.threads.length - 1; i >= 0; i--) {
-      if (!this.threads[i]!.dead) continue;
-      if (this.threads[i]!.retired) retired += 1;
-      this.threads.splice(i, 1);
-    }
-    // A retired thread is replaced at once, lives waiting or not: the new thread loads its script
-    // (an engine's bundle, a second or more of CPU) while killpoint prepares the next life.
-    for (; retired > 0; retired--) this.startThread();
+    // A thread given up (retired, hung or dead) is replaced when a life asks for it, not before: a
+    // thread loads its script (an engine's bundle, about a second of CPU), wasted when no life follows.
+    for (let i = this.threads.length - 1; i >= 0; i--) if (this.threads[i]!.dead) this.threads.splice(i, 1);
     while (this.queue.length > 0) {
       let idle = this.threads.find((t) => !t.busy);
       if (idle === undefined && this.threads.length < this.size) idle = this.startThread();
