@@ -4,15 +4,12 @@
 
 import type { InProcessLife } from '../../../in-process/in-process-life.js';
 import { BAD_SETUP_PHRASE, isSetupError } from '../../../user-module/setup-error.js';
-import type { ThreadJob } from '../../../in-process/life-threads.js';
+import { lifeOfJob, type LifeJob } from '../../../in-process/life-job.js';
 import type { LoadedGraphModule, runModuleLife as RunModuleLife } from './life.js';
 import type { ModuleRunFile } from './spec.js';
 
-export interface ModuleLifeJob extends ThreadJob {
+export interface ModuleLifeJob extends LifeJob {
   runFile: ModuleRunFile;
-  stateDir: string;
-  killAfter: number | null;
-  picks: number[];
 }
 
 /** killpoint's side of the life and the user's module, as loaded where the life runs. */
@@ -27,13 +24,10 @@ const LANGGRAPH_SETUP_ERRORS = ['NotACheckpointDatabase'];
 /** The life a job describes. */
 export function moduleInProcessLife(job: ModuleLifeJob, code: ModuleLifeCode): InProcessLife {
   return {
+    ...lifeOfJob(job),
     engine: 'LangGraph',
-    what: job.what,
-    killAfter: job.killAfter,
-    timeoutMs: job.timeoutMs,
     isBadInput: (error) => isSetupError(error, LANGGRAPH_SETUP_ERRORS),
     badInputPhrase: BAD_SETUP_PHRASE,
-    stateDir: job.stateDir,
     run: ({ emit, onPick }, fence, workDir) => code.runModuleLife({ spec: job.runFile, stateDir: workDir, picks: [...job.picks], emit, onPick, fence, ...(code.loaded === undefined ? {} : { loaded: code.loaded }) }),
   };
 }

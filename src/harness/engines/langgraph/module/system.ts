@@ -22,6 +22,7 @@ import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-modul
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
 import { runInProcessLife } from '../../../in-process/in-process-life.js';
 import { lifeThreadCount, lifeThreadsFor, type LifeThreads } from '../../../in-process/life-threads.js';
+import { lifeJobOf } from '../../../in-process/life-job.js';
 import type { TierLife } from '../../../process/process-lives.js';
 import { moduleInProcessLife, type ModuleLifeJob } from './in-process-job.js';
 import { lifeTimeoutFrom } from '../../../process/processes.js';
@@ -101,14 +102,7 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, casset
     prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
     life: async (_scenario, request) => {
       if (livesIn === 'in-process') {
-        const job: ModuleLifeJob = {
-          what: `${spec.moduleArg} life ${request.lifeIndex}`,
-          timeoutMs: lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE),
-          runFile,
-          stateDir: request.stateDir,
-          killAfter: request.killAfter,
-          picks: [...request.picks],
-        };
+        const job: ModuleLifeJob = { ...lifeJobOf(request, `${spec.moduleArg} life ${request.lifeIndex}`, lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE)), runFile };
         const threads = await moduleLifeThreads(spec);
         if (threads !== null) return threads.run<TierLife>(job);
         const { life, loaded } = await inProcessLifeOf(spec);
