@@ -9,6 +9,8 @@
 //   npm run differential:in-process
 //   npm run differential:in-process -- --systems langgraph:react/sync --scenarios T01,T03 --concurrency 2
 //   npm run differential:in-process -- --systems '' --modules dbos:examples/support-agent-dbos/src/workflow.ts
+// A user's module is run from scratch at every kill point by SIGKILL (the ground truth), whether or
+// not its tier explores by equivalence.
 
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -16,23 +18,26 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { engineNamed } from '../src/harness/registry.js';
 import { lanternScenarios } from '../src/model/load.js';
-import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
+import { compareTiers, fromScratch } from '../src/harness/differential/in-process-vs-process.js';
 import { startProgress } from '../src/harness/cli/progress.js';
 import { langGraphModuleSpec, langGraphModuleSystem } from '../src/harness/engines/langgraph/module/system.js';
 import { dbosModuleSpec, dbosModuleSystem } from '../src/harness/engines/dbos/module/system.js';
 import { restateModuleSpec, restateModuleSystem } from '../src/harness/engines/restate/module/system.js';
+import { vercelModuleSpec, vercelModuleSystem } from '../src/harness/engines/vercel-workflow/module/system.js';
 import type { SystemUnderTest } from '../src/harness/engine.js';
 import { runSchedule } from '../src/harness/session.js';
 import type { Scenario } from '../src/model/scenario.js';
 
 /** The systems the in-process tier is proved on, by engine: a plain and a keyed one each. */
 const DEFAULT_SYSTEMS = ['langgraph:react/sync', 'langgraph:toolnode/sync+keys', 'dbos:pglite/workflow', 'dbos:pglite/workflow+keys'];
-/** Users' own agents (engine:module), each on the input.json of its example: the example support agents, without and with keys. */
+/** Users' own agents (engine:module), each on the input.json beside it or its src folder: the example support agents and the test workflows of Vercel, without and with keys. */
 const DEFAULT_MODULES = [
   'langgraph:examples/support-agent-langgraph/src/agent.ts',
   'langgraph:examples/support-agent-langgraph/src/agent-keyed.ts',
   'dbos:examples/support-agent-dbos/src/workflow.ts',
   'dbos:examples/support-agent-dbos/src/workflow-keyed.ts',
+  'vercel-workflow:test/fixtures/vercel-modules/workflows/unkeyed.ts',
+  'vercel-workflow:test/fixtures/vercel-modules/workflows/keyed.ts',
 ];
 
 /** The input of a user's module: input.json in its folder, else beside its src folder (an example's). */
@@ -46,6 +51,7 @@ const MODULE_SYSTEMS: Record<string, { holds: string; system: (module: string, t
   langgraph: { holds: 'graph', system: (module, tier) => langGraphModuleSystem(langGraphModuleSpec({ module, inputFile: inputOf(module) }), tier) },
   dbos: { holds: 'workflow', system: (module, tier) => dbosModuleSystem(dbosModuleSpec({ module, inputFile: inputOf(module) }), tier) },
   restate: { holds: 'service', system: (module, tier) => restateModuleSystem(restateModuleSpec({ module, inputFile: inputOf(module) }), tier) },
+  'vercel-workflow': { holds: 'workflow', system: (module, tier) => vercelModuleSystem(vercelModuleSpec({ module, inputFile: inputOf(module) }), tier) },
 };
 
 /**
@@ -106,7 +112,7 @@ async function main(): Promise<void> {
     const sum = byEngine.get(label) ?? { killPoints: 0, disagreements: [], inProcessMs: 0, processMs: 0 };
     byEngine.set(label, sum);
     for (const interleaving of await ordersOf(inProcess, inProcess.ownTask!)) {
-      const r = await compareTiers(inProcess.ownTask!, inProcess, systemOf(module!, 'process'), { concurrency, interleaving });
+      const r = await compareTiers(inProcess.ownTask!, inProcess, fromScratch(systemOf(module!, 'process')), { concurrency, interleaving });
       sum.killPoints += r.killPoints;
       sum.disagreements.push(...r.disagreements);
       sum.inProcessMs += r.inProcessMs;

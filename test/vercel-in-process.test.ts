@@ -2,7 +2,8 @@
 // its thread retired once it is killed) must say what the same life says when its process is
 // killed with SIGKILL: the same lives, the same verdict, at every kill point sampled here (npm run
 // differential:in-process -- --systems vercel-workflow:durable-agent,... compares every kill point
-// of the tasks). A kill that cuts nothing off is caught by the same comparison.
+// of the tasks). A kill that cuts nothing off is caught by the same comparison. A user's own
+// workflow (--vercel-workflow) runs on threads too, from its module bundled with the thread's main.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
@@ -10,6 +11,9 @@ import { vercelBundles } from '../src/harness/engines/vercel-workflow/bundles.js
 import { vercelConfigNamed } from '../src/harness/engines/vercel-workflow/config.js';
 import { vercelWorkflowSystem } from '../src/harness/engines/vercel-workflow/engine.js';
 import { vercelTier } from '../src/harness/engines/vercel-workflow/tier.js';
+import { vercelModuleSpec, vercelModuleSystem, type VercelModuleVariant } from '../src/harness/engines/vercel-workflow/module/system.js';
+import { eventIdentities } from '../src/harness/check/kill-points.js';
+import { runSchedule } from '../src/harness/session.js';
 import { lifeThreadsStarted } from '../src/harness/in-process/life-threads.js';
 import { processSystem } from '../src/harness/process/process-system.js';
 import { liveChildCount } from '../src/harness/process/processes.js';
@@ -57,5 +61,39 @@ describe('the Vercel Workflow tier on the command line', () => {
   it('runs in process unless --tier process asks for SIGKILL; --json says which ran, and the replay command keeps --tier process', async () => {
     const args = ['check', 'test/fixtures/one-refund.json', '--engine', 'vercel-workflow', '--strategy', 'durable-agent', '--schedule', 'shop-commit[call_refund]'];
     await expectInProcessUnlessAsked(args, 1, 'test/fixtures/one-refund.json --engine vercel-workflow --strategy durable-agent');
+  }, 180_000);
+});
+
+describe("a user's own Vercel workflow in process", () => {
+  const FIXTURES = 'test/fixtures/vercel-modules';
+  const input = { orderId: 'O-7', email: 'dana@example.com' };
+  const tiers = (module: string, variant: VercelModuleVariant = {}) => {
+    const spec = vercelModuleSpec({ module: `${FIXTURES}/workflows/${module}`, input });
+    return { inProcess: vercelModuleSystem(spec, 'in-process', variant), process: vercelModuleSystem(spec, 'process') };
+  };
+
+  it("explores every kill point in process as a check does (each life's kill points cut from one repeat of it), and gives what SIGKILL gives from scratch at a step's return (the gap) and its record, in both orders of the steps", async () => {
+    for (const [module, interleaving] of [['unkeyed.ts', [0]], ['keyed.ts', [1]]] as const) {
+      const { inProcess, process } = tiers(module);
+      const ids = eventIdentities((await runSchedule(inProcess, inProcess.ownTask!, { kills: [], interleaving: [...interleaving] })).lives[0]!.events);
+      const points = ['step-returned[step 0]', 'step-recorded[step 1]'].map((id) => ids.indexOf(id));
+      expect(points.every((k) => k >= 0), ids.join(', ')).toBe(true);
+      const r = await compareTiers(inProcess.ownTask!, inProcess, process, { concurrency: 2, killPoints: points, interleaving, inProcessEvery: true });
+      expect(r.disagreements, module).toEqual([]);
+      expect(r.killPoints).toBe(points.length);
+    }
+  }, 240_000);
+
+  it('a kill that cuts nothing off (the life runs on to its end) is caught: the refund is no longer repeated in its gap', async () => {
+    const broken = tiers('unkeyed.ts', { brokenKill: 'life-runs-on' });
+    const points = await killPointsNamed(broken.inProcess, broken.inProcess.ownTask!, ['step-returned[step 0]']);
+    const r = await compareTiers(broken.inProcess.ownTask!, broken.inProcess, broken.process, { concurrency: 2, killPoints: points });
+    expect(r.disagreements).toHaveLength(1);
+    expect(r.disagreements[0]).toMatch(/step-returned\[step 0\]\): failed checks: in process \[\], process \[done-twice\].*writesCommitted: in process 2, process 3/);
+  }, 240_000);
+
+  it('runs in process unless --tier process asks for SIGKILL; --json says which ran, the replay command keeps --tier process', async () => {
+    const args = ['check', '--vercel-workflow', `${FIXTURES}/workflows/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'step-returned[step 0]'];
+    await expectInProcessUnlessAsked(args, 1, `--vercel-workflow ${FIXTURES}/workflows/unkeyed.ts --input ${FIXTURES}/input.json`);
   }, 180_000);
 });

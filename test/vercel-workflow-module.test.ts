@@ -2,8 +2,9 @@
 // its steps (the ledger's helpers in a "use step" file beside it), the Workflow SDK's builder
 // compiles it once per killpoint process, each life runs it in a local world of the run's own and
 // is killed right after a world event or a step's return (before its step_completed is written:
-// the gap). A Vercel life is a process of about a second, so the sample here is chosen kill
-// points, not the whole search (`killpoint check --vercel-workflow` explores every one).
+// the gap). Its lives run on threads of killpoint's process (test/vercel-in-process.test.ts compares
+// them with SIGKILL); the sample here is chosen kill points, not the whole search (`killpoint check
+// --vercel-workflow` explores every one).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { checkVercelWorkflowSchedule } from '../src/harness/api/check-module.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
+import { BUNDLE_VARIABLE } from '../src/harness/user-module/bundle.js';
 import { leftByThisProcess, runMain } from './helpers.js';
 
 const FIXTURES = 'test/fixtures/vercel-modules';
@@ -68,6 +70,17 @@ describe('the command line', () => {
     expect(r.err.join('\n')).toMatch(/node-in-workflow\.ts failed to build into workflow and step bundles: .*node-in-workflow\.ts:7: You are attempting to use "node:fs"/);
     expect(mine()).toEqual(before);
   }, 300_000);
+
+  test('lives in process run on threads started from the module bundled (a thread has no TypeScript loader): with bundling turned off, the check is refused, naming --tier process', async () => {
+    process.env[BUNDLE_VARIABLE] = '0';
+    try {
+      const r = await runMain(['check', '--vercel-workflow', `${FIXTURES}/workflows/unkeyed.ts`, '--input', `${FIXTURES}/input.json`]);
+      expect(r.status).toBe(2);
+      expect(r.err.join('\n')).toMatch(/unkeyed\.ts: its lives in process run on threads started from one bundle of the module, which was not made \(KILLPOINT_MODULE_BUNDLE=0.*check it with --tier process/);
+    } finally {
+      delete process.env[BUNDLE_VARIABLE];
+    }
+  }, 120_000);
 
   test('the killpoint binary exits (2) after a build that fails where the builder leaves its esbuild running: a module outside any project, whose imports of the SDK resolve nowhere', () => {
     const project = mkdtempSync(join(tmpdir(), 'killpoint-no-project-'));

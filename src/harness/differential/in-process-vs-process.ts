@@ -81,6 +81,20 @@ async function resultsOn(scenario: Scenario, system: SystemUnderTest, killPoints
   return { results, identities };
 }
 
+/**
+ * The same system with sessions that offer no lives: every schedule run from scratch, the ground
+ * truth an exploration by equivalence is held to.
+ */
+export function fromScratch(system: SystemUnderTest): SystemUnderTest {
+  return {
+    ...system,
+    open: (scenario) => {
+      const { lives: _lives, ...session } = system.open(scenario);
+      return session;
+    },
+  };
+}
+
 async function offersLives(system: SystemUnderTest, scenario: Scenario): Promise<boolean> {
   const session = system.open(scenario);
   try {

@@ -8,7 +8,7 @@ import type { CheckName } from '../check/checks.js';
 import type { RunOutcome, Schedule } from '../check/outcome.js';
 import type { Scenario } from '../../model/scenario.js';
 import type { SystemUnderTest } from '../engine.js';
-import { processSession } from '../process/process-lives.js';
+import { processSession, type ProcessLivesOf } from '../process/process-lives.js';
 import { shellWord, shellWords } from '../shell-words.js';
 import { mustRepeatItself } from './repeat.js';
 import { isModulePath, moduleTask, type UserModuleTarget } from './target.js';
@@ -29,6 +29,8 @@ export interface ModuleSystemSpec {
   killPoints: readonly string[];
   /** How one session runs a schedule (`name` is the outcome's strategy). */
   sessionRuns(scenario: Scenario, name: string): SessionRuns;
+  /** Its lives from saved states, for a check that explores by equivalence; absent, every schedule runs from scratch. */
+  lives?: ProcessLivesOf;
 }
 
 /** How a session runs a schedule, and what it stops when it closes (a server it started), if anything. */
@@ -58,7 +60,7 @@ export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
         mustRepeatItself(target.moduleArg, outcome, await runs(schedule));
         return outcome;
       };
-      const session = processSession(scenario, run);
+      const session = processSession(scenario, run, spec.lives);
       const stop = runs.close;
       if (stop === undefined) return session;
       return {

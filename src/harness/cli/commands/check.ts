@@ -208,20 +208,16 @@ export function parseCheckArgs(args: string[]): CheckArgs {
     const both = engineNames().filter((n) => (engineNamed(n)!.tiers ?? []).length > 1);
     throw new UsageError(`--tier ${parsed.tier}: the ${engine.name} engine ${engine.tiers === undefined ? 'runs its lives one way only' : `runs its lives ${engine.tiers.join(' or ')}`}; --tier chooses for ${both.join(', ')}`);
   }
-  if (parsed.tier === 'in-process' && mine !== null && !MODULES_IN_PROCESS.includes(mine.engine!)) throw new UsageError(`--tier in-process: ${mine.engine} runs each life of your workflow as a process killed with SIGKILL; leave out --tier`);
   for (const name of parsed.strategies) {
     if (engine.system(name) === undefined) throw new UsageError(`--strategy: expected one of ${engine.systemNames.join(', ')}, got "${name}"`);
   }
   return parsed;
 }
 
-/** The options of users' modules whose lives can run in killpoint's process (the others' are processes). */
-const MODULES_IN_PROCESS: readonly string[] = ['--langgraph', '--dbos', '--restate'];
-
 /** The system of a user's own module, by the option that named it. */
 function ownModuleSystem(option: ModuleOption, options: ModuleOptions, tier: CheckArgs['tier']): SystemUnderTest {
   if (option === '--dbos') return dbosModuleSystem(dbosModuleSpec(options), tier ?? undefined);
-  if (option === '--vercel-workflow') return vercelModuleSystem(vercelModuleSpec(options));
+  if (option === '--vercel-workflow') return vercelModuleSystem(vercelModuleSpec(options), tier ?? undefined);
   if (option === '--restate') return restateModuleSystem(restateModuleSpec(options), tier ?? undefined);
   return langGraphModuleSystem(langGraphModuleSpec(options), tier ?? undefined);
 }

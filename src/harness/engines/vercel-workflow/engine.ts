@@ -52,7 +52,7 @@ const bundledSystems = systemsByTier((name, livesIn) => bundledSystem(vercelConf
  * input, as after --vercel-workflow.
  */
 export function vercelWorkflowSystem(name: string, options: SystemOptions = {}): SystemUnderTest | undefined {
-  if (vercelConfigNamed(name) === undefined) return vercelModuleSystemNamed(name);
+  if (vercelConfigNamed(name) === undefined) return vercelModuleSystemNamed(name, options.tier);
   return bundledSystems(name, options);
 }
 

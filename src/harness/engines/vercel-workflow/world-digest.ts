@@ -6,10 +6,15 @@
 // time order for the ids files are named by), and every timestamp is dropped. Two folders with one
 // digest give any life started from them the same reads; a folder two lives left differently only
 // gets a recovery of its own.
+//
+// A user's workflow keeps its steps' data in a folder beside the world (its ledger, say), where a
+// step may write the world's ids (a key made of the run's id and the step's). That folder is
+// digested after the world's, its ids renamed by the same ranks: a state that differs from another
+// only by its ids being other ones, in the world and in the data alike, reads the same.
 
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 
 /** A ULID (26 characters of Crockford's base 32), with or without the world's prefix (wrun_, evnt_, step_, ...). */
 const ULID = /\b(?:[a-z]+_)?[0-9A-HJKMNP-TV-Z]{26}\b/g;
@@ -22,9 +27,13 @@ function filesUnder(dir: string): string[] {
     .sort();
 }
 
-/** The canonical digest of a world folder ('' when there is none yet). */
-export function worldDigest(worldDir: string): string {
-  if (!existsSync(worldDir)) return '';
+/**
+ * The canonical digest of a world folder ('' when there is none yet), and of each folder of
+ * `besideDirs` that exists, one renaming of ids across them all.
+ */
+export function worldDigest(worldDir: string, besideDirs: readonly string[] = []): string {
+  const dirs = [worldDir, ...besideDirs].filter((dir) => existsSync(dir));
+  if (dirs.length === 0) return '';
   const ranks = new Map<string, number>();
   const canonical = (text: string): string =>
     text.replace(ISO_TIME, '').replace(ULID, (id) => {
@@ -36,6 +45,10 @@ export function worldDigest(worldDir: string): string {
       return `id#${rank}`;
     });
   const hash = createHash('sha256');
-  for (const file of filesUnder(worldDir)) hash.update(`\0${canonical(relative(worldDir, file))}\0`).update(canonical(readFileSync(file).toString('latin1')));
+  for (const dir of dirs) {
+    // The world's own files are hashed as they always were; a folder beside it is named first.
+    if (dir !== worldDir) hash.update(`\0folder ${basename(dir)}\0`);
+    for (const file of filesUnder(dir)) hash.update(`\0${canonical(relative(dir, file))}\0`).update(canonical(readFileSync(file).toString('latin1')));
+  }
   return hash.digest('hex');
 }

@@ -25,6 +25,8 @@ export interface VercelModuleLifeInputs {
   picks: number[];
   emit: EmitEvent;
   onPick: (pick: number, width: number) => void;
+  /** Handed the world as soon as it is made: a life in killpoint's process closes it at its kill (module/in-process-life.ts). */
+  holdWorld?: (world: { close?(): Promise<void> }) => void;
 }
 
 /** The bundles' queue handlers, loaded once per process (a warm child loads them before its life). */
@@ -58,6 +60,7 @@ export async function runVercelModuleLife(inputs: VercelModuleLifeInputs): Promi
         emit: inputs.emit,
         start: async () => (await start({ workflowId: spec.workflowId } as never, [spec.input])).runId,
         stepReturns: true,
+        ...(inputs.holdWorld === undefined ? {} : { holdWorld: inputs.holdWorld }),
       }),
   });
   return null;

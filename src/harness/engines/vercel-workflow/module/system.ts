@@ -3,6 +3,8 @@
 // with SIGKILL right after its kill point, in a local world of the run's own, and it runs a task of
 // its own (the input as the workflow's argument), judged against its own run never killed on the
 // effects its module reports and the workflow's output. The run never killed must repeat itself.
+// A check explores it by equivalence, as the bundled workflows: the run's folder (its world and its
+// steps' data) is copied at each kill point, and one recovery runs per distinct state.
 
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,19 +14,34 @@ import { SystemInputError, type SystemUnderTest } from '../../../engine.js';
 import { childBundle } from '../../../process/child-bundle.js';
 import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
-import { runWholeInProcesses, type WholeRunTier } from '../../../process/whole-run.js';
-import { userModuleChildBundle } from '../../../user-module/bundle.js';
+import { runWholeInProcesses } from '../../../process/whole-run.js';
+import { processLives, type OutsideState, type ProcessTier, type TierLife, type TierLifeRequest } from '../../../process/process-lives.js';
+import { lifeJobOf, type BrokenLife } from '../../../in-process/life-job.js';
+import { lifeThreadsFor } from '../../../in-process/life-threads.js';
+import { lifeTimeoutFrom } from '../../../process/processes.js';
+import type { VercelLivesIn } from '../tier.js';
+import type { VercelModuleLifeJob } from './in-process-life.js';
+import { BUNDLE_VARIABLE, userModuleChildBundle } from '../../../user-module/bundle.js';
 import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
-import { moduleOptionsNamed, moduleSystem } from '../../../user-module/system.js';
+import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
 import { moduleBundles, type BuiltWorkflows } from '../bundles.js';
 import { RUN_COMPLETED, RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_RETURNED, STEP_STARTED } from '../event-kinds.js';
 import { BUNDLE_FILES, VW_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
-import { DEFAULT_VW_EFFECTS_EXPORT, VW_MODULE_ENV, type VercelModuleRunFile, type VercelModuleSpec } from './spec.js';
+import { worldDigest } from '../world-digest.js';
+import { DEFAULT_VW_EFFECTS_EXPORT, VW_MODULE_ENV, VW_MODULE_FILES, type VercelModuleRunFile, type VercelModuleSpec } from './spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 const CHILD_MAIN = siblingModule(import.meta.url, 'child-main');
+const THREAD_MAIN = siblingModule(import.meta.url, 'in-process-life');
+
+/**
+ * Where a user's workflow's lives run unless --tier says otherwise: on threads of killpoint's
+ * process, proved equal to SIGKILL from scratch at every kill point of the test workflows, both
+ * orders of their steps (npm run differential:in-process).
+ */
+export const DEFAULT_VERCEL_MODULE_TIER: VercelLivesIn = 'in-process';
 
 /** What a user's workflow is held to: everything killpoint can read of it. */
 export const VW_MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer'];
@@ -46,11 +63,13 @@ export function vercelModuleSpec(options: VercelModuleOptions): VercelModuleSpec
 }
 
 /** The system named by its selector's words after `--vercel-workflow` (a corpus entry's strategy), or undefined when the words are not one. */
-export function vercelModuleSystemNamed(name: string): SystemUnderTest | undefined {
-  const named = moduleOptionsNamed(name, ['--workflow-export', '--effects-export']);
+export function vercelModuleSystemNamed(name: string, livesIn?: VercelLivesIn): SystemUnderTest | undefined {
+  const named = moduleOptionsNamed(name, ['--workflow-export', '--effects-export', '--tier']);
   if (named === undefined) return undefined;
   const { values, ...target } = named;
-  return vercelModuleSystem(vercelModuleSpec({ ...target, workflowExport: values.get('--workflow-export'), effectsExport: values.get('--effects-export') }));
+  const tier = tierNamed(values, livesIn);
+  if (tier === null) return undefined;
+  return vercelModuleSystem(vercelModuleSpec({ ...target, workflowExport: values.get('--workflow-export'), effectsExport: values.get('--effects-export') }), tier);
 }
 
 /** The id of the workflow to start: the one named, or the module's only one; bad input otherwise, naming those it has. */
@@ -63,25 +82,76 @@ export function chosenWorkflow(built: BuiltWorkflows, asked: string | undefined,
   throw new SystemInputError(`${moduleArg}: no workflow ${asked} (its workflows: ${names.join(', ')})`);
 }
 
-function moduleTier(spec: VercelModuleSpec): WholeRunTier {
+/**
+ * The world's folder and the steps' data folder, digested together (their ids renamed alike, see
+ * world-digest.ts) beside the folder's other files; a copy of the folder copies them whole.
+ */
+const WORLD_AND_DATA: OutsideState = {
+  nothing: '',
+  digest: async (stateDir) => worldDigest(join(stateDir, VW_MODULE_FILES.world), [join(stateDir, VW_MODULE_FILES.data)]),
+  copy: async () => undefined,
+  release: async () => undefined,
+};
+
+/** The SDK stays outside every bundle of the module: the life and the workflow's bundles must share its one copy (the world set, the runs started). */
+const SDK_PACKAGES = ['workflow', '@workflow/*', 'ai', '@ai-sdk/*'];
+
+/** What every life of the module is run with: the builder's bundles and the workflow's id there. */
+async function runFileOf(spec: VercelModuleSpec): Promise<VercelModuleRunFile> {
+  const bundles = await moduleBundles(spec.module);
+  const workflowId = chosenWorkflow(JSON.parse(readFileSync(join(bundles, BUNDLE_FILES.ids), 'utf8')) as BuiltWorkflows, spec.workflowExport, spec.moduleArg);
+  return { ...spec, bundles, workflowId };
+}
+
+/** For the in-process tier's own test only: a kill that cuts nothing off, which the comparison with SIGKILL must catch. */
+export type VercelModuleVariant = Pick<BrokenLife, 'brokenKill'>;
+
+/**
+ * One life on a thread of killpoint's process, started from the module bundled with the thread's
+ * main (at least one thread: the SDK's module state is never killpoint's own).
+ */
+async function lifeInProcess(spec: VercelModuleSpec, runFile: VercelModuleRunFile, request: TierLifeRequest, what: string, variant: VercelModuleVariant): Promise<TierLife> {
+  const script = await userModuleChildBundle({ module: spec.module, childMain: THREAD_MAIN, packages: {}, external: SDK_PACKAGES });
+  if (script === null) throw new SystemInputError(`${spec.moduleArg}: its lives in process run on threads started from one bundle of the module, which was not made (${BUNDLE_VARIABLE}=0, or no node_modules folder above the module); check it with --tier process`);
+  const job: VercelModuleLifeJob = { ...lifeJobOf(request, what, lifeTimeoutFrom(VW_LIFE_TIMEOUT_VARIABLE), variant), runFile };
+  return lifeThreadsFor(script, 1)!.run<TierLife>(job);
+}
+
+/** One life in a child process killed with SIGKILL. */
+async function lifeInAProcess(spec: VercelModuleSpec, runFile: VercelModuleRunFile, request: TierLifeRequest, what: string): Promise<TierLife> {
+  const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: SDK_PACKAGES });
+  const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
+  const child = { engine: 'Vercel Workflow', bundle, runFileVariable: VW_MODULE_ENV.run, picksVariable: VW_MODULE_ENV.picks, timeoutVariable: VW_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
+  return runEngineLife(child, request, what, runFile);
+}
+
+/**
+ * The tier of a user's workflow, explored by equivalence (a recovery per distinct state): each
+ * life on a thread of killpoint's process cut off at its kill point, a life's kill points cut from
+ * one repeat of it; or each life a process killed with SIGKILL.
+ */
+export function vercelModuleTier(spec: VercelModuleSpec, livesIn: VercelLivesIn, variant: VercelModuleVariant = {}): ProcessTier {
+  const inProcess = livesIn === 'in-process';
   return {
-    name: 'vercel-workflow-module',
+    name: `vercel-workflow-module${inProcess ? '-in-process' : ''}`,
+    files: [
+      { name: VW_MODULE_FILES.world, kind: 'names' },
+      { name: VW_MODULE_FILES.data, kind: 'names' },
+    ],
+    outside: WORLD_AND_DATA,
+    ...(inProcess ? { cutsInOneLife: true } : {}),
     prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
     life: async (_scenario, request) => {
-      // The SDK stays outside the bundle: the life and the workflow's bundles must share its one copy (the world set, the runs started).
-      const [bundles, bundled] = await Promise.all([moduleBundles(spec.module), userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: ['workflow', '@workflow/*', 'ai', '@ai-sdk/*'] })]);
-      const workflowId = chosenWorkflow(JSON.parse(readFileSync(join(bundles, BUNDLE_FILES.ids), 'utf8')) as BuiltWorkflows, spec.workflowExport, spec.moduleArg);
-      const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
-      const runFile: VercelModuleRunFile = { ...spec, bundles, workflowId };
-      const child = { engine: 'Vercel Workflow', bundle, runFileVariable: VW_MODULE_ENV.run, picksVariable: VW_MODULE_ENV.picks, timeoutVariable: VW_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
-      return runEngineLife(child, request, `${spec.moduleArg} life ${request.lifeIndex}`, runFile);
+      const runFile = await runFileOf(spec);
+      const what = `${spec.moduleArg} life ${request.lifeIndex}`;
+      return inProcess ? lifeInProcess(spec, runFile, request, what, variant) : lifeInAProcess(spec, runFile, request, what);
     },
     stores: (_scenario, stateDir) => readModuleStores(stateDir, 'workflow state'),
   };
 }
 
-export function vercelModuleSystem(spec: VercelModuleSpec): SystemUnderTest {
-  const tier = moduleTier(spec);
+export function vercelModuleSystem(spec: VercelModuleSpec, livesIn: VercelLivesIn = DEFAULT_VERCEL_MODULE_TIER, variant: VercelModuleVariant = {}): SystemUnderTest {
+  const tier = vercelModuleTier(spec, livesIn, variant);
   return moduleSystem({
     engine: 'vercel-workflow',
     option: '--vercel-workflow',
@@ -89,11 +159,17 @@ export function vercelModuleSystem(spec: VercelModuleSpec): SystemUnderTest {
     options: [
       ...(spec.workflowExport === undefined ? [] : [['--workflow-export', spec.workflowExport] as const]),
       ...(spec.effectsExport === DEFAULT_VW_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
+      ...(livesIn === DEFAULT_VERCEL_MODULE_TIER ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the workflow',
-    summary: `the Vercel workflow of ${spec.moduleArg} in a local world, each life a process killed with SIGKILL`,
+    tier: livesIn,
+    summary:
+      livesIn === 'in-process'
+        ? `the Vercel workflow of ${spec.moduleArg} in a local world, each life on a thread of killpoint's process, cut off at its kill point`
+        : `the Vercel workflow of ${spec.moduleArg} in a local world, each life a process killed with SIGKILL`,
     promised: VW_MODULE_PROMISES,
     killPoints: VW_MODULE_KILL_POINTS,
     sessionRuns: (scenario, name) => (schedule) => runWholeInProcesses(tier, scenario, name, schedule),
+    lives: processLives(tier),
   });
 }

@@ -1,0 +1,51 @@
+// A life of a user's Vercel workflow inside killpoint's own process, on a thread of lives
+// (in-process/life-threads.ts) started from the user's module bundled with this file as its main
+// (user-module/bundle.ts calls startModuleChild with the module loaded): the child's life
+// (life.ts), in a private copy of the run's folder published at the kill point
+// (in-process/in-process-life.ts), its local world closed at the kill. As for the bundled
+// workflows (../in-process-life.ts), the SDK keeps its world in module state, so a thread whose life
+// was killed or failed runs no other life: a fresh thread takes the next one.
+
+import { lifeOfJob, type LifeJob } from '../../../in-process/life-job.js';
+import { runInProcessLife, type InProcessLife } from '../../../in-process/in-process-life.js';
+import { serveLives } from '../../../in-process/serve-lives.js';
+import type { TierLife } from '../../../process/process-lives.js';
+import type { BundledModule } from '../../../user-module/load.js';
+import { BAD_SETUP_PHRASE, isSetupError } from '../../../user-module/setup-error.js';
+import { NotOneRun } from '../world-run.js';
+import { runVercelModuleLife } from './life.js';
+import type { VercelModuleRunFile } from './spec.js';
+
+/** A life as data, sent to its thread. */
+export interface VercelModuleLifeJob extends LifeJob {
+  runFile: VercelModuleRunFile;
+}
+
+/** The life a job describes, with the module as the thread's bundle loaded it. */
+export function vercelModuleInProcessLife(job: VercelModuleLifeJob, loaded: BundledModule | undefined): InProcessLife {
+  return {
+    ...lifeOfJob(job),
+    engine: 'Vercel Workflow',
+    // What the module's child says of the same errors (child-main.ts): the user's set-up, or a world that is not one run's.
+    isBadInput: (error) => isSetupError(error) || error instanceof NotOneRun,
+    badInputPhrase: BAD_SETUP_PHRASE,
+    run: ({ emit, onPick }, fence, workDir) =>
+      runVercelModuleLife({
+        spec: job.runFile,
+        ...(loaded === undefined ? {} : { loaded }),
+        stateDir: workDir,
+        picks: [...job.picks],
+        emit,
+        onPick,
+        holdWorld: (world) => fence.hold(world, (held) => void held.close?.().catch(() => undefined)),
+      }),
+  };
+}
+
+/** The thread's main: serves lives of the module it was bundled with. */
+export function startModuleChild(loaded?: BundledModule): void {
+  // A life speaks through its events; what the SDK prints (a killed step's error, its retries) is a
+  // killed process's output, which nobody reads.
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) console[method] = () => undefined;
+  serveLives((job: VercelModuleLifeJob) => runInProcessLife(vercelModuleInProcessLife(job, loaded)), { keepThread: (life) => (life as TierLife).record.end === 'finished' });
+}
