@@ -1,10 +1,11 @@
 // A user's own Vercel workflow as a system under test: its module and input name it, the SDK's
-// builder compiles it once per killpoint process (bundles.ts), each life is a child process killed
-// with SIGKILL right after its kill point, in a local world of the run's own, and it runs a task of
-// its own (the input as the workflow's argument), judged against its own run never killed on the
-// effects its module reports and the workflow's output. The run never killed must repeat itself.
-// A check explores it by equivalence, as the bundled workflows: the run's folder (its world and its
-// steps' data) is copied at each kill point, and one recovery runs per distinct state.
+// builder compiles it once per killpoint process (bundles.ts), each life runs in a local world of
+// the run's own, on a thread of killpoint's process cut off at its kill point (in-process-life.ts)
+// or, with --tier process, as a child process killed with SIGKILL right after it, and it runs a
+// task of its own (the input as the workflow's argument), judged against its own run never killed
+// on the effects its module reports and the workflow's output. The run never killed must repeat
+// itself. A check explores it by equivalence, as the bundled workflows: the run's folder (its world
+// and its steps' data) is copied at each kill point, and one recovery runs per distinct state.
 
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
