@@ -12,7 +12,8 @@
 //     process: its lives run one at a time, launched and shut down each);
 //   - Vercel Workflow (durable-agent+keys) the same way, a kill-and-resume from scratch and each
 //     kill point of a check in both tiers (in process: on threads of lives, a thread given up
-//     after each killed life; --no-vercel leaves it out).
+//     after each killed life; --no-vercel leaves it out), and a whole check of a user's workflow
+//     (the keyed test workflow) in each tier.
 // Each target is printed beside its figure, met or missed.
 //
 //   npx tsx --expose-gc bench/in-process.ts [--lives 10000] [--points 8] [--dbos-lives 1000] [--no-vercel]
@@ -23,6 +24,7 @@ import { stopBackends } from '../src/harness/engines/dbos/backend.js';
 import { dbosSystem } from '../src/harness/engines/dbos/engine.js';
 import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
 import { vercelWorkflowSystem } from '../src/harness/engines/vercel-workflow/engine.js';
+import { vercelModuleSpec, vercelModuleSystem } from '../src/harness/engines/vercel-workflow/module/system.js';
 import { langGraphModuleSpec, langGraphModuleSystem } from '../src/harness/engines/langgraph/module/system.js';
 import { LIFE_THREADS_VARIABLE } from '../src/harness/in-process/life-threads.js';
 import { inPool } from '../src/harness/process/pool.js';
@@ -145,4 +147,12 @@ if (!values['no-vercel']) {
   await runSchedule(vercelProcesses, dana, NONE);
   const vercelPoints = Array.from({ length: POINTS }, (_, i) => Math.floor(((i + 0.5) * vercelEvents) / POINTS));
   await bothTiers('Vercel Workflow durable-agent+keys', vercelIn, vercelProcesses, vercelPoints, vercelEvents, `${concurrency} at a time on threads, each killed life's thread given up`);
+
+  // A user's workflow (the keyed test workflow): a whole check, every kill point in both orders of its two steps, in each tier.
+  const ownWorkflow = (tier: 'in-process' | 'process') => vercelModuleSystem(vercelModuleSpec({ module: 'test/fixtures/vercel-modules/workflows/keyed.ts', inputFile: 'test/fixtures/vercel-modules/input.json' }), tier);
+  const [ownIn, ownProcesses] = [ownWorkflow('in-process'), ownWorkflow('process')];
+  await Promise.all([runSchedule(ownIn, ownIn.ownTask!, NONE), runSchedule(ownProcesses, ownProcesses.ownTask!, NONE)]);
+  const checkIn = await timed(async () => explore(ownIn.ownTask!, ownIn, { kills: 1, interleavingBound: 32, seed: 1 }, { concurrency }));
+  const checkProcesses = await timed(async () => explore(ownProcesses.ownTask!, ownProcesses, { kills: 1, interleavingBound: 32, seed: 1 }, { concurrency }));
+  console.log(`a user's Vercel workflow (the keyed test workflow), a whole check by equivalence (${checkIn.value.schedulesExplored} schedules): in process, on threads, ${seconds(checkIn.ms)}; processes, ${concurrency} at a time: ${seconds(checkProcesses.ms)}; in process ${(checkProcesses.ms / checkIn.ms).toFixed(1)}x faster ${target(checkProcesses.ms / checkIn.ms >= 20, 'at least 20x')}`);
 }
