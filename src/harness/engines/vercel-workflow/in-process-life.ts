@@ -15,8 +15,7 @@ import { deserializeScenario, type SerializedScenario } from '../../../model/sce
 import { shopThrough } from '../../in-process/fence.js';
 import { runInProcessLife, type InProcessLife } from '../../in-process/in-process-life.js';
 import { lifeOfJob, type LifeJob } from '../../in-process/life-job.js';
-import { serveLives } from '../../in-process/serve-lives.js';
-import type { TierLife } from '../../process/process-lives.js';
+import { serveVercelThreadLives, worldHeldBy } from './thread-lives.js';
 import type { VercelConfig } from './config.js';
 import { runVercelLife, type LoadedBundles } from './life.js';
 import { NotOneRun } from './world-run.js';
@@ -45,15 +44,12 @@ export function vercelInProcessLife(job: VercelLifeJob, bundles: LoadedBundles):
         emit,
         onPick,
         openShop: shopThrough(fence),
-        holdWorld: (world) => fence.hold(world, (held) => void held.close?.().catch(() => undefined)),
+        holdWorld: worldHeldBy(fence),
       }),
   };
 }
 
 /** The thread's side: serves lives on the bundles its entry loaded (child-bundle.ts). */
 export function serveVercelLives(bundles: LoadedBundles): void {
-  // A life speaks through its events; what the SDK prints (a killed step's error, its retries) is
-  // a killed process's output, which nobody reads.
-  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) console[method] = () => undefined;
-  serveLives((job: VercelLifeJob) => runInProcessLife(vercelInProcessLife(job, bundles)), { keepThread: (life) => (life as TierLife).record.end === 'finished' });
+  serveVercelThreadLives((job: VercelLifeJob) => runInProcessLife(vercelInProcessLife(job, bundles)));
 }

@@ -8,8 +8,7 @@
 
 import { lifeOfJob, type LifeJob } from '../../../in-process/life-job.js';
 import { runInProcessLife, type InProcessLife } from '../../../in-process/in-process-life.js';
-import { serveLives } from '../../../in-process/serve-lives.js';
-import type { TierLife } from '../../../process/process-lives.js';
+import { serveVercelThreadLives, worldHeldBy } from '../thread-lives.js';
 import type { BundledModule } from '../../../user-module/load.js';
 import { BAD_SETUP_PHRASE, isSetupError } from '../../../user-module/setup-error.js';
 import { NotOneRun } from '../world-run.js';
@@ -37,15 +36,12 @@ export function vercelModuleInProcessLife(job: VercelModuleLifeJob, loaded: Bund
         picks: [...job.picks],
         emit,
         onPick,
-        holdWorld: (world) => fence.hold(world, (held) => void held.close?.().catch(() => undefined)),
+        holdWorld: worldHeldBy(fence),
       }),
   };
 }
 
 /** The thread's main: serves lives of the module it was bundled with. */
 export function startModuleChild(loaded?: BundledModule): void {
-  // A life speaks through its events; what the SDK prints (a killed step's error, its retries) is a
-  // killed process's output, which nobody reads.
-  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) console[method] = () => undefined;
-  serveLives((job: VercelModuleLifeJob) => runInProcessLife(vercelModuleInProcessLife(job, loaded)), { keepThread: (life) => (life as TierLife).record.end === 'finished' });
+  serveVercelThreadLives((job: VercelModuleLifeJob) => runInProcessLife(vercelModuleInProcessLife(job, loaded)));
 }

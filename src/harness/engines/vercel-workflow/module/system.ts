@@ -133,6 +133,8 @@ async function lifeInAProcess(spec: VercelModuleSpec, runFile: VercelModuleRunFi
  */
 export function vercelModuleTier(spec: VercelModuleSpec, livesIn: VercelLivesIn, variant: VercelModuleVariant = {}): ProcessTier {
   const inProcess = livesIn === 'in-process';
+  // Built and read once for all of the tier's lives.
+  let builtRunFile: Promise<VercelModuleRunFile> | undefined;
   return {
     name: `vercel-workflow-module${inProcess ? '-in-process' : ''}`,
     files: [
@@ -143,7 +145,7 @@ export function vercelModuleTier(spec: VercelModuleSpec, livesIn: VercelLivesIn,
     ...(inProcess ? { cutsInOneLife: true } : {}),
     prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
     life: async (_scenario, request) => {
-      const runFile = await runFileOf(spec);
+      const runFile = await (builtRunFile ??= runFileOf(spec));
       const what = `${spec.moduleArg} life ${request.lifeIndex}`;
       return inProcess ? lifeInProcess(spec, runFile, request, what, variant) : lifeInAProcess(spec, runFile, request, what);
     },
