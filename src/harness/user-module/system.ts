@@ -1,8 +1,9 @@
 // A user's module as a system under test, whatever its engine: named by its module, its input and
 // its other options (the words after `killpoint check` that select it again, and the name a
-// corpus entry keeps), running a task of its own, its lives processes, and its run never killed
-// run twice the first time a session asks for it (repeat.ts). An engine gives how a session runs
-// a schedule; the rest is written here.
+// corpus entry keeps), running a task of its own, and its run never killed run twice the first
+// time a session asks for it, or, explored by equivalence, its first life held to a run from
+// scratch (repeat.ts). An engine gives how a session runs a schedule, and its lives from saved
+// states where it has them; the rest is written here.
 
 import type { CheckName } from '../check/checks.js';
 import type { RunOutcome, Schedule } from '../check/outcome.js';
@@ -10,7 +11,7 @@ import type { Scenario } from '../../model/scenario.js';
 import type { SystemUnderTest } from '../engine.js';
 import { processSession, type ProcessLivesOf } from '../process/process-lives.js';
 import { shellWord, shellWords } from '../shell-words.js';
-import { mustRepeatItself } from './repeat.js';
+import { livesHeldToARunFromScratch, mustRepeatItself } from './repeat.js';
 import { isModulePath, moduleTask, type UserModuleTarget } from './target.js';
 
 export interface ModuleSystemSpec {
@@ -60,7 +61,8 @@ export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
         mustRepeatItself(target.moduleArg, outcome, await runs(schedule));
         return outcome;
       };
-      const session = processSession(scenario, run, spec.lives);
+      const lives = spec.lives === undefined ? undefined : livesHeldToARunFromScratch(spec.lives, runs, target.moduleArg);
+      const session = processSession(scenario, run, lives);
       const stop = runs.close;
       if (stop === undefined) return session;
       return {
