@@ -3,7 +3,7 @@
 // it could read differently from. Each broken digest one might write (bytes instead of rows, ids
 // collapsed instead of renamed, a file left out) is shown to be wrong by one of these cases.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -101,3 +101,49 @@ describe('a file of names (a copy of the state names its rows outside the folder
     expect(digestStateFolder(a, FILES)).not.toBe(digestStateFolder(b, FILES));
   });
 });
+
+describe("a folder of an agent's own data (files killpoint knows nothing of)", () => {
+  const WITH_DATA: StateFile[] = [...FILES, { name: 'data', kind: 'folder' }];
+
+  /** A state folder whose agent keeps a ledger database (these rows) and a note under data/. */
+  function withData(ledger: string[], options: { note?: string; wal?: boolean; padding?: boolean; withoutRowid?: boolean } = {}): string {
+    const dir = folder([['a', null, 'x']]);
+    mkdirSync(join(dir, 'data', 'notes'), { recursive: true });
+    const db = new Database(join(dir, 'data', 'ledger.sqlite'));
+    if (options.wal) db.pragma('journal_mode = WAL');
+    db.exec(`CREATE TABLE effects (key TEXT PRIMARY KEY, kind TEXT)${options.withoutRowid ? ' WITHOUT ROWID' : ''}`);
+    if (options.padding) db.exec("INSERT INTO effects VALUES ('pad', zeroblob(100000)); DELETE FROM effects WHERE key = 'pad'");
+    for (const key of ledger) db.prepare('INSERT INTO effects VALUES (?, ?)').run(key, 'refund');
+    // Left open in WAL mode, the rows are in the -wal file beside it, as a killed agent leaves them.
+    if (!options.wal) db.close();
+    writeFileSync(join(dir, 'data', 'notes', 'last.txt'), options.note ?? 'done');
+    return dir;
+  }
+
+  it('reads its databases by their rows, through their companions, whatever their pages', () => {
+    const plain = digestStateFolder(withData(['k1', 'k2']), WITH_DATA);
+    expect(digestStateFolder(withData(['k1', 'k2'], { padding: true }), WITH_DATA)).toBe(plain);
+    expect(digestStateFolder(withData(['k1', 'k2'], { wal: true }), WITH_DATA)).toBe(plain);
+    // Broken variant: read as bytes, the same rows in other pages would never share a recovery.
+    expect(bytesOfData(withData(['k1', 'k2'], { padding: true }))).not.toBe(bytesOfData(withData(['k1', 'k2'])));
+  });
+
+  it('tells apart rows, files under it and tables without rowids that differ', () => {
+    const base = digestStateFolder(withData(['k1']), WITH_DATA);
+    expect(digestStateFolder(withData(['k1', 'k1-again']), WITH_DATA)).not.toBe(base);
+    expect(digestStateFolder(withData(['k1'], { note: 'half' }), WITH_DATA)).not.toBe(base);
+    const keyed = digestStateFolder(withData(['k1', 'k2'], { withoutRowid: true }), WITH_DATA);
+    expect(digestStateFolder(withData(['k1'], { withoutRowid: true }), WITH_DATA)).not.toBe(keyed);
+  });
+
+  it('reads a folder it was not told about the same way, so nothing in the state goes unread', () => {
+    expect(digestStateFolder(withData(['k1']), FILES)).toBe(digestStateFolder(withData(['k1']), WITH_DATA));
+    expect(digestStateFolder(withData(['k1', 'k2']), FILES)).not.toBe(digestStateFolder(withData(['k1']), FILES));
+  });
+});
+
+/** The data folder's files as bytes, the digest a folder of unknown files would have without reading databases by rows. */
+function bytesOfData(dir: string): string {
+  const data = join(dir, 'data');
+  return ['ledger.sqlite', 'notes/last.txt'].map((f) => readFileSync(join(data, f)).toString('base64')).join('|');
+}

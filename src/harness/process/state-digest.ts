@@ -10,7 +10,7 @@
 // renaming read the same.
 
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { bytesKeyOf, readFolder } from './folder-files.js';
@@ -20,9 +20,11 @@ export interface StateFile {
   /**
    * `names`: the names a state's copy is given of its own (DBOS's workflow id in its system
    * database), which no life compares with another state's; read by the engine, never digested
-   * (what they name outside the folder is, see OutsideState in process-lives.ts).
+   * (what they name outside the folder is, see OutsideState in process-lives.ts). `folder`: a
+   * folder of files killpoint does not know (a user's agent keeps its own data there), each file
+   * under it read by its path, an SQLite database (known by its header) by its rows.
    */
-  kind: 'sqlite' | 'bytes' | 'names';
+  kind: 'sqlite' | 'bytes' | 'names' | 'folder';
 }
 
 /** Rewrites a row's text (JSON) or a file's bytes (latin1) before it is hashed. */
@@ -32,14 +34,14 @@ const keep: Canonical = (text) => text;
 
 /**
  * `files` names the folder's files and how to read each; any other file found there (a temporary
- * file a kill left, say) is digested as bytes, so nothing in the folder goes unread. A database's
- * companions (-wal, -shm, -journal) are read through the database.
+ * file a kill left, say) is digested as bytes, and any other folder as a `folder`, so nothing in
+ * the folder goes unread. A database's companions (-wal, -shm, -journal) are read through the database.
  */
 export function digestStateFolder(dir: string, files: readonly StateFile[], makeCanonical: () => Canonical = () => keep): string {
   const hash = createHash('sha256');
   const canonical = makeCanonical();
   const declared = new Map(files.map((f) => [f.name, f.kind]));
-  const companions = new Set(files.filter((f) => f.kind === 'sqlite').flatMap((f) => ['-wal', '-shm', '-journal'].map((x) => f.name + x)));
+  const companions = new Set(files.filter((f) => f.kind === 'sqlite').flatMap((f) => COMPANIONS.map((x) => f.name + x)));
   const names = [...new Set([...files.map((f) => f.name), ...readdirSync(dir).filter((n) => !companions.has(n)).sort()])];
   for (const name of names) {
     if (declared.get(name) === 'names') continue;
@@ -49,10 +51,58 @@ export function digestStateFolder(dir: string, files: readonly StateFile[], make
       hash.update('absent');
       continue;
     }
-    if ((declared.get(name) ?? 'bytes') === 'bytes') hash.update(canonical(readFileSync(path).toString('latin1')));
-    else for (const row of sqliteRows(path)) hash.update(`${canonical(row)}\n`);
+    const kind = declared.get(name) ?? (statSync(path).isDirectory() ? 'folder' : 'bytes');
+    if (kind === 'bytes') hash.update(canonical(readFileSync(path).toString('latin1')));
+    else if (kind === 'sqlite') for (const row of sqliteRows(path)) hash.update(`${canonical(row)}\n`);
+    else hashUnknownFolder(path, hash, canonical);
   }
   return hash.digest('hex');
+}
+
+const COMPANIONS = ['-wal', '-shm', '-journal'];
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+function isSqliteFile(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_HEADER);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A folder of files killpoint knows nothing of, each by its path under the folder: a database by
+ * its rows (read through its companions), or, when its rows cannot all be read (a table of a module
+ * this build lacks), by its bytes and its companions' as a file is: never equal where they differ.
+ */
+function hashUnknownFolder(dir: string, hash: ReturnType<typeof createHash>, canonical: Canonical, under = ''): void {
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const databases = new Set(entries.filter((e) => e.isFile() && isSqliteFile(join(dir, e.name))).map((e) => e.name));
+  const readAsRows = new Set<string>();
+  for (const name of databases) {
+    let rows: string[];
+    try {
+      rows = sqliteRows(join(dir, name));
+    } catch {
+      continue;
+    }
+    readAsRows.add(name);
+    hash.update(`\u0000database ${under}${name}\u0000`);
+    for (const row of rows) hash.update(`${canonical(row)}\n`);
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (readAsRows.has(entry.name) || COMPANIONS.some((c) => entry.name.endsWith(c) && readAsRows.has(entry.name.slice(0, -c.length)))) continue;
+    if (entry.isDirectory()) {
+      hash.update(`\u0000folder ${under}${entry.name}\u0000`);
+      hashUnknownFolder(path, hash, canonical, `${under}${entry.name}/`);
+    } else {
+      hash.update(`\u0000file ${under}${entry.name}\u0000`);
+      hash.update(canonical(readFileSync(path).toString('latin1')));
+    }
+  }
 }
 
 /**
@@ -72,10 +122,12 @@ function sqliteRows(path: string): string[] {
   const db = new Database(path, { fileMustExist: true });
   try {
     const rows: string[] = [];
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
-    for (const table of tables) {
+    const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string; sql: string | null }[];
+    for (const { name: table, sql } of tables) {
       rows.push(`table ${table}`);
-      for (const row of db.prepare(`SELECT * FROM "${table.replaceAll('"', '""')}" ORDER BY rowid`).raw().all() as unknown[][]) {
+      // A table without rowids (an agent's own database may have one) is stored, and read, in its key's order.
+      const order = /WITHOUT\s+ROWID/i.test(sql ?? '') ? '' : ' ORDER BY rowid';
+      for (const row of db.prepare(`SELECT * FROM "${table.replaceAll('"', '""')}"${order}`).raw().all() as unknown[][]) {
         rows.push(JSON.stringify(row.map((v) => (Buffer.isBuffer(v) ? `blob:${v.toString('latin1')}` : v))));
       }
     }
