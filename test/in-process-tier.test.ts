@@ -6,10 +6,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { eventIdentities } from '../src/harness/check/kill-points.js';
-import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
+import { compareTiers, fromScratch } from '../src/harness/differential/in-process-vs-process.js';
 import { langGraphConfigNamed } from '../src/harness/engines/langgraph/config.js';
 import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
-import { langGraphModuleSpec, langGraphModuleSystem } from '../src/harness/engines/langgraph/module/system.js';
+import { langGraphModuleSpec, langGraphModuleSystem, type LangGraphModuleVariant } from '../src/harness/engines/langgraph/module/system.js';
 import { langGraphTier } from '../src/harness/engines/langgraph/run.js';
 import { collectEveryLives } from '../src/harness/in-process/abandoned-lives.js';
 import { lifeThreadsStarted } from '../src/harness/in-process/life-threads.js';
@@ -18,7 +18,7 @@ import { liveChildCount, onChildSpawned } from '../src/harness/process/processes
 import { explore } from '../src/harness/search/explore.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
-import { expectInProcessUnlessAsked, runMain } from './helpers.js';
+import { expectInProcessUnlessAsked, killPointsNamed, runMain } from './helpers.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -133,6 +133,31 @@ describe("a user's graph in process", () => {
       collectEveryLives(previous);
     }
   }, 120_000);
+});
+
+describe("a user's graph explored by equivalence", () => {
+  const tiers = (module: string, variant: LangGraphModuleVariant = {}) => {
+    const spec = langGraphModuleSpec({ module: `examples/support-agent-langgraph/src/${module}`, inputFile: 'examples/support-agent-langgraph/input.json' });
+    return { inProcess: langGraphModuleSystem(spec, 'in-process', variant), sigkillFromScratch: fromScratch(langGraphModuleSystem(spec, 'process')) };
+  };
+
+  it("gives, at each kill point around the refund (its ledger row written before its checkpoint) and the email, what SIGKILL gives from scratch, with and without keys", async () => {
+    for (const module of ['agent.ts', 'agent-keyed.ts']) {
+      const { inProcess, sigkillFromScratch } = tiers(module);
+      const points = await killPointsNamed(inProcess, inProcess.ownTask!, ['tool-start[call_1_refund]', 'tool-result[call_1_refund]', 'tool-result[call_2_email]', 'writes-saved[call_1_refund+call_2_email]']);
+      const r = await compareTiers(inProcess.ownTask!, inProcess, sigkillFromScratch, { concurrency: 2, killPoints: points, inProcessEvery: true });
+      expect(r.disagreements, module).toEqual([]);
+      expect(r.killPoints).toBe(points.length);
+    }
+  }, 240_000);
+
+  it('a digest that leaves the agent\'s data folder out is caught: the state right after the refund shares the recovery of the state before it, and the refund done twice goes unseen', async () => {
+    const { inProcess, sigkillFromScratch } = tiers('agent.ts', { dataLeftOut: true });
+    const points = await killPointsNamed(inProcess, inProcess.ownTask!, ['tool-result[call_1_refund]']);
+    const r = await compareTiers(inProcess.ownTask!, inProcess, sigkillFromScratch, { concurrency: 2, killPoints: points, inProcessEvery: true });
+    expect(r.disagreements).toHaveLength(1);
+    expect(r.disagreements[0]).toMatch(/tool-result\[call_1_refund\]\): failed checks: in process \[\], process \[done-twice/);
+  }, 240_000);
 });
 
 describe('the tier, on the command line', () => {

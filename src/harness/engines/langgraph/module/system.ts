@@ -1,9 +1,12 @@
-// A user's own LangGraph agent as a system under test: its module and input name it, its lives are
-// child processes (one per life, killed with SIGKILL right after the kill point), and it runs a
-// task of its own (the input), judged against its own run never killed on what the module reports
-// (its effects), the final answer, the graph's final state and the conversation it holds. The run
-// never killed must repeat itself (user-module/repeat.ts); with a cassette, a first run records the
-// model's replies before anything is judged.
+// A user's own LangGraph agent as a system under test: its module and input name it, its lives run
+// in killpoint's process cut off from their stores at the kill point (on threads of lives) or, with
+// --tier process, as child processes killed with SIGKILL right after it, and it runs a task of its
+// own (the input), judged against its own run never killed on what the module reports (its
+// effects), the final answer, the graph's final state and the conversation it holds. A check
+// explores it by equivalence: the run's folder (its checkpoints and the agent's data folder) is
+// copied at each kill point, and one recovery runs per distinct state. The run never killed must
+// repeat itself (user-module/repeat.ts); with a cassette, a first run records the model's replies
+// before anything is judged.
 
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -13,7 +16,9 @@ import type { SystemUnderTest } from '../../../engine.js';
 import { childBundle } from '../../../process/child-bundle.js';
 import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
-import { runWholeInProcesses, type WholeRunTier } from '../../../process/whole-run.js';
+import { runWholeInProcesses } from '../../../process/whole-run.js';
+import { processLives, type ProcessTier, type TierLife } from '../../../process/process-lives.js';
+import { renameUuidsAndTimes } from '../../../process/state-digest.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
 import { moduleLifeHere, type ModuleLifeHere } from '../../../user-module/in-process.js';
 import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
@@ -23,7 +28,6 @@ import { userModuleTarget, type UserModuleOptions } from '../../../user-module/t
 import { runInProcessLife } from '../../../in-process/in-process-life.js';
 import { lifeThreadCount, lifeThreadsFor, type LifeThreads } from '../../../in-process/life-threads.js';
 import { lifeJobOf } from '../../../in-process/life-job.js';
-import type { TierLife } from '../../../process/process-lives.js';
 import { moduleInProcessLife, type ModuleLifeJob } from './in-process-job.js';
 import { lifeTimeoutFrom } from '../../../process/processes.js';
 import type { LoadedGraphModule } from './life.js';
@@ -32,7 +36,7 @@ import '../event-kinds.js';
 import type { CassetteMode } from './cassette.js';
 import { LANGGRAPH_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
 import { DEFAULT_LANGGRAPH_TIER, type LangGraphLivesIn } from '../run.js';
-import { DEFAULT_EFFECTS_EXPORT, DEFAULT_GRAPH_EXPORT, MODULE_ENV, type LangGraphModuleSpec, type ModuleRunFile } from './spec.js';
+import { DEFAULT_EFFECTS_EXPORT, DEFAULT_GRAPH_EXPORT, MODULE_ENV, MODULE_STATE_FILES, type LangGraphModuleSpec, type ModuleRunFile } from './spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 const CHILD_MAIN = siblingModule(import.meta.url, 'child-main');
@@ -94,14 +98,32 @@ export function langGraphModuleSystemNamed(name: string, livesIn?: LangGraphLive
   return langGraphModuleSystem(langGraphModuleSpec({ ...target, graphExport: values.get('--graph-export'), effectsExport: values.get('--effects-export'), cassette: values.get('--cassette') }), tier);
 }
 
-/** The tier of a user's graph; with a cassette, its lives record the model's replies or replay them. */
-function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, cassetteMode?: CassetteMode): WholeRunTier {
+/** For the tier's own test only: a digest that leaves the agent's data folder out, which the comparison with SIGKILL from scratch must catch. */
+export interface LangGraphModuleVariant {
+  dataLeftOut?: true;
+}
+
+/**
+ * The tier of a user's graph, explored by equivalence (a recovery per distinct state): what a life
+ * reads back is its folder, LangGraph's checkpoints (its ids and times renamed by order, as for the
+ * bundled graphs) and the agent's own data folder (its databases by their rows, its other files by
+ * their bytes, its ids renamed alike). In process, a life's kill points are cut from one repeat of
+ * it. With a cassette, its lives record the model's replies or replay them.
+ */
+function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, cassetteMode?: CassetteMode, variant: LangGraphModuleVariant = {}): ProcessTier {
   const runFile: ModuleRunFile = cassetteMode === undefined ? spec : { ...spec, cassetteMode };
+  const inProcess = livesIn === 'in-process';
   return {
-    name: 'langgraph-module',
+    name: `langgraph-module${inProcess ? '-in-process' : ''}`,
+    files: [
+      { name: MODULE_STATE_FILES.checkpoints, kind: 'sqlite' },
+      { name: MODULE_STATE_FILES.data, kind: variant.dataLeftOut ? 'names' : 'folder' },
+    ],
+    canonical: renameUuidsAndTimes,
+    ...(inProcess ? { cutsInOneLife: true } : {}),
     prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
     life: async (_scenario, request) => {
-      if (livesIn === 'in-process') {
+      if (inProcess) {
         const job: ModuleLifeJob = { ...lifeJobOf(request, `${spec.moduleArg} life ${request.lifeIndex}`, lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE)), runFile };
         const threads = await moduleLifeThreads(spec);
         if (threads !== null) return threads.run<TierLife>(job);
@@ -118,11 +140,11 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, casset
   };
 }
 
-export function langGraphModuleSystem(spec: LangGraphModuleSpec, asked: LangGraphLivesIn = DEFAULT_LANGGRAPH_TIER): SystemUnderTest {
+export function langGraphModuleSystem(spec: LangGraphModuleSpec, asked: LangGraphLivesIn = DEFAULT_LANGGRAPH_TIER, variant: LangGraphModuleVariant = {}): SystemUnderTest {
   // A cassette installs itself in the graph's copy of LangChain for the whole process (its cache):
   // lives that record and lives that replay cannot share one process, so a cassette's lives are processes.
   const livesIn: LangGraphLivesIn = spec.cassette === undefined ? asked : 'process';
-  const tier = moduleTier(spec, livesIn, spec.cassette === undefined ? undefined : 'replay');
+  const tier = moduleTier(spec, livesIn, spec.cassette === undefined ? undefined : 'replay', variant);
   return moduleSystem({
     engine: 'langgraph',
     option: '--langgraph',
@@ -138,6 +160,7 @@ export function langGraphModuleSystem(spec: LangGraphModuleSpec, asked: LangGrap
     summary: livesIn === 'in-process' ? `the LangGraph graph of ${spec.moduleArg}, each life run in process and cut off from its stores at its kill point` : `the LangGraph graph of ${spec.moduleArg}, each life a process killed with SIGKILL`,
     promised: MODULE_PROMISES,
     killPoints: MODULE_KILL_POINTS,
+    lives: processLives(tier),
     sessionRuns: (scenario, name) => {
       // With a cassette that is not there yet, a run never killed records it before anything is judged.
       let recording: Promise<RunOutcome | null> | null = null;
