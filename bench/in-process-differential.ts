@@ -34,6 +34,7 @@ const DEFAULT_SYSTEMS = ['langgraph:react/sync', 'langgraph:toolnode/sync+keys',
 const DEFAULT_MODULES = [
   'langgraph:examples/support-agent-langgraph/src/agent.ts',
   'langgraph:examples/support-agent-langgraph/src/agent-keyed.ts',
+  'langgraph:examples/support-agent-langgraph/src/agent-node-effect.ts',
   'dbos:examples/support-agent-dbos/src/workflow.ts',
   'dbos:examples/support-agent-dbos/src/workflow-keyed.ts',
   'vercel-workflow:test/fixtures/vercel-modules/workflows/unkeyed.ts',
