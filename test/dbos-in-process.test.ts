@@ -7,7 +7,7 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventIdentities } from '../src/harness/check/kill-points.js';
-import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
+import { compareTiers, fromScratch } from '../src/harness/differential/in-process-vs-process.js';
 import { holdBackend, holdingBackend, stopBackends, systemDatabase } from '../src/harness/engines/dbos/backend.js';
 import { poolThrough } from '../src/harness/engines/dbos/held-dbos.js';
 import { LifeFence } from '../src/harness/in-process/fence.js';
@@ -21,6 +21,7 @@ import { lanternScenario } from '../src/model/load.js';
 import { expectInProcessUnlessAsked, killPointsNamed } from './helpers.js';
 import { dbosModuleSpec, dbosModuleSystem } from '../src/harness/engines/dbos/module/system.js';
 import { SystemInputError } from '../src/harness/engine.js';
+import type { DataFolderVariant } from '../src/harness/user-module/data-folder.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -71,23 +72,31 @@ describe('a DBOS life killed in process against the same life killed by SIGKILL'
 describe("a user's own DBOS workflow in process", () => {
   const FIXTURES = 'test/fixtures/dbos-modules';
   const input = { orderId: 'O-7', email: 'dana@example.com' };
-  const tiers = (module: string) => {
+  const tiers = (module: string, variant: DataFolderVariant = {}) => {
     const spec = dbosModuleSpec({ module: `${FIXTURES}/${module}`, input });
-    return { inProcess: dbosModuleSystem(spec, 'in-process'), process: dbosModuleSystem(spec, 'process') };
+    return { inProcess: dbosModuleSystem(spec, 'in-process', variant), sigkillFromScratch: fromScratch(dbosModuleSystem(spec, 'process')) };
   };
 
   // The two steps run in parallel: killed life after killed life, each life registers the workflow
   // and its steps are observed anew (an earlier life's observer left in place would see them too).
-  it('gives the lives and verdicts its processes give, in the first step\'s gap and after the second\'s record, in both orders of its steps', async () => {
+  it("explores every kill point in process as a check does (by equivalence, its rows copied), and gives what SIGKILL gives from scratch in the first step's gap and after the second's record, in both orders of its steps", async () => {
     for (const [module, interleaving] of [['unkeyed.ts', [0]], ['keyed.ts', [1]]] as const) {
-      const { inProcess, process } = tiers(module);
+      const { inProcess, sigkillFromScratch } = tiers(module);
       const ids = eventIdentities((await runSchedule(inProcess, inProcess.ownTask!, { kills: [], interleaving: [...interleaving] })).lives[0]!.events);
       const points = ['step-return[step 0]', 'step-recorded[step 1]'].map((id) => ids.indexOf(id));
       expect(points.every((k) => k >= 0), ids.join(', ')).toBe(true);
-      const r = await compareTiers(inProcess.ownTask!, inProcess, process, { concurrency: 2, killPoints: points, interleaving });
+      const r = await compareTiers(inProcess.ownTask!, inProcess, sigkillFromScratch, { concurrency: 2, killPoints: points, interleaving, inProcessEvery: true });
       expect(r.disagreements, module).toEqual([]);
       expect(r.killPoints).toBe(points.length);
     }
+  }, 180_000);
+
+  it("a digest that leaves the workflow's data folder out is caught: the refund step's return (its ledger row written, DBOS's record not) shares the recovery of its start, and the refund done twice goes unseen", async () => {
+    const { inProcess, sigkillFromScratch } = tiers('unkeyed.ts', { dataLeftOut: true });
+    const points = await killPointsNamed(inProcess, inProcess.ownTask!, ['step-return[step 0]']);
+    const r = await compareTiers(inProcess.ownTask!, inProcess, sigkillFromScratch, { concurrency: 2, killPoints: points, inProcessEvery: true });
+    expect(r.disagreements).toHaveLength(1);
+    expect(r.disagreements[0]).toMatch(/step-return\[step 0\]\): failed checks: in process \[\], process \[done-twice/);
   }, 180_000);
 
   it('refuses a workflow registered when its module loads: DBOS clears its registrations between lives in one process (--tier process checks it)', async () => {

@@ -68,6 +68,17 @@ test('the command line: --dbos with --input, exit 1 at the kill point that repea
   expect(r.status).toBe(1);
 }, 300_000);
 
+// A copy of a state runs under a workflow id of its own: a key made of DBOS.workflowID would stop
+// matching after a kill and report a refund done twice that a run from scratch never does.
+test('a workflow that keys its effects with DBOS.workflowID is bad input naming the file and the fix, in either tier, not a refund done twice', async () => {
+  for (const tier of [[], ['--tier', 'process']]) {
+    const r = await runMain(['check', '--dbos', `${FIXTURES}/keyed-by-dbos-id.ts`, '--input', `${FIXTURES}/input.json`, ...tier]);
+    expect(r.err.join('\n')).toMatch(/keyed-by-dbos-id\.ts: the workflow's data \(data\/ledger\.jsonl\) holds the id DBOS runs it under \(DBOS\.workflowID\), .* key its effects with ctx\.workflowId/);
+    expect(r.out.join('\n')).not.toContain('done twice');
+    expect(r.status).toBe(2);
+  }
+}, 300_000);
+
 // The killpoint binary itself, kept so that its exit status and its one stderr line (nothing else
 // on stderr) stay proven end to end for --dbos, with PGlite started in its process and stopped so
 // that it exits.

@@ -9,7 +9,8 @@ import { eventIdentities } from '../src/harness/check/kill-points.js';
 import { compareTiers, fromScratch } from '../src/harness/differential/in-process-vs-process.js';
 import { langGraphConfigNamed } from '../src/harness/engines/langgraph/config.js';
 import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
-import { langGraphModuleSpec, langGraphModuleSystem, type LangGraphModuleVariant } from '../src/harness/engines/langgraph/module/system.js';
+import { langGraphModuleSpec, langGraphModuleSystem } from '../src/harness/engines/langgraph/module/system.js';
+import type { DataFolderVariant } from '../src/harness/user-module/data-folder.js';
 import { langGraphTier } from '../src/harness/engines/langgraph/run.js';
 import { collectEveryLives } from '../src/harness/in-process/abandoned-lives.js';
 import { lifeThreadsStarted } from '../src/harness/in-process/life-threads.js';
@@ -136,7 +137,7 @@ describe("a user's graph in process", () => {
 });
 
 describe("a user's graph explored by equivalence", () => {
-  const tiers = (module: string, variant: LangGraphModuleVariant = {}) => {
+  const tiers = (module: string, variant: DataFolderVariant = {}) => {
     const spec = langGraphModuleSpec({ module: `examples/support-agent-langgraph/src/${module}`, inputFile: 'examples/support-agent-langgraph/input.json' });
     return { inProcess: langGraphModuleSystem(spec, 'in-process', variant), sigkillFromScratch: fromScratch(langGraphModuleSystem(spec, 'process')) };
   };

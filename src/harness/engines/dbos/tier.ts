@@ -23,7 +23,7 @@ import { serializeScenario } from '../../../model/scenario-json.js';
 import { databaseClient as database, systemDatabase } from './backend.js';
 import type { Queryable } from './pg.js';
 import { dbosChild } from './bundle.js';
-import type { DbosConfig } from './config.js';
+import type { Backend, DbosConfig } from './config.js';
 import { copyIdentity, IDENTITY_FILE, identityOf, runIdentity } from './identity.js';
 import { DBOS_ENV, DBOS_LIFE_TIMEOUT_VARIABLE, DBOS_STATE_FILES, type DbosRunSpec, type RunIdentity } from './run-spec.js';
 
@@ -86,7 +86,7 @@ export async function rowsNotCopied(url: string, workflowId: string): Promise<st
  * A life's connections carry its state's workflow id as their application name, so that the
  * parent can tell when a killed life's connections are gone (see settled).
  */
-function lifeUrl(url: string, run: RunIdentity): string {
+export function lifeUrl(url: string, run: RunIdentity): string {
   const named = new URL(url);
   named.searchParams.set('application_name', run.workflowId);
   return named.toString();
@@ -205,18 +205,23 @@ export interface DbosInProcessVariant {
   brokenPool?: 'left-open';
 }
 
-export function dbosTier(config: DbosConfig, systemName: string, livesIn: DbosLivesIn = 'process', variant: DbosInProcessVariant = {}): ProcessTier {
+/**
+ * A run's rows in the system database, as the part of its state outside its folder (named there by
+ * its identity file): digested by their rows, copied under names of the copy's own, and the
+ * copies' rows deleted when the session is done. `what` names the system in a cleanup's warning.
+ */
+export function dbosRowsState(backend: Backend, what: string): OutsideState {
   /** The run keys of the sessions whose states have been copied (their copies' rows are to delete). */
   const copied = new Set<string>();
-  const outside: OutsideState = {
+  return {
     // A prepared folder's workflow has no row yet: no table to name, as rowsDigest writes it.
     nothing: '',
-    digest: async (stateDir) => rowsDigest(await systemDatabase(config.backend), stateDir, config.backend === 'postgres'),
+    digest: async (stateDir) => rowsDigest(await systemDatabase(backend), stateDir, backend === 'postgres'),
     copy: async (fromDir, toDir) => {
       const from = identityOf(fromDir);
       const to = copyIdentity(from);
       writeFileSync(join(toDir, IDENTITY_FILE), JSON.stringify(to));
-      const url = await systemDatabase(config.backend);
+      const url = await systemDatabase(backend);
       // From here rows of the run's copies may be written (even by a copy that then fails).
       copied.add(from.runKey);
       await copyRows(url, from, to);
@@ -229,12 +234,16 @@ export function dbosTier(config: DbosConfig, systemName: string, livesIn: DbosLi
       const run = identityOf(initialDir);
       if (!copied.delete(run.runKey)) return;
       try {
-        await deleteCopies(await systemDatabase(config.backend), run);
+        await deleteCopies(await systemDatabase(backend), run);
       } catch (error) {
-        process.stderr.write(`killpoint: dbos ${systemName}: the copies' rows were left in the system database: ${(error as Error).message}\n`);
+        process.stderr.write(`killpoint: dbos ${what}: the copies' rows were left in the system database: ${(error as Error).message}\n`);
       }
     },
   };
+}
+
+export function dbosTier(config: DbosConfig, systemName: string, livesIn: DbosLivesIn = 'process', variant: DbosInProcessVariant = {}): ProcessTier {
+  const outside = dbosRowsState(config.backend, systemName);
   return {
     name: `dbos-${systemName}${livesIn === 'in-process' ? '-in-process' : ''}`,
     files: [

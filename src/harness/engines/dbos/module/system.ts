@@ -3,18 +3,21 @@
 // lives) or, with --tier process, is a child process killed with SIGKILL right after it, on the
 // system database of the backend (PGlite by default; Postgres with KILLPOINT_POSTGRES_URL), and it runs a task of its own
 // (the input as the workflow's argument), judged against its own run never killed on the effects
-// its module reports and the workflow's result. The run never killed must repeat itself.
+// its module reports and the workflow's result. A check explores it by equivalence: the run's rows
+// and its data folder are copied at each kill point, and one recovery runs per distinct state. The
+// run never killed must repeat itself.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { CheckName } from '../../../check/checks.js';
-import type { SystemUnderTest } from '../../../engine.js';
+import { SystemInputError, type SystemUnderTest } from '../../../engine.js';
 import { childBundle } from '../../../process/child-bundle.js';
 import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
-import { runWholeInProcesses, type WholeRunTier } from '../../../process/whole-run.js';
+import { runWholeInProcesses } from '../../../process/whole-run.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
 import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
+import { dataFolderFile, type DataFolderVariant } from '../../../user-module/data-folder.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
@@ -22,10 +25,10 @@ import { holdingBackend, POSTGRES_URL_VARIABLE, systemDatabase } from '../backen
 import type { Backend } from '../config.js';
 import { runIdentity } from '../identity.js';
 import { DBOS_LIFE_TIMEOUT_VARIABLE, type RunIdentity } from '../run-spec.js';
-import { DEFAULT_DBOS_TIER, type DbosLivesIn } from '../tier.js';
+import { dbosRowsState, DEFAULT_DBOS_TIER, lifeUrl, type DbosLivesIn } from '../tier.js';
 import { moduleLifeHere, runModuleLifeInProcess } from '../../../user-module/in-process.js';
 import { lifeTimeoutFrom } from '../../../process/processes.js';
-import type { TierLife, TierLifeRequest } from '../../../process/process-lives.js';
+import { processLives, type OutsideState, type ProcessTier, type TierLife, type TierLifeRequest } from '../../../process/process-lives.js';
 // Its events' kinds (step-recorded, workflow-started, ...) are known wherever its runs are read.
 import '../event-kinds.js';
 import type { BundledModule } from '../../../user-module/load.js';
@@ -77,6 +80,29 @@ function identityIn(stateDir: string): RunIdentity {
   return JSON.parse(readFileSync(join(stateDir, DBOS_MODULE_FILES.identity), 'utf8')) as RunIdentity;
 }
 
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? filesUnder(join(dir, d.name)) : [join(dir, d.name)]));
+}
+
+/**
+ * A copy of a state runs its workflow under an id of its own (DBOS's rows of every copy share one
+ * system database), while ctx.workflowId is the run's key in every copy. The copy's id found in
+ * the workflow's data means the workflow wrote DBOS.workflowID there (a key made of it, say): its
+ * lives would then differ from a run's lives for no fault of the workflow (a key that no longer
+ * matches after a kill), so it is refused, naming the fix.
+ */
+function mustNotHoldCopysId(stateDir: string, moduleArg: string): void {
+  const run = identityIn(stateDir);
+  if (run.workflowId === run.runKey) return;
+  const id = Buffer.from(run.workflowId);
+  const holder = filesUnder(join(stateDir, DBOS_MODULE_FILES.data)).find((file) => readFileSync(file).includes(id));
+  if (holder === undefined) return;
+  throw new SystemInputError(
+    `${moduleArg}: the workflow's data (${relative(stateDir, holder)}) holds the id DBOS runs it under (DBOS.workflowID), which killpoint gives each copy of a state it explores; key its effects with ctx.workflowId (the run's key, the same in every life) and DBOS.stepID`,
+  );
+}
+
 type ModuleLife = typeof import('./life.js');
 
 /** One life in killpoint's own process, DBOS held by its fence (../held-dbos.ts), on a private copy of the state folder. */
@@ -92,15 +118,37 @@ async function lifeInProcess(runFile: DbosModuleRunFile, request: TierLifeReques
   });
 }
 
-function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn): WholeRunTier {
+/**
+ * The tier of a user's workflow, explored by equivalence (a recovery per distinct state): a run's
+ * state is its folder (its names in the system database, and the workflow's data folder read whole:
+ * databases by their rows, other files by their bytes) and its rows in the system database, copied
+ * under names of each copy's own as the bundled workflows' are (../tier.ts). ctx.workflowId is the
+ * run's key, the same in every copy, so a key made of it names the run in every life.
+ */
+function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn, variant: DataFolderVariant): ProcessTier {
+  const rows = dbosRowsState(spec.backend, spec.moduleArg);
+  const checkedRows: OutsideState = {
+    ...rows,
+    digest: (stateDir) => {
+      mustNotHoldCopysId(stateDir, spec.moduleArg);
+      return rows.digest(stateDir);
+    },
+  };
   return {
-    name: 'dbos-module',
+    name: `dbos-module${livesIn === 'in-process' ? '-in-process' : ''}`,
+    files: [
+      { name: DBOS_MODULE_FILES.identity, kind: 'names' },
+      dataFolderFile(DBOS_MODULE_FILES.data, variant),
+    ],
+    outside: checkedRows,
     prepare: (scenario, stateDir) => {
       mkdirSync(stateDir, { recursive: true });
       writeFileSync(join(stateDir, DBOS_MODULE_FILES.identity), JSON.stringify(runIdentity(scenario)));
     },
     life: async (_scenario, request) => {
-      const runFile: DbosModuleRunFile = { ...spec, databaseUrl: await systemDatabase(spec.backend), run: identityIn(request.stateDir) };
+      const run = identityIn(request.stateDir);
+      // Its connections named by the run, so that the rows are read only once a killed life's sessions are gone (Postgres).
+      const runFile: DbosModuleRunFile = { ...spec, databaseUrl: lifeUrl(await systemDatabase(spec.backend), run), run };
       const what = `${spec.moduleArg} life ${request.lifeIndex}`;
       if (livesIn === 'in-process') return lifeInProcess(runFile, request, what);
       const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: EXTERNAL });
@@ -108,12 +156,15 @@ function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn): WholeRunTier {
       const child = { engine: 'DBOS', bundle, runFileVariable: DBOS_MODULE_ENV.run, picksVariable: DBOS_MODULE_ENV.picks, timeoutVariable: DBOS_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
       return runEngineLife(child, request, what, runFile);
     },
-    stores: (_scenario, stateDir) => readModuleStores(stateDir, 'workflow state'),
+    stores: (_scenario, stateDir) => {
+      mustNotHoldCopysId(stateDir, spec.moduleArg);
+      return readModuleStores(stateDir, 'workflow state');
+    },
   };
 }
 
-export function dbosModuleSystem(spec: DbosModuleSpec, livesIn: DbosLivesIn = DEFAULT_DBOS_TIER): SystemUnderTest {
-  const tier = moduleTier(spec, livesIn);
+export function dbosModuleSystem(spec: DbosModuleSpec, livesIn: DbosLivesIn = DEFAULT_DBOS_TIER, variant: DataFolderVariant = {}): SystemUnderTest {
+  const tier = moduleTier(spec, livesIn, variant);
   const system = moduleSystem({
     engine: 'dbos',
     option: '--dbos',
@@ -132,6 +183,7 @@ export function dbosModuleSystem(spec: DbosModuleSpec, livesIn: DbosLivesIn = DE
     promised: DBOS_MODULE_PROMISES,
     killPoints: DBOS_MODULE_KILL_POINTS,
     sessionRuns: (scenario, name) => (schedule) => runWholeInProcesses(tier, scenario, name, schedule),
+    lives: processLives(tier),
   });
   return holdingBackend(system, spec.backend);
 }

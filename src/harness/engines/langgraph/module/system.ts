@@ -22,6 +22,7 @@ import { renameUuidsAndTimes } from '../../../process/state-digest.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
 import { moduleLifeHere, type ModuleLifeHere } from '../../../user-module/in-process.js';
 import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
+import { dataFolderFile, type DataFolderVariant } from '../../../user-module/data-folder.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
@@ -98,11 +99,6 @@ export function langGraphModuleSystemNamed(name: string, livesIn?: LangGraphLive
   return langGraphModuleSystem(langGraphModuleSpec({ ...target, graphExport: values.get('--graph-export'), effectsExport: values.get('--effects-export'), cassette: values.get('--cassette') }), tier);
 }
 
-/** For the tier's own test only: a digest that leaves the agent's data folder out, which the comparison with SIGKILL from scratch must catch. */
-export interface LangGraphModuleVariant {
-  dataLeftOut?: true;
-}
-
 /**
  * The tier of a user's graph, explored by equivalence (a recovery per distinct state): what a life
  * reads back is its folder, LangGraph's checkpoints (its ids and times renamed by order, as for the
@@ -110,14 +106,14 @@ export interface LangGraphModuleVariant {
  * their bytes, its ids renamed alike). In process, a life's kill points are cut from one repeat of
  * it. With a cassette, its lives record the model's replies or replay them.
  */
-function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, cassetteMode?: CassetteMode, variant: LangGraphModuleVariant = {}): ProcessTier {
+function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, cassetteMode?: CassetteMode, variant: DataFolderVariant = {}): ProcessTier {
   const runFile: ModuleRunFile = cassetteMode === undefined ? spec : { ...spec, cassetteMode };
   const inProcess = livesIn === 'in-process';
   return {
     name: `langgraph-module${inProcess ? '-in-process' : ''}`,
     files: [
       { name: MODULE_STATE_FILES.checkpoints, kind: 'sqlite' },
-      { name: MODULE_STATE_FILES.data, kind: variant.dataLeftOut ? 'names' : 'folder' },
+      dataFolderFile(MODULE_STATE_FILES.data, variant),
     ],
     canonical: renameUuidsAndTimes,
     ...(inProcess ? { cutsInOneLife: true } : {}),
@@ -140,7 +136,7 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, casset
   };
 }
 
-export function langGraphModuleSystem(spec: LangGraphModuleSpec, asked: LangGraphLivesIn = DEFAULT_LANGGRAPH_TIER, variant: LangGraphModuleVariant = {}): SystemUnderTest {
+export function langGraphModuleSystem(spec: LangGraphModuleSpec, asked: LangGraphLivesIn = DEFAULT_LANGGRAPH_TIER, variant: DataFolderVariant = {}): SystemUnderTest {
   // A cassette installs itself in the graph's copy of LangChain for the whole process (its cache):
   // lives that record and lives that replay cannot share one process, so a cassette's lives are processes.
   const livesIn: LangGraphLivesIn = spec.cassette === undefined ? asked : 'process';
