@@ -5,7 +5,7 @@
 // space need not read them again (state-digest.ts: folderBytesKey).
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface FolderFiles {
@@ -13,6 +13,14 @@ export interface FolderFiles {
   dirs: string[];
   /** Files by relative path, in the order read. */
   files: Map<string, Buffer>;
+}
+
+/** Every file under `dir` (none when it does not exist), by its full path, in sorted path order. */
+export function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? filesUnder(join(dir, d.name)) : [join(dir, d.name)]))
+    .sort();
 }
 
 /** How many times a folder is read again when a file it listed is gone by the time it is read. */

@@ -13,19 +13,14 @@
 // only by its ids being other ones, in the world and in the data alike, reads the same.
 
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { filesUnder } from '../../process/folder-files.js';
+import { basename, relative } from 'node:path';
 
 /** A ULID (26 characters of Crockford's base 32), with or without the world's prefix (wrun_, evnt_, step_, ...). */
 const ULID = /\b(?:[a-z]+_)?[0-9A-HJKMNP-TV-Z]{26}\b/g;
 /** An ISO time, as the world writes createdAt, updatedAt, startedAt, completedAt. */
 const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g;
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .flatMap((d) => (d.isDirectory() ? filesUnder(join(dir, d.name)) : [join(dir, d.name)]))
-    .sort();
-}
 
 /**
  * The canonical digest of a world folder ('' when there is none yet), and of each folder of

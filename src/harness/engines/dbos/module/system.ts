@@ -7,10 +7,10 @@
 // and its data folder are copied at each kill point, and one recovery runs per distinct state. The
 // run never killed must repeat itself.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CheckName } from '../../../check/checks.js';
-import { SystemInputError, type SystemUnderTest } from '../../../engine.js';
+import type { SystemUnderTest } from '../../../engine.js';
 import { childBundle } from '../../../process/child-bundle.js';
 import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
@@ -23,8 +23,8 @@ import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-modul
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
 import { holdingBackend, POSTGRES_URL_VARIABLE, systemDatabase } from '../backend.js';
 import type { Backend } from '../config.js';
-import { runIdentity } from '../identity.js';
-import { DBOS_LIFE_TIMEOUT_VARIABLE, type RunIdentity } from '../run-spec.js';
+import { identityOf, runIdentity } from '../identity.js';
+import { DBOS_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
 import { dbosRowsState, DEFAULT_DBOS_TIER, lifeUrl, type DbosLivesIn } from '../tier.js';
 import { moduleLifeHere, runModuleLifeInProcess } from '../../../user-module/in-process.js';
 import { lifeTimeoutFrom } from '../../../process/processes.js';
@@ -32,6 +32,7 @@ import { processLives, type OutsideState, type ProcessTier, type TierLife, type 
 // Its events' kinds (step-recorded, workflow-started, ...) are known wherever its runs are read.
 import '../event-kinds.js';
 import type { BundledModule } from '../../../user-module/load.js';
+import { mustNotHoldCopysId } from './copy-ids.js';
 import { DBOS_MODULE_ENV, DBOS_MODULE_FILES, DEFAULT_DBOS_EFFECTS_EXPORT, DEFAULT_WORKFLOW_EXPORT, type DbosModuleRunFile, type DbosModuleSpec } from './spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
@@ -74,33 +75,6 @@ export function dbosModuleSystemNamed(name: string, livesIn?: DbosLivesIn): Syst
   const tier = tierNamed(values, livesIn);
   if (tier === null) return undefined;
   return dbosModuleSystem(dbosModuleSpec({ ...target, workflowExport: values.get('--workflow-export'), effectsExport: values.get('--effects-export') }), tier);
-}
-
-function identityIn(stateDir: string): RunIdentity {
-  return JSON.parse(readFileSync(join(stateDir, DBOS_MODULE_FILES.identity), 'utf8')) as RunIdentity;
-}
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? filesUnder(join(dir, d.name)) : [join(dir, d.name)]));
-}
-
-/**
- * A copy of a state runs its workflow under an id of its own (DBOS's rows of every copy share one
- * system database), while ctx.workflowId is the run's key in every copy. The copy's id found in
- * the workflow's data means the workflow wrote DBOS.workflowID there (a key made of it, say): its
- * lives would then differ from a run's lives for no fault of the workflow (a key that no longer
- * matches after a kill), so it is refused, naming the fix.
- */
-function mustNotHoldCopysId(stateDir: string, moduleArg: string): void {
-  const run = identityIn(stateDir);
-  if (run.workflowId === run.runKey) return;
-  const id = Buffer.from(run.workflowId);
-  const holder = filesUnder(join(stateDir, DBOS_MODULE_FILES.data)).find((file) => readFileSync(file).includes(id));
-  if (holder === undefined) return;
-  throw new SystemInputError(
-    `${moduleArg}: the workflow's data (${relative(stateDir, holder)}) holds the id DBOS runs it under (DBOS.workflowID), which killpoint gives each copy of a state it explores; key its effects with ctx.workflowId (the run's key, the same in every life) and DBOS.stepID`,
-  );
 }
 
 type ModuleLife = typeof import('./life.js');
@@ -146,7 +120,7 @@ function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn, variant: DataFol
       writeFileSync(join(stateDir, DBOS_MODULE_FILES.identity), JSON.stringify(runIdentity(scenario)));
     },
     life: async (_scenario, request) => {
-      const run = identityIn(request.stateDir);
+      const run = identityOf(request.stateDir);
       // Its connections named by the run, so that the rows are read only once a killed life's sessions are gone (Postgres).
       const runFile: DbosModuleRunFile = { ...spec, databaseUrl: lifeUrl(await systemDatabase(spec.backend), run), run };
       const what = `${spec.moduleArg} life ${request.lifeIndex}`;
