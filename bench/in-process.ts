@@ -4,7 +4,8 @@
 //     in each tier as the sweeps run them (in process: on two threads of lives); the ratio;
 //   - LangGraph react/sync, every single kill point of the 14 tasks, in process;
 //   - Dana's task with every schedule of two kills; a seeded sample of three-kill schedules;
-//   - a user's graph (the support agent) with every schedule of two kills;
+//   - a user's graph (the support agent) with every schedule of two kills, and a whole check of it
+//     in each tier (as of a user's DBOS workflow and Vercel workflow below);
 //   - the heap before and after many in-process lives in this one process (abandoned lives must
 //     leave nothing behind), run on killpoint's own thread so that the heap measured is theirs;
 //   - DBOS (pglite/workflow+keys) the same way: a kill-and-resume from scratch and each kill point
@@ -22,6 +23,8 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { stopBackends } from '../src/harness/engines/dbos/backend.js';
 import { dbosSystem } from '../src/harness/engines/dbos/engine.js';
+import { dbosModuleSpec, dbosModuleSystem } from '../src/harness/engines/dbos/module/system.js';
+import type { SystemUnderTest } from '../src/harness/engine.js';
 import { langGraphSystem } from '../src/harness/engines/langgraph/engine.js';
 import { vercelWorkflowSystem } from '../src/harness/engines/vercel-workflow/engine.js';
 import { vercelModuleSpec, vercelModuleSystem } from '../src/harness/engines/vercel-workflow/module/system.js';
@@ -76,6 +79,18 @@ async function bothTiers(label: string, inSystem: typeof inProcess, processSyste
   const perPointProcess = sweepProcess.ms / sweepProcess.value.schedulesExplored;
   console.log(`  each kill point of a check (every one of T01's ${sweepIn.value.schedulesExplored}, by equivalence): in process, ${inProcessHow}, ${perPointIn.toFixed(1)} ms each (${seconds(sweepIn.ms)}); processes, ${concurrency} at a time: ${perPointProcess.toFixed(0)} ms each (${seconds(sweepProcess.ms)}); in process ${(perPointProcess / perPointIn).toFixed(1)}x faster ${target(perPointProcess / perPointIn >= 20, 'at least 20x')}`);
 }
+/**
+ * A whole check of a user's module (every single kill point, in every order of its parallel
+ * calls, by equivalence), in each tier: what `killpoint check --<engine> <module>` costs.
+ */
+async function wholeCheckBothTiers(label: string, systemOf: (tier: 'in-process' | 'process') => SystemUnderTest, inProcessHow: string): Promise<void> {
+  const [ownIn, ownProcesses] = [systemOf('in-process'), systemOf('process')];
+  await runSchedule(ownIn, ownIn.ownTask!, NONE);
+  await runSchedule(ownProcesses, ownProcesses.ownTask!, NONE);
+  const checkIn = await timed(async () => explore(ownIn.ownTask!, ownIn, { kills: 1, interleavingBound: 32, seed: 1 }, { concurrency }));
+  const checkProcesses = await timed(async () => explore(ownProcesses.ownTask!, ownProcesses, { kills: 1, interleavingBound: 32, seed: 1 }, { concurrency }));
+  console.log(`${label}, a whole check by equivalence (${checkIn.value.schedulesExplored} schedules): in process, ${inProcessHow}, ${seconds(checkIn.ms)}; processes, ${concurrency} at a time: ${seconds(checkProcesses.ms)}; in process ${(checkProcesses.ms / checkIn.ms).toFixed(1)}x faster ${target(checkProcesses.ms / checkIn.ms >= 20, 'at least 20x')}`);
+}
 await bothTiers('LangGraph react/sync', inProcess, processes, points, events, `${concurrency} at a time`);
 
 const sweep = await timed(async () => {
@@ -94,10 +109,13 @@ const schedules = Array.from({ length: 100 }, () => [0, 1, 2].map(() => Math.flo
 const threeKills = await timed(() => inPool(schedules, concurrency, async (kills) => runSchedule(inProcess, dana, { kills, interleaving: [] })));
 console.log(`Dana's task, 100 generated schedules of three kills in process: ${seconds(threeKills.ms)} (${(threeKills.ms / 100).toFixed(0)} ms each)`);
 
-const own = langGraphModuleSystem(langGraphModuleSpec({ module: 'examples/support-agent-langgraph/src/agent-keyed.ts', inputFile: 'examples/support-agent-langgraph/input.json' }));
+const ownGraph = (tier: 'in-process' | 'process') => langGraphModuleSystem(langGraphModuleSpec({ module: 'examples/support-agent-langgraph/src/agent-keyed.ts', inputFile: 'examples/support-agent-langgraph/input.json' }), tier);
+const own = ownGraph('in-process');
 await runSchedule(own, own.ownTask!, NONE);
 const ownTwo = await timed(async () => explore(own.ownTask!, own, { kills: 2, interleavingBound: 32, seed: 1 }, { concurrency }));
 console.log(`a user's graph (support agent, keyed), every schedule of up to two kills in process: ${ownTwo.value.schedulesExplored} schedules over ${ownTwo.value.interleavings.explored} interleavings in ${seconds(ownTwo.ms)} ${target(ownTwo.ms <= 30_000, 'within 30 s')}`);
+
+await wholeCheckBothTiers("a user's graph (support agent, keyed)", ownGraph, `${concurrency} at a time on threads`);
 
 // On killpoint's own thread: a thread's heap is not this one, and the point is what lives leave behind.
 process.env[LIFE_THREADS_VARIABLE] = '0';
@@ -137,6 +155,8 @@ await runSchedule(dbosProcesses, dana, NONE);
 const dbosPoints = Array.from({ length: POINTS }, (_, i) => Math.floor(((i + 0.5) * dbosEvents) / POINTS));
 await bothTiers('DBOS pglite/workflow+keys', dbosIn, dbosProcesses, dbosPoints, dbosEvents, 'one at a time (one DBOS per process)');
 console.log(`DBOS: ${await heapOver(dbosIn, DBOS_LIVES, dbosEvents, stopBackends)}`);
+const ownWorkflow = (tier: 'in-process' | 'process') => dbosModuleSystem(dbosModuleSpec({ module: 'examples/support-agent-dbos/src/workflow-keyed.ts', inputFile: 'examples/support-agent-dbos/input.json' }), tier);
+await wholeCheckBothTiers("a user's DBOS workflow (support agent, keyed)", ownWorkflow, 'one at a time (one DBOS per process)');
 
 if (!values['no-vercel']) {
   // Its lives on threads whatever KILLPOINT_LIFE_THREADS says (the SDK's module state is never killpoint's own).
@@ -148,11 +168,6 @@ if (!values['no-vercel']) {
   const vercelPoints = Array.from({ length: POINTS }, (_, i) => Math.floor(((i + 0.5) * vercelEvents) / POINTS));
   await bothTiers('Vercel Workflow durable-agent+keys', vercelIn, vercelProcesses, vercelPoints, vercelEvents, `${concurrency} at a time on threads, each killed life's thread given up`);
 
-  // A user's workflow (the keyed test workflow): a whole check, every kill point in both orders of its two steps, in each tier.
-  const ownWorkflow = (tier: 'in-process' | 'process') => vercelModuleSystem(vercelModuleSpec({ module: 'test/fixtures/vercel-modules/workflows/keyed.ts', inputFile: 'test/fixtures/vercel-modules/input.json' }), tier);
-  const [ownIn, ownProcesses] = [ownWorkflow('in-process'), ownWorkflow('process')];
-  await Promise.all([runSchedule(ownIn, ownIn.ownTask!, NONE), runSchedule(ownProcesses, ownProcesses.ownTask!, NONE)]);
-  const checkIn = await timed(async () => explore(ownIn.ownTask!, ownIn, { kills: 1, interleavingBound: 32, seed: 1 }, { concurrency }));
-  const checkProcesses = await timed(async () => explore(ownProcesses.ownTask!, ownProcesses, { kills: 1, interleavingBound: 32, seed: 1 }, { concurrency }));
-  console.log(`a user's Vercel workflow (the keyed test workflow), a whole check by equivalence (${checkIn.value.schedulesExplored} schedules): in process, on threads, ${seconds(checkIn.ms)}; processes, ${concurrency} at a time: ${seconds(checkProcesses.ms)}; in process ${(checkProcesses.ms / checkIn.ms).toFixed(1)}x faster ${target(checkProcesses.ms / checkIn.ms >= 20, 'at least 20x')}`);
+  const ownVercel = (tier: 'in-process' | 'process') => vercelModuleSystem(vercelModuleSpec({ module: 'test/fixtures/vercel-modules/workflows/keyed.ts', inputFile: 'test/fixtures/vercel-modules/input.json' }), tier);
+  await wholeCheckBothTiers("a user's Vercel workflow (the keyed test workflow)", ownVercel, 'on threads');
 }
