@@ -165,7 +165,10 @@ describe('nothing a life started outlives it', () => {
     try {
       const verdicts = await checkEveryKillPoint({ name: 'agent with a daemon', command: 'sh', args: ['-c', agent] });
       expect(verdicts.length).toBeGreaterThan(10);
-      expect(processesRunning(['sleep', mark])).toEqual([]);
+      // SIGKILL is delivered, not awaited: a daemon killed as the last life ended may take a moment
+      // to die on a busy machine (one was seen alive right after the check, in a clean CI run). One
+      // never killed sleeps for hours.
+      await waitUntil('no daemon of this check left running', () => processesRunning(['sleep', mark]).length === 0, 2_000);
     } finally {
       strays.push(...processesRunning(['sleep', mark]));
     }
