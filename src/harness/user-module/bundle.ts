@@ -19,6 +19,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { keepOwnPaths } from '../process/own-paths.js';
 import { CODE_ROOT } from '../process/package-paths.js';
 import { pidAnswers } from '../process/process-tree.js';
+import { removedAtExit } from '../process/removed-at-exit.js';
 
 /** Set to 0 to load the user's module unbundled in every life. */
 export const BUNDLE_VARIABLE = 'KILLPOINT_MODULE_BUNDLE';
@@ -112,6 +113,6 @@ async function build({ module, childMain, packages, external = [], asModule = fa
     process.stderr.write(`killpoint: ${relative(process.cwd(), module)} could not be bundled (${((error as Error).message ?? String(error)).split('\n').slice(0, 3).join(' ')}); its lives load it unbundled, which is slower\n`);
     return null;
   }
-  process.once('exit', () => rmSync(out, { force: true }));
+  removedAtExit(out);
   return out;
 }

@@ -18,6 +18,7 @@ import { SystemInputError } from '../../engine.js';
 import { installedVersion, PACKAGE_ROOT, siblingModule } from '../../process/package-paths.js';
 import { pidAnswers } from '../../process/process-tree.js';
 import { BUNDLE_FILES, type WorkflowIds } from './run-spec.js';
+import { removedAtExit } from '../../process/removed-at-exit.js';
 
 /** The packages a life loads (and the builder), each named as it is installed. */
 export const REQUIRED_PACKAGES = ['workflow', '@workflow/core', '@workflow/utils', '@workflow/world-local', '@workflow/builders', '@workflow/ai', 'ai'] as const;
@@ -204,7 +205,7 @@ async function buildModule(source: string): Promise<string> {
   const dir = join(root, `module-${createHash('sha256').update(source).digest('hex').slice(0, 12)}.${process.pid}.tmp`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  removedAtExit(dir);
   try {
     const built = await buildQuietly(() => buildInto(source, dir));
     writeFileSync(join(dir, BUNDLE_FILES.ids), JSON.stringify(built));
