@@ -10,7 +10,7 @@
 // renaming read the same.
 
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { bytesKeyOf, readFolder } from './folder-files.js';
@@ -62,46 +62,40 @@ export function digestStateFolder(dir: string, files: readonly StateFile[], make
 const COMPANIONS = ['-wal', '-shm', '-journal'];
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
-function isSqliteFile(path: string): boolean {
-  const fd = openSync(path, 'r');
-  try {
-    const head = Buffer.alloc(SQLITE_HEADER.length);
-    return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_HEADER);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
- * A folder of files killpoint knows nothing of, each by its path under the folder: a database by
- * its rows (read through its companions), or, when its rows cannot all be read (a table of a module
- * this build lacks), by its bytes and its companions' as a file is: never equal where they differ.
+ * A folder of files killpoint knows nothing of, each by its path under the folder, in name order
+ * (a database before its companions): a database (known by its header) by its rows, read through
+ * its companions; one whose rows cannot all be read (a table of a module this build lacks), and
+ * its companions, by their bytes as any other file: never equal where they differ.
  */
 function hashUnknownFolder(dir: string, hash: ReturnType<typeof createHash>, canonical: Canonical, under = ''): void {
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const databases = new Set(entries.filter((e) => e.isFile() && isSqliteFile(join(dir, e.name))).map((e) => e.name));
   const readAsRows = new Set<string>();
-  for (const name of databases) {
-    let rows: string[];
-    try {
-      rows = sqliteRows(join(dir, name));
-    } catch {
-      continue;
-    }
-    readAsRows.add(name);
-    hash.update(`\u0000database ${under}${name}\u0000`);
-    for (const row of rows) hash.update(`${canonical(row)}\n`);
-  }
-  for (const entry of entries) {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const path = join(dir, entry.name);
-    if (readAsRows.has(entry.name) || COMPANIONS.some((c) => entry.name.endsWith(c) && readAsRows.has(entry.name.slice(0, -c.length)))) continue;
     if (entry.isDirectory()) {
       hash.update(`\u0000folder ${under}${entry.name}\u0000`);
       hashUnknownFolder(path, hash, canonical, `${under}${entry.name}/`);
-    } else {
-      hash.update(`\u0000file ${under}${entry.name}\u0000`);
-      hash.update(canonical(readFileSync(path).toString('latin1')));
+      continue;
     }
+    if (COMPANIONS.some((c) => entry.name.endsWith(c) && readAsRows.has(entry.name.slice(0, -c.length)))) continue;
+    const bytes = readFileSync(path);
+    const rows = bytes.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER) ? rowsIfReadable(path) : null;
+    if (rows === null) {
+      hash.update(`\u0000file ${under}${entry.name}\u0000`);
+      hash.update(canonical(bytes.toString('latin1')));
+    } else {
+      readAsRows.add(entry.name);
+      hash.update(`\u0000database ${under}${entry.name}\u0000`);
+      for (const row of rows) hash.update(`${canonical(row)}\n`);
+    }
+  }
+}
+
+function rowsIfReadable(path: string): string[] | null {
+  try {
+    return sqliteRows(path);
+  } catch {
+    return null;
   }
 }
 

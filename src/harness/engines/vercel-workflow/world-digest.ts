@@ -14,8 +14,8 @@
 
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { filesUnder } from '../../process/folder-files.js';
 import { basename, relative } from 'node:path';
+import { filesUnder } from '../../process/folder-files.js';
 
 /** A ULID (26 characters of Crockford's base 32), with or without the world's prefix (wrun_, evnt_, step_, ...). */
 const ULID = /\b(?:[a-z]+_)?[0-9A-HJKMNP-TV-Z]{26}\b/g;

@@ -28,7 +28,7 @@ import { DBOS_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
 import { dbosRowsState, DEFAULT_DBOS_TIER, lifeUrl, type DbosLivesIn } from '../tier.js';
 import { moduleLifeHere, runModuleLifeInProcess } from '../../../user-module/in-process.js';
 import { lifeTimeoutFrom } from '../../../process/processes.js';
-import { processLives, type OutsideState, type ProcessTier, type TierLife, type TierLifeRequest } from '../../../process/process-lives.js';
+import { processLives, type ProcessTier, type TierLife, type TierLifeRequest } from '../../../process/process-lives.js';
 // Its events' kinds (step-recorded, workflow-started, ...) are known wherever its runs are read.
 import '../event-kinds.js';
 import type { BundledModule } from '../../../user-module/load.js';
@@ -100,21 +100,13 @@ async function lifeInProcess(runFile: DbosModuleRunFile, request: TierLifeReques
  * run's key, the same in every copy, so a key made of it names the run in every life.
  */
 function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn, variant: DataFolderVariant): ProcessTier {
-  const rows = dbosRowsState(spec.backend, spec.moduleArg);
-  const checkedRows: OutsideState = {
-    ...rows,
-    digest: (stateDir) => {
-      mustNotHoldCopysId(stateDir, spec.moduleArg);
-      return rows.digest(stateDir);
-    },
-  };
   return {
     name: `dbos-module${livesIn === 'in-process' ? '-in-process' : ''}`,
     files: [
       { name: DBOS_MODULE_FILES.identity, kind: 'names' },
       dataFolderFile(DBOS_MODULE_FILES.data, variant),
     ],
-    outside: checkedRows,
+    outside: dbosRowsState(spec.backend, spec.moduleArg),
     prepare: (scenario, stateDir) => {
       mkdirSync(stateDir, { recursive: true });
       writeFileSync(join(stateDir, DBOS_MODULE_FILES.identity), JSON.stringify(runIdentity(scenario)));
@@ -131,6 +123,7 @@ function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn, variant: DataFol
       return runEngineLife(child, request, what, runFile);
     },
     stores: (_scenario, stateDir) => {
+      // Explored by equivalence, every life runs in a copy of its state: the first life already shows a key made of the copy's id.
       mustNotHoldCopysId(stateDir, spec.moduleArg);
       return readModuleStores(stateDir, 'workflow state');
     },
