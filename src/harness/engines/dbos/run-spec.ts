@@ -12,7 +12,12 @@ export const DBOS_ENV = { run: 'KILLPOINT_DBOS_RUN', picks: 'KILLPOINT_DBOS_PICK
 export const APP_NAME = 'killpoint';
 /** The queue every workflow is started on: polled every QUEUE_POLLING_MS, so a recovery is prompt. */
 export const QUEUE_NAME = 'killpoint';
-export const QUEUE_POLLING_MS = 20;
+/**
+ * Every life waits for a poll before its workflow runs (a new one is enqueued, a recovered one
+ * re-enqueued at launch). Measured on a check of T01 in process on PGlite: 4.4 s at 20 ms, 3.4 s
+ * at 5 ms, 3.7 s at 2 ms (each poll is SQL that PGlite runs in killpoint's process).
+ */
+export const QUEUE_POLLING_MS = 5;
 
 /**
  * Runs share one system database (PGlite has only one), so each run has names of its own: the
