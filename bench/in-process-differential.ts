@@ -28,8 +28,12 @@ import type { SystemUnderTest } from '../src/harness/engine.js';
 import { runSchedule } from '../src/harness/session.js';
 import type { Scenario } from '../src/model/scenario.js';
 
-/** The systems the in-process tier is proved on, by engine: a plain and a keyed one each. */
-const DEFAULT_SYSTEMS = ['langgraph:react/sync', 'langgraph:toolnode/sync+keys', 'dbos:pglite/workflow', 'dbos:pglite/workflow+keys'];
+/**
+ * The systems the in-process tier is proved on, by engine: a plain and a keyed one each. Vercel's
+ * SIGKILL side is most of the command's time (over half an hour of its hour on 2 cores): the SDK
+ * loads in every child, and replays the run in a fresh VM context at each step.
+ */
+const DEFAULT_SYSTEMS = ['langgraph:react/sync', 'langgraph:toolnode/sync+keys', 'dbos:pglite/workflow', 'dbos:pglite/workflow+keys', 'vercel-workflow:durable-agent', 'vercel-workflow:durable-agent+keys'];
 /** Users' own agents (engine:module), each on the input.json beside it or its src folder: the example support agents and the test workflows of Vercel, without and with keys. */
 const DEFAULT_MODULES = [
   'langgraph:examples/support-agent-langgraph/src/agent.ts',
