@@ -1,13 +1,14 @@
 // A state folder read in one step, compared and written out (src/harness/process/folder-files.ts):
 // an in-process life copies its folder after an event only when a byte of it changed, so the
 // comparison must see every change a kill would leave: a byte, a file, a folder. A read that meets
-// a file gone since it was listed (a rename of the life's own landing meanwhile) is made again.
+// a file gone since it was listed (a rename of the life's own landing meanwhile) is made again. A
+// copy of a folder is that folder, a link in it included.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFolder, sameFiles, whileFilesSettle, writeFolder } from '../src/harness/process/folder-files.js';
+import { copyFolder, readFolder, sameFiles, whileFilesSettle, writeFolder } from '../src/harness/process/folder-files.js';
 
 const root = mkdtempSync(join(tmpdir(), 'folder-files-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -42,6 +43,24 @@ describe('a state folder in memory', () => {
     expect(sameFiles(read, again)).toBe(true);
     expect(again.dirs).toEqual(['empty', 'empty/inner', 'journal']);
     expect(again.files.get('journal/0001.json')!.toString()).toBe('{"step":1}');
+  });
+});
+
+describe('a state folder copied', () => {
+  it('is the same folder: every file byte for byte, every folder, empty ones too', () => {
+    const from = folder('g', { 'shop.sqlite': 'rows', 'data/ledger/0001.json': '{"refund":1}' }, ['empty/inner']);
+    const to = join(root, 'copy-of-g');
+    copyFolder(from, to);
+    expect(sameFiles(readFolder(to), readFolder(from))).toBe(true);
+  });
+
+  it("keeps a link in an agent's data folder the link it was (a relative one pointing into the copy)", () => {
+    const from = folder('h', { 'data/target.txt': 'x' });
+    symlinkSync('target.txt', join(from, 'data', 'link'));
+    const to = join(root, 'copy-of-h');
+    copyFolder(from, to);
+    expect(lstatSync(join(to, 'data', 'link')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(to, 'data', 'link'))).toBe('target.txt');
   });
 });
 

@@ -15,7 +15,7 @@
 // Everything a child's life hands its parent crosses a file as JSON; here it is copied through
 // JSON too, so that the two tiers hand the explorer the same values.
 
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Conversation } from '../../model/conversation.js';
 import type { LifeRecord } from '../check/outcome.js';
@@ -26,7 +26,7 @@ import type { LifeCut, TierLife } from '../process/process-lives.js';
 import { LifeTimedOut } from '../process/processes.js';
 import { EXIT_FAILED, errorLine, lifeEnd, type LifeExit } from '../process/protocol.js';
 import { LifeFence, LifeKilled } from './fence.js';
-import { bytesKeyOf, readFolder, sameFiles, whileFilesSettle, writeFolder, type FolderFiles } from '../process/folder-files.js';
+import { bytesKeyOf, copyFolder, readFolder, sameFiles, whileFilesSettle, writeFolder, type FolderFiles } from '../process/folder-files.js';
 import { lifeAbandoned } from './abandoned-lives.js';
 import { oneAtATime } from './one-at-a-time.js';
 
@@ -76,7 +76,7 @@ export function runInProcessLife(life: InProcessLife): Promise<TierLife> {
 async function runNow(life: InProcessLife): Promise<TierLife> {
   const fence = new LifeFence(life.what);
   const workDir = mkdtempSync(`${life.stateDir}.life-`);
-  cpSync(life.stateDir, workDir, { recursive: true });
+  copyFolder(life.stateDir, workDir);
   let published = false;
   /** What the life left becomes the state folder's contents, once: at its kill point, or when it ends. */
   const publish = (): void => {
@@ -84,7 +84,7 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
     published = true;
     whileFilesSettle(() => {
       rmSync(life.stateDir, { recursive: true, force: true });
-      cpSync(workDir, life.stateDir, { recursive: true });
+      copyFolder(workDir, life.stateDir);
     });
   };
   const events: RunEvent[] = [];

@@ -5,7 +5,7 @@
 // space need not read them again (state-digest.ts: folderBytesKey).
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface FolderFiles {
@@ -94,4 +94,22 @@ export function bytesKeyOf(folder: FolderFiles): string {
     hash.update(bytes);
   }
   return hash.digest('hex');
+}
+
+/**
+ * Copies the folder `from` to `to` (made, with its parents), files byte for byte: what cpSync does
+ * for a state folder, at half its cost (a life's state is copied two or three times per life, and
+ * cpSync checks each path before it copies). Anything else than a file or a folder (a link in an
+ * agent's data folder) is copied by cpSync, a link as it reads (cpSync would make a relative link
+ * absolute, pointing back into the folder copied from).
+ */
+export function copyFolder(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) copyFolder(source, target);
+    else if (entry.isFile()) copyFileSync(source, target);
+    else cpSync(source, target, { recursive: true, verbatimSymlinks: true });
+  }
 }

@@ -17,7 +17,7 @@
 // scenario's states in folders of its own, made when its explorer first asks for the initial state,
 // and removes them (and what they keep outside, and its warm children) when it is closed.
 
-import { cpSync, renameSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LifeRecord, RunOutcome, Schedule } from '../check/outcome.js';
 import type { Conversation } from '../../model/conversation.js';
@@ -25,6 +25,7 @@ import type { Scenario } from '../../model/scenario.js';
 import type { DurableState, LifeRun, LifeStart, Session, SessionLives } from '../engine.js';
 import { inPool } from './pool.js';
 import { heldSession, heldTempDir, withTempDir } from './processes.js';
+import { copyFolder } from './folder-files.js';
 import { digestStateFolder, folderBytesKey, type Canonical, type StateFile } from './state-digest.js';
 import { WarmPool, type WarmPoolFigures } from './warm-pool.js';
 
@@ -229,7 +230,7 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
     const from = stateOf(start);
     return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-life-`, async (runDir) => {
       const stateDir = join(runDir, 'state');
-      cpSync(from.dir, stateDir, { recursive: true });
+      copyFolder(from.dir, stateDir);
       await tier.outside?.copy(from.dir, stateDir);
       const life = await tier.life(scenario, { runDir, stateDir, lifeIndex: start.lifeIndex, killAfter, picks: start.picks, ...(from.space.warm === undefined ? {} : { warm: from.space.warm }), ...(cutInto === undefined ? {} : { cutInto }) });
       return then(life, stateDir, runDir);
