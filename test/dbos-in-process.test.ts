@@ -18,7 +18,7 @@ import { processSystem } from '../src/harness/process/process-system.js';
 import { liveChildCount } from '../src/harness/process/processes.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario } from '../src/model/load.js';
-import { expectInProcessUnlessAsked, killPointsNamed } from './helpers.js';
+import { compareModuleTiersAt, expectInProcessUnlessAsked, killPointsNamed, type ModuleTiers } from './helpers.js';
 import { dbosModuleSpec, dbosModuleSystem } from '../src/harness/engines/dbos/module/system.js';
 import { SystemInputError } from '../src/harness/engine.js';
 import type { DataFolderVariant } from '../src/harness/user-module/data-folder.js';
@@ -72,7 +72,7 @@ describe('a DBOS life killed in process against the same life killed by SIGKILL'
 describe("a user's own DBOS workflow in process", () => {
   const FIXTURES = 'test/fixtures/dbos-modules';
   const input = { orderId: 'O-7', email: 'dana@example.com' };
-  const tiers = (module: string, variant: DataFolderVariant = {}) => {
+  const tiers = (module: string, variant: DataFolderVariant = {}): ModuleTiers => {
     const spec = dbosModuleSpec({ module: `${FIXTURES}/${module}`, input });
     return { inProcess: dbosModuleSystem(spec, 'in-process', variant), sigkillFromScratch: fromScratch(dbosModuleSystem(spec, 'process')) };
   };
@@ -92,11 +92,9 @@ describe("a user's own DBOS workflow in process", () => {
   }, 180_000);
 
   it("a digest that leaves the workflow's data folder out is caught: the refund step's return (its ledger row written, DBOS's record not) shares the recovery of its start, and the refund done twice goes unseen", async () => {
-    const { inProcess, sigkillFromScratch } = tiers('unkeyed.ts', { dataLeftOut: true });
-    const points = await killPointsNamed(inProcess, inProcess.ownTask!, ['step-return[step 0]']);
-    const r = await compareTiers(inProcess.ownTask!, inProcess, sigkillFromScratch, { concurrency: 2, killPoints: points, inProcessEvery: true });
-    expect(r.disagreements).toHaveLength(1);
-    expect(r.disagreements[0]).toMatch(/step-return\[step 0\]\): failed checks: in process \[\], process \[done-twice/);
+    const { compared } = await compareModuleTiersAt(tiers('unkeyed.ts', { dataLeftOut: true }), ['step-return[step 0]']);
+    expect(compared.disagreements).toHaveLength(1);
+    expect(compared.disagreements[0]).toMatch(/step-return\[step 0\]\): failed checks: in process \[\], process \[done-twice/);
   }, 180_000);
 
   it('refuses a workflow registered when its module loads: DBOS clears its registrations between lives in one process (--tier process checks it)', async () => {

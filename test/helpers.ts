@@ -20,6 +20,7 @@ import { liveChildCount } from '../src/harness/process/processes.js';
 import { runSchedule } from '../src/harness/session.js';
 import { hasEnvironmentEntry, pidsNow, processesNaming } from '../src/harness/process/process-tree.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
+import { compareTiers, type TierComparison } from '../src/harness/differential/in-process-vs-process.js';
 
 export function baselineOf(scenario: Scenario, strategy: AnyStrategyName, interleaving: number[] = []): RunOutcome {
   return simulate(scenario, strategy, noKills(interleaving));
@@ -108,6 +109,21 @@ export async function killPointsNamed(system: SystemUnderTest, scenario: Scenari
   const points = identities.map((id) => ids.indexOf(id));
   expect(points.every((k) => k >= 0), `${identities.join(', ')} among ${ids.join(', ')}`).toBe(true);
   return points;
+}
+
+/** A user's module in both tiers: explored by equivalence in process, and by SIGKILL, each schedule from scratch. */
+export interface ModuleTiers {
+  inProcess: SystemUnderTest;
+  sigkillFromScratch: SystemUnderTest;
+}
+
+/**
+ * The module's own task at the kill points with these identities, in process as a check explores
+ * it (every kill point cut, one recovery per distinct state) against SIGKILL from scratch.
+ */
+export async function compareModuleTiersAt({ inProcess, sigkillFromScratch }: ModuleTiers, identities: string[]): Promise<{ points: number[]; compared: TierComparison }> {
+  const points = await killPointsNamed(inProcess, inProcess.ownTask!, identities);
+  return { points, compared: await compareTiers(inProcess.ownTask!, inProcess, sigkillFromScratch, { concurrency: 2, killPoints: points, inProcessEvery: true }) };
 }
 
 /** A kill point judged from a run from scratch: its index and identity, the verdict and the checks it failed. */

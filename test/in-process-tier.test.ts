@@ -19,7 +19,7 @@ import { liveChildCount, onChildSpawned } from '../src/harness/process/processes
 import { explore } from '../src/harness/search/explore.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
-import { expectInProcessUnlessAsked, killPointsNamed, runMain } from './helpers.js';
+import { compareModuleTiersAt, expectInProcessUnlessAsked, runMain, type ModuleTiers } from './helpers.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -137,27 +137,23 @@ describe("a user's graph in process", () => {
 });
 
 describe("a user's graph explored by equivalence", () => {
-  const tiers = (module: string, variant: DataFolderVariant = {}) => {
+  const tiers = (module: string, variant: DataFolderVariant = {}): ModuleTiers => {
     const spec = langGraphModuleSpec({ module: `examples/support-agent-langgraph/src/${module}`, inputFile: 'examples/support-agent-langgraph/input.json' });
     return { inProcess: langGraphModuleSystem(spec, 'in-process', variant), sigkillFromScratch: fromScratch(langGraphModuleSystem(spec, 'process')) };
   };
 
   it("gives, at each kill point around the refund (its ledger row written before its checkpoint) and the email, what SIGKILL gives from scratch, with and without keys", async () => {
     for (const module of ['agent.ts', 'agent-keyed.ts']) {
-      const { inProcess, sigkillFromScratch } = tiers(module);
-      const points = await killPointsNamed(inProcess, inProcess.ownTask!, ['tool-start[call_1_refund]', 'tool-result[call_1_refund]', 'tool-result[call_2_email]', 'writes-saved[call_1_refund+call_2_email]']);
-      const r = await compareTiers(inProcess.ownTask!, inProcess, sigkillFromScratch, { concurrency: 2, killPoints: points, inProcessEvery: true });
-      expect(r.disagreements, module).toEqual([]);
-      expect(r.killPoints).toBe(points.length);
+      const { points, compared } = await compareModuleTiersAt(tiers(module), ['tool-start[call_1_refund]', 'tool-result[call_1_refund]', 'tool-result[call_2_email]', 'writes-saved[call_1_refund+call_2_email]']);
+      expect(compared.disagreements, module).toEqual([]);
+      expect(compared.killPoints).toBe(points.length);
     }
   }, 240_000);
 
   it('a digest that leaves the agent\'s data folder out is caught: the state right after the refund shares the recovery of the state before it, and the refund done twice goes unseen', async () => {
-    const { inProcess, sigkillFromScratch } = tiers('agent.ts', { dataLeftOut: true });
-    const points = await killPointsNamed(inProcess, inProcess.ownTask!, ['tool-result[call_1_refund]']);
-    const r = await compareTiers(inProcess.ownTask!, inProcess, sigkillFromScratch, { concurrency: 2, killPoints: points, inProcessEvery: true });
-    expect(r.disagreements).toHaveLength(1);
-    expect(r.disagreements[0]).toMatch(/tool-result\[call_1_refund\]\): failed checks: in process \[\], process \[done-twice/);
+    const { compared } = await compareModuleTiersAt(tiers('agent.ts', { dataLeftOut: true }), ['tool-result[call_1_refund]']);
+    expect(compared.disagreements).toHaveLength(1);
+    expect(compared.disagreements[0]).toMatch(/tool-result\[call_1_refund\]\): failed checks: in process \[\], process \[done-twice/);
   }, 240_000);
 });
 

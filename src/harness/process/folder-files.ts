@@ -5,7 +5,7 @@
 // space need not read them again (state-digest.ts: folderBytesKey).
 
 import { createHash } from 'node:crypto';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 
 export interface FolderFiles {
@@ -43,6 +43,11 @@ export function whileFilesSettle<T>(read: () => T): T {
   }
 }
 
+/** A folder's entries by name (code unit order): the same folder reads the same whatever order the file system lists it in. */
+export function entriesByName(dir: string): Dirent[] {
+  return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 export function readFolder(dir: string): FolderFiles {
   return whileFilesSettle(() => readFolderOnce(dir));
 }
@@ -51,8 +56,7 @@ function readFolderOnce(dir: string): FolderFiles {
   const dirs: string[] = [];
   const files = new Map<string, Buffer>();
   const walk = (relative: string): void => {
-    // By name: the same folder reads the same whatever order the file system lists it in.
-    const entries = readdirSync(join(dir, relative), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = entriesByName(join(dir, relative));
     for (const entry of entries) {
       const path = relative === '' ? entry.name : join(relative, entry.name);
       if (entry.isDirectory()) {

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { bytesKeyOf, readFolder } from './folder-files.js';
+import { bytesKeyOf, entriesByName, readFolder } from './folder-files.js';
 
 export interface StateFile {
   name: string;
@@ -70,7 +70,7 @@ const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
  */
 function hashUnknownFolder(dir: string, hash: ReturnType<typeof createHash>, canonical: Canonical, under = ''): void {
   const readAsRows = new Set<string>();
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const entry of entriesByName(dir)) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       hash.update(`\u0000folder ${under}${entry.name}\u0000`);
