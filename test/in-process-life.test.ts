@@ -2,7 +2,7 @@
 // disk, a folder that cannot be written) stops the run with that named, as killpoint's own failure:
 // the life is cut off there, and its engine never meets a file system error it did not cause.
 
-import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,5 +57,16 @@ describe('a life whose folder killpoint cannot copy', () => {
     expect(ended.record.end).toBe('finished');
     expect(ended.cuts?.map((c) => c.k)).toEqual([0, 1, 2]);
     expect(thrown).toEqual([]);
+  });
+
+  it('tells of each copy as it is written, while the life goes on: the copy after event k is the folder as the life left it at k', async () => {
+    const { life } = threeEvents('heard', { cutInto: join(root, 'heard-cuts') });
+    let stepsBegun = 0;
+    const run = life.run;
+    life.run = (reporting, fence, workDir) => run({ ...reporting, emit: (event) => (stepsBegun++, reporting.emit(event)) }, fence, workDir);
+    const heard: string[] = [];
+    const ended = await runInProcessLife(life, (cut) => heard.push('dir' in cut ? `copy ${cut.k} holds step ${readFileSync(join(cut.dir, 'progress'), 'utf8')}, heard with ${stepsBegun} steps begun` : `copy ${cut.k} same as ${cut.sameAs}`));
+    expect(heard).toEqual(['copy 0 holds step 0, heard with 1 steps begun', 'copy 1 holds step 1, heard with 2 steps begun', 'copy 2 holds step 2, heard with 3 steps begun']);
+    expect(ended.cuts?.map((c) => c.k)).toEqual([0, 1, 2]);
   });
 });

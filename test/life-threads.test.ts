@@ -38,6 +38,15 @@ describe('a pool of threads of lives', () => {
     expect((crashed as Error).stack).toContain('at the life');
   });
 
+  it('hands on what a life says before it answers, in the order said and all of it before the answer, to that life\'s listener only', async () => {
+    const pool = new LifeThreads(SCRIPT, 1);
+    const heard: string[] = [];
+    const first = pool.run<{ what: string }, { what: string; step: number }>(job('T01 life 1', { mode: 'progress' }), (p) => heard.push(`${p.what} ${p.step}`)).then((a) => heard.push(`${a.what} answered`));
+    const second = pool.run<{ what: string }, { what: string; step: number }>(job('T01 life 2', { mode: 'progress' }), (p) => heard.push(`${p.what} ${p.step} (second)`)).then((a) => heard.push(`${a.what} answered`));
+    await Promise.all([first, second]);
+    expect(heard).toEqual(['T01 life 1 1', 'T01 life 1 2', 'T01 life 1 3', 'T01 life 1 answered', 'T01 life 2 1 (second)', 'T01 life 2 2 (second)', 'T01 life 2 3 (second)', 'T01 life 2 answered']);
+  });
+
   it('refuses a job that is not data (it cannot cross to the thread) at once, and serves the next one', async () => {
     const pool = new LifeThreads(SCRIPT, 1);
     await expect(pool.run(job('T01 life 1', { callback: () => undefined }))).rejects.toThrow(/could not be cloned/);

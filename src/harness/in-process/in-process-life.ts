@@ -68,12 +68,16 @@ export interface InProcessLife {
 
 type Ending = { how: 'returned'; conversation: Conversation | null } | { how: 'threw'; error: unknown } | { how: 'killed' } | { how: 'timed out' };
 
-/** Runs the life in this process, after any other in-process life has ended. */
-export function runInProcessLife(life: InProcessLife): Promise<TierLife> {
-  return oneAtATime(() => runNow(life).finally(lifeAbandoned));
+/**
+ * Runs the life in this process, after any other in-process life has ended. `onCut` hears of each
+ * copy (cutInto) as soon as it is written, while the life goes on: its copies can be read while it
+ * runs (process-lives.ts keeps them as it goes). The answer lists them all again.
+ */
+export function runInProcessLife(life: InProcessLife, onCut?: (cut: LifeCut) => void): Promise<TierLife> {
+  return oneAtATime(() => runNow(life, onCut).finally(lifeAbandoned));
 }
 
-async function runNow(life: InProcessLife): Promise<TierLife> {
+async function runNow(life: InProcessLife, onCut: ((cut: LifeCut) => void) | undefined): Promise<TierLife> {
   const fence = new LifeFence(life.what);
   const workDir = mkdtempSync(`${life.stateDir}.life-`);
   copyFolder(life.stateDir, workDir);
@@ -105,14 +109,16 @@ async function runNow(life: InProcessLife): Promise<TierLife> {
   let lastCopy: { k: number; files: FolderFiles } | null = null;
   const cut = (k: number, picksTaken: number): void => {
     const files = readFolder(workDir);
-    if (lastCopy !== null && sameFiles(lastCopy.files, files)) {
-      cuts.push({ k, picksTaken, sameAs: lastCopy.k });
-      return;
+    let copy: LifeCut;
+    if (lastCopy !== null && sameFiles(lastCopy.files, files)) copy = { k, picksTaken, sameAs: lastCopy.k };
+    else {
+      const dir = join(life.cutInto!, `after-${k}`);
+      writeFolder(dir, files);
+      lastCopy = { k, files };
+      copy = { k, picksTaken, dir, bytesKey: bytesKeyOf(files) };
     }
-    const dir = join(life.cutInto!, `after-${k}`);
-    writeFolder(dir, files);
-    lastCopy = { k, files };
-    cuts.push({ k, picksTaken, dir, bytesKey: bytesKeyOf(files) });
+    cuts.push(copy);
+    onCut?.(copy);
   };
   let late: { index: number; picksTaken: number } | null = null;
   const copyAfter = (index: number, picksTaken: number): void => {

@@ -41,6 +41,12 @@ export interface ThreadMessage {
 /** What a thread answers: the life's value, or its error as data (name, message, stack); `retire`: the thread must run no other life (serve-lives.ts). */
 export type ThreadAnswer = ({ id: number; value: unknown } | { id: number; error: { name: string; message: string; stack?: string } }) & { retire?: true };
 
+/** What a thread says of its life before it answers (each copy of the life's state as it is written: in-process-life.ts's onCut). */
+export interface ThreadProgress {
+  id: number;
+  progress: unknown;
+}
+
 /** What a job says of its life, so that an error that crossed the thread can be named as the life's own. */
 export interface ThreadJob {
   /** Names the life in errors. */
@@ -50,6 +56,7 @@ export interface ThreadJob {
 
 interface Waiting {
   job: ThreadJob;
+  onProgress: ((progress: unknown) => void) | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -68,7 +75,7 @@ class LifeThread {
     // TypeScript loader's hooks, which would only slow every module the thread loads.
     this.worker = new Worker(script, { execArgv: [] });
     this.worker.unref();
-    this.worker.on('message', (answer: ThreadAnswer) => this.answered(answer));
+    this.worker.on('message', (message: ThreadAnswer | ThreadProgress) => ('progress' in message ? this.progressed(message) : this.answered(message)));
     this.worker.on('error', (error) => this.died(error));
     this.worker.on('exit', (code) => this.died(new Error(`the thread of in-process lives exited (code ${code})`)));
   }
@@ -100,6 +107,10 @@ class LifeThread {
     this.current = null;
     this.worker.unref();
     return current;
+  }
+
+  private progressed({ id, progress }: ThreadProgress): void {
+    if (this.current?.id === id) this.current.onProgress?.(progress);
   }
 
   private answered(answer: ThreadAnswer): void {
@@ -150,10 +161,13 @@ export class LifeThreads {
     private readonly size: number,
   ) {}
 
-  /** Runs `job` on the first thread free: its answer, or the error its life ended with. */
-  run<T>(job: ThreadJob): Promise<T> {
+  /**
+   * Runs `job` on the first thread free: its answer, or the error its life ended with. `onProgress`
+   * hears what the life says before it answers, in the order said, all of it before the answer.
+   */
+  run<T, P = unknown>(job: ThreadJob, onProgress?: (progress: P) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ job, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ job, onProgress: onProgress as ((progress: unknown) => void) | undefined, resolve: resolve as (value: unknown) => void, reject });
       this.next();
     });
   }

@@ -6,20 +6,20 @@
 
 import { parentPort } from 'node:worker_threads';
 import { collectEveryLives, livesBetweenCollections } from './abandoned-lives.js';
-import type { ThreadAnswer, ThreadMessage } from './life-threads.js';
+import type { ThreadAnswer, ThreadMessage, ThreadProgress } from './life-threads.js';
 
 export interface ServeOptions {
   /** The lives after which this thread may run another; without it, every life. */
   keepThread?: (value: unknown) => boolean;
 }
 
-/** Answers every job this thread is sent with what `runJob` makes of it. */
-export function serveLives<J>(runJob: (job: J) => Promise<unknown>, options: ServeOptions = {}): void {
+/** Answers every job this thread is sent with what `runJob` makes of it; what it reports before that (`progress`) is sent as it comes. */
+export function serveLives<J>(runJob: (job: J, progress: (value: unknown) => void) => Promise<unknown>, options: ServeOptions = {}): void {
   const port = parentPort;
   if (port === null) throw new Error('serveLives: not on a worker thread');
   port.on('message', ({ id, job, collectEvery }: ThreadMessage) => {
     if (collectEvery !== livesBetweenCollections()) collectEveryLives(collectEvery);
-    runJob(job as J).then(
+    runJob(job as J, (progress) => port.postMessage({ id, progress } satisfies ThreadProgress)).then(
       (value) => port.postMessage({ id, value, ...(options.keepThread === undefined || options.keepThread(value) ? {} : { retire: true }) } satisfies ThreadAnswer),
       (error: unknown) => {
         const e = error instanceof Error ? error : new Error(String(error));

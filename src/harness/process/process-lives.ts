@@ -64,6 +64,12 @@ export interface TierLifeRequest {
    * thread of its own (in-process/life-threads.ts) is asked the same.
    */
   cutInto?: string;
+  /**
+   * With `cutInto`: hears of each copy as soon as it is written, on killpoint's own thread, while
+   * the life runs on (its copies are kept while it runs: their digests are read on a core the
+   * life does not use). Pass it to runInProcessLife, or to LifeThreads.run for a life on a thread.
+   */
+  onCut?: (cut: LifeCut) => void;
 }
 
 /** What an engine gives to be explored by equivalence. */
@@ -182,6 +188,51 @@ class StateSpace {
   }
 }
 
+/**
+ * Keeps a life's copies of its state (request.cutInto) in the space as the states after its
+ * events, one after another in the order they were written (so states are numbered as they would
+ * be all kept at its end), as soon as each is written (request.onCut): the digest of one copy is
+ * read while the life goes on to the next. A copy whose keeping fails fails the life's answer.
+ */
+class CutKeeper {
+  private readonly stateAfter = new Map<number, FolderState>();
+  private keeping: Promise<void> = Promise.resolve();
+  private failed: { error: unknown } | null = null;
+
+  constructor(
+    private readonly space: StateSpace,
+    readonly dir: string,
+  ) {}
+
+  readonly onCut = (copy: LifeCut): void => {
+    this.keeping = this.keeping.then(async () => {
+      if (this.failed !== null || this.stateAfter.has(copy.k)) return;
+      try {
+        this.stateAfter.set(copy.k, 'sameAs' in copy ? this.stateAfter.get(copy.sameAs)! : await this.space.keep(copy.dir, copy.bytesKey));
+      } catch (error) {
+        this.failed = { error };
+      }
+    });
+  };
+
+  /** Every copy `life` answered with, kept (those not heard of yet kept now), into `cuts` where it has none for that event. */
+  async into(life: TierLife, cuts: Map<number, { state: FolderState; picksTaken: number }>): Promise<void> {
+    for (const copy of life.cuts ?? []) this.onCut(copy);
+    await this.keeping;
+    if (this.failed !== null) throw this.failed.error;
+    for (const copy of life.cuts ?? []) if (!cuts.has(copy.k)) cuts.set(copy.k, { state: this.stateAfter.get(copy.k)!, picksTaken: copy.picksTaken });
+  }
+
+  /** Runs `job`, and whatever it did, lets the keeping end before the copies' folder goes. */
+  async whenSettled<T>(job: () => Promise<T>): Promise<T> {
+    try {
+      return await job();
+    } finally {
+      await this.keeping;
+    }
+  }
+}
+
 /** What the kills of a life left, by k. */
 const cutsOf = new WeakMap<LifeRun, Map<number, { state: FolderState; picksTaken: number }>>();
 
@@ -226,28 +277,20 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
     return state;
   };
   /** Runs a life in a copy of the state, in a temp folder of its own (beside the space's, so a kept state is moved, not copied). */
-  const lifeFrom = <T>(start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string, runDir: string) => T | Promise<T>, cutInto?: string): Promise<T> => {
+  const lifeFrom = <T>(start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string, runDir: string) => T | Promise<T>, copies?: CutKeeper): Promise<T> => {
     const from = stateOf(start);
     return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-life-`, async (runDir) => {
       const stateDir = join(runDir, 'state');
       copyFolder(from.dir, stateDir);
       await tier.outside?.copy(from.dir, stateDir);
-      const life = await tier.life(scenario, { runDir, stateDir, lifeIndex: start.lifeIndex, killAfter, picks: start.picks, ...(from.space.warm === undefined ? {} : { warm: from.space.warm }), ...(cutInto === undefined ? {} : { cutInto }) });
+      const life = await tier.life(scenario, { runDir, stateDir, lifeIndex: start.lifeIndex, killAfter, picks: start.picks, ...(from.space.warm === undefined ? {} : { warm: from.space.warm }), ...(copies === undefined ? {} : { cutInto: copies.dir, onCut: copies.onCut }) });
       return then(life, stateDir, runDir);
     });
   };
   /** Where a life's state copies go while it runs: a temp folder per life. */
   const cutsPrefix = `killpoint-${tier.name.replaceAll('/', '-')}-cuts-`;
-  /** The copies a life took after its events (request.cutInto), kept in the space as the states after them. */
-  const keepCuts = async (start: LifeStart, life: TierLife, cuts: Map<number, { state: FolderState; picksTaken: number }>): Promise<void> => {
-    const from = stateOf(start).space;
-    const stateAfter = new Map<number, FolderState>();
-    for (const copy of life.cuts ?? []) {
-      const state = 'sameAs' in copy ? stateAfter.get(copy.sameAs)! : await from.keep(copy.dir, copy.bytesKey);
-      stateAfter.set(copy.k, state);
-      if (!cuts.has(copy.k)) cuts.set(copy.k, { state, picksTaken: copy.picksTaken });
-    }
-  };
+  /** A life's copies (request.cutInto) in `copiesDir`, kept in the space of `start` as they are written. */
+  const cutKeeper = (start: LifeStart, copiesDir: string): CutKeeper => new CutKeeper(stateOf(start).space, copiesDir);
   /**
    * Every kill point of `run` from one repeat of it (a tier that cutsInOneLife): the state after
    * each event is copied aside as it happens, and the repeat must write the same events and take
@@ -255,16 +298,19 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
    */
   const cutFromOneRepeat = (start: LifeStart, run: LifeRun, cuts: Map<number, { state: FolderState; picksTaken: number }>): Promise<void> =>
     withTempDir(cutsPrefix, async (copiesDir) => {
-      const repeat = await lifeFrom(
-        start,
-        null,
-        (life) => {
-          mustRepeatWhole(tier, scenario, start, run, life);
-          return life;
-        },
-        copiesDir,
-      );
-      await keepCuts(start, repeat, cuts);
+      const copies = cutKeeper(start, copiesDir);
+      await copies.whenSettled(async () => {
+        const repeat = await lifeFrom(
+          start,
+          null,
+          (life) => {
+            mustRepeatWhole(tier, scenario, start, run, life);
+            return life;
+          },
+          copies,
+        );
+        await copies.into(repeat, cuts);
+      });
     });
   /**
    * The first life of a run (from the scenario's fresh state) is always cut, so a tier that
@@ -310,19 +356,22 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
         return run;
       };
       if (!tier.cutsInOneLife || start.lifeIndex !== 0) return lifeFrom(start, null, runOf);
-      return withTempDir(cutsPrefix, (copiesDir) =>
-        lifeFrom(
-          start,
-          null,
-          async (life, stateDir) => {
-            const run = runOf(life, stateDir);
-            await keepCuts(start, life, cutsOf.get(run)!);
-            cutAsItRan.add(run);
-            return run;
-          },
-          copiesDir,
-        ),
-      );
+      return withTempDir(cutsPrefix, (copiesDir) => {
+        const copies = cutKeeper(start, copiesDir);
+        return copies.whenSettled(() =>
+          lifeFrom(
+            start,
+            null,
+            async (life, stateDir) => {
+              const run = runOf(life, stateDir);
+              await copies.into(life, cutsOf.get(run)!);
+              cutAsItRan.add(run);
+              return run;
+            },
+            copies,
+          ),
+        );
+      });
     },
     cutEvery: async (start, run, concurrency) => {
       const cuts = cutsOf.get(run);

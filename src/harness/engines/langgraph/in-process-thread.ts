@@ -8,4 +8,4 @@ import { NotACheckpointDatabase } from './checkpoint-file.js';
 import { langGraphInProcessLife, type LangGraphLifeJob } from './in-process-job.js';
 import { runLangGraphLife } from './life.js';
 
-serveLives((job: LangGraphLifeJob) => runInProcessLife(langGraphInProcessLife(job, deserializeScenario(job.scenario), { runLangGraphLife, NotACheckpointDatabase })));
+serveLives((job: LangGraphLifeJob, onCut) => runInProcessLife(langGraphInProcessLife(job, deserializeScenario(job.scenario), { runLangGraphLife, NotACheckpointDatabase }), onCut));

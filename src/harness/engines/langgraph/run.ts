@@ -19,7 +19,7 @@ import { Shop } from '../../../model/shop.js';
 import { childBundle, inlinedModule } from '../../process/child-bundle.js';
 import { siblingModule } from '../../process/package-paths.js';
 import { runWholeInProcesses } from '../../process/whole-run.js';
-import type { ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
+import type { LifeCut, ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { readRunStores, runEngineLife } from '../../process/process-life.js';
 import { renameUuidsAndTimes } from '../../process/state-digest.js';
 import { lifeTimeoutFrom } from '../../process/processes.js';
@@ -110,7 +110,7 @@ async function langGraphLifeInProcess(run: LangGraphRun, request: TierLifeReques
     config,
   };
   const threads = lifeThreadCount() === 0 || variant.ownThread ? null : lifeThreadsFor(await inlinedModule(THREAD_ENTRY));
-  const life = threads !== null ? await threads.run<TierLife>(job) : await runInProcessLife(langGraphInProcessLife(job, scenario, await loadInProcessModule()));
+  const life = threads !== null ? await threads.run<TierLife, LifeCut>(job, request.onCut) : await runInProcessLife(langGraphInProcessLife(job, scenario, await loadInProcessModule()), request.onCut);
   if (request.lifeIndex === 0 && request.killAfter === null) mustSaveACheckpoint(run, life.record);
   return life;
 }

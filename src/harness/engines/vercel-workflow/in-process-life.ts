@@ -51,5 +51,5 @@ export function vercelInProcessLife(job: VercelLifeJob, bundles: LoadedBundles):
 
 /** The thread's side: serves lives on the bundles its entry loaded (child-bundle.ts). */
 export function serveVercelLives(bundles: LoadedBundles): void {
-  serveVercelThreadLives((job: VercelLifeJob) => runInProcessLife(vercelInProcessLife(job, bundles)));
+  serveVercelThreadLives((job: VercelLifeJob, onCut) => runInProcessLife(vercelInProcessLife(job, bundles), onCut));
 }

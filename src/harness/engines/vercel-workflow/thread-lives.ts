@@ -5,10 +5,10 @@
 
 import type { LifeFence } from '../../in-process/fence.js';
 import { serveLives } from '../../in-process/serve-lives.js';
-import type { TierLife } from '../../process/process-lives.js';
+import type { LifeCut, TierLife } from '../../process/process-lives.js';
 
 /** Serves this thread's lives, `run` answering each job. */
-export function serveVercelThreadLives<Job>(run: (job: Job) => Promise<TierLife>): void {
+export function serveVercelThreadLives<Job>(run: (job: Job, onCut: (cut: LifeCut) => void) => Promise<TierLife>): void {
   // A life speaks through its events; what the SDK prints (a killed step's error, its retries) is
   // a killed process's output, which nobody reads.
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) console[method] = () => undefined;

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Scenario } from '../../../model/scenario.js';
 import { Shop } from '../../../model/shop.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
-import type { OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
+import type { LifeCut, OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { readRunStores, runEngineLife } from '../../process/process-life.js';
 import { lifeTimeoutFrom } from '../../process/processes.js';
 import { lifeThreadsFor } from '../../in-process/life-threads.js';
@@ -65,7 +65,7 @@ async function vercelLifeInProcess(scenario: Scenario, config: VercelConfig, req
     config,
   };
   const threads = lifeThreadsFor(await vercelThreadScript(await vercelBundles()), 1)!;
-  return threads.run<TierLife>(job);
+  return threads.run<TierLife, LifeCut>(job, request.onCut);
 }
 
 /** The world's folder, digested beside the folder's files; a copy of the folder copies it whole. */

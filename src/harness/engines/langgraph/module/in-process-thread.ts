@@ -8,5 +8,5 @@ import { moduleInProcessLife, type ModuleLifeJob } from './in-process-job.js';
 import { runModuleLife, type LoadedGraphModule } from './life.js';
 
 export function startModuleChild(loaded?: LoadedGraphModule): void {
-  serveLives((job: ModuleLifeJob) => runInProcessLife(moduleInProcessLife(job, { runModuleLife, ...(loaded === undefined ? {} : { loaded }) })));
+  serveLives((job: ModuleLifeJob, onCut) => runInProcessLife(moduleInProcessLife(job, { runModuleLife, ...(loaded === undefined ? {} : { loaded }) }), onCut));
 }

@@ -17,7 +17,7 @@ import { childBundle } from '../../../process/child-bundle.js';
 import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
 import { runWholeInProcesses } from '../../../process/whole-run.js';
-import { processLives, type ProcessTier, type TierLife } from '../../../process/process-lives.js';
+import { processLives, type LifeCut, type ProcessTier, type TierLife } from '../../../process/process-lives.js';
 import { renameUuidsAndTimes } from '../../../process/state-digest.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
 import { moduleLifeHere, type ModuleLifeHere } from '../../../user-module/in-process.js';
@@ -122,9 +122,9 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, casset
       if (inProcess) {
         const job: ModuleLifeJob = { ...lifeJobOf(request, `${spec.moduleArg} life ${request.lifeIndex}`, lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE)), runFile };
         const threads = await moduleLifeThreads(spec);
-        if (threads !== null) return threads.run<TierLife>(job);
+        if (threads !== null) return threads.run<TierLife, LifeCut>(job, request.onCut);
         const { life, loaded } = await inProcessLifeOf(spec);
-        return runInProcessLife(moduleInProcessLife(job, { runModuleLife: life.runModuleLife, ...(loaded === undefined ? {} : { loaded }) }));
+        return runInProcessLife(moduleInProcessLife(job, { runModuleLife: life.runModuleLife, ...(loaded === undefined ? {} : { loaded }) }), request.onCut);
       }
       // The bundled child hands the life the copy of @langchain/core the graph uses (the cassette wraps its chat models).
       const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: USER_PACKAGES });

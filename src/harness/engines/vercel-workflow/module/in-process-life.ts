@@ -43,5 +43,5 @@ export function vercelModuleInProcessLife(job: VercelModuleLifeJob, loaded: Bund
 
 /** The thread's main: serves lives of the module it was bundled with. */
 export function startModuleChild(loaded?: BundledModule): void {
-  serveVercelThreadLives((job: VercelModuleLifeJob) => runInProcessLife(vercelModuleInProcessLife(job, loaded)));
+  serveVercelThreadLives((job: VercelModuleLifeJob, onCut) => runInProcessLife(vercelModuleInProcessLife(job, loaded), onCut));
 }

@@ -16,7 +16,7 @@ import { childBundle } from '../../../process/child-bundle.js';
 import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
 import { runWholeInProcesses } from '../../../process/whole-run.js';
-import { processLives, type OutsideState, type ProcessTier, type TierLife, type TierLifeRequest } from '../../../process/process-lives.js';
+import { processLives, type LifeCut, type OutsideState, type ProcessTier, type TierLife, type TierLifeRequest } from '../../../process/process-lives.js';
 import { lifeJobOf, type BrokenLife } from '../../../in-process/life-job.js';
 import { lifeThreadsFor } from '../../../in-process/life-threads.js';
 import { lifeTimeoutFrom } from '../../../process/processes.js';
@@ -115,7 +115,7 @@ async function lifeInProcess(spec: VercelModuleSpec, runFile: VercelModuleRunFil
   const script = await userModuleChildBundle({ module: spec.module, childMain: THREAD_MAIN, packages: {}, external: SDK_PACKAGES });
   if (script === null) throw new SystemInputError(`${spec.moduleArg}: its lives in process run on threads started from one bundle of the module, which was not made (${BUNDLE_VARIABLE}=0, or no node_modules folder above the module); check it with --tier process`);
   const job: VercelModuleLifeJob = { ...lifeJobOf(request, what, lifeTimeoutFrom(VW_LIFE_TIMEOUT_VARIABLE), variant), runFile };
-  return lifeThreadsFor(script, 1)!.run<TierLife>(job);
+  return lifeThreadsFor(script, 1)!.run<TierLife, LifeCut>(job, request.onCut);
 }
 
 /** One life in a child process killed with SIGKILL. */
