@@ -17,14 +17,14 @@
 // scenario's states in folders of its own, made when its explorer first asks for the initial state,
 // and removes them (and what they keep outside, and its warm children) when it is closed.
 
-import { renameSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LifeRecord, RunOutcome, Schedule } from '../check/outcome.js';
 import type { Conversation } from '../../model/conversation.js';
 import type { Scenario } from '../../model/scenario.js';
 import type { DurableState, LifeRun, LifeStart, Session, SessionLives } from '../engine.js';
 import { inPool } from './pool.js';
-import { heldSession, heldTempDir, withTempDir } from './processes.js';
+import { heldSession, heldTempDir } from './processes.js';
 import { copyFolder } from './folder-files.js';
 import { digestStateFolder, folderBytesKey, type Canonical, type StateFile } from './state-digest.js';
 import { WarmPool, type WarmPoolFigures } from './warm-pool.js';
@@ -178,6 +178,20 @@ class StateSpace {
     return state;
   }
 
+  /**
+   * Runs `work` in a fresh folder inside the space's own (its lives' folders, their copies): gone
+   * when it is done, and with the space if killpoint dies first (the space's folder is watched for
+   * that: one watched folder per session, rather than one per life).
+   */
+  async inFolder<T>(prefix: string, work: (dir: string) => Promise<T>): Promise<T> {
+    const dir = mkdtempSync(join(this.held.dir, prefix));
+    try {
+      return await work(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
   async release(): Promise<void> {
     try {
       await this.warm?.drain();
@@ -233,6 +247,9 @@ class CutKeeper {
   }
 }
 
+/** Where a life's state copies go while it runs: a folder per life, in the space's. */
+const CUTS_PREFIX = 'cuts-';
+
 /** What the kills of a life left, by k. */
 const cutsOf = new WeakMap<LifeRun, Map<number, { state: FolderState; picksTaken: number }>>();
 
@@ -276,10 +293,10 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
     if (!(state instanceof FolderState) || state.space !== space || closed) throw new Error(`${tier.name} ${scenario.id}: a life can only start from a state of this session`);
     return state;
   };
-  /** Runs a life in a copy of the state, in a temp folder of its own (beside the space's, so a kept state is moved, not copied). */
+  /** Runs a life in a copy of the state, in a folder of its own inside the space's (a state it leaves that is kept is moved there, not copied). */
   const lifeFrom = <T>(start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string, runDir: string) => T | Promise<T>, copies?: CutKeeper): Promise<T> => {
     const from = stateOf(start);
-    return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-life-`, async (runDir) => {
+    return from.space.inFolder('life-', async (runDir) => {
       const stateDir = join(runDir, 'state');
       copyFolder(from.dir, stateDir);
       await tier.outside?.copy(from.dir, stateDir);
@@ -287,8 +304,6 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
       return then(life, stateDir, runDir);
     });
   };
-  /** Where a life's state copies go while it runs: a temp folder per life. */
-  const cutsPrefix = `killpoint-${tier.name.replaceAll('/', '-')}-cuts-`;
   /** A life's copies (request.cutInto) in `copiesDir`, kept in the space of `start` as they are written. */
   const cutKeeper = (start: LifeStart, copiesDir: string): CutKeeper => new CutKeeper(stateOf(start).space, copiesDir);
   /**
@@ -297,7 +312,7 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
    * the same picks as `run`, or nothing it left is used.
    */
   const cutFromOneRepeat = (start: LifeStart, run: LifeRun, cuts: Map<number, { state: FolderState; picksTaken: number }>): Promise<void> =>
-    withTempDir(cutsPrefix, async (copiesDir) => {
+    stateOf(start).space.inFolder(CUTS_PREFIX, async (copiesDir) => {
       const copies = cutKeeper(start, copiesDir);
       await copies.whenSettled(async () => {
         const repeat = await lifeFrom(
@@ -356,7 +371,7 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
         return run;
       };
       if (!tier.cutsInOneLife || start.lifeIndex !== 0) return lifeFrom(start, null, runOf);
-      return withTempDir(cutsPrefix, (copiesDir) => {
+      return stateOf(start).space.inFolder(CUTS_PREFIX, (copiesDir) => {
         const copies = cutKeeper(start, copiesDir);
         return copies.whenSettled(() =>
           lifeFrom(
