@@ -53,11 +53,13 @@ async function timed<T>(job: () => Promise<T>): Promise<{ ms: number; value: T }
   return { ms: performance.now() - started, value };
 }
 
-// Warm both tiers first (the bundles built, LangChain loaded on each thread of lives): a sweep pays that once.
+// Warm both tiers first (the bundles built, LangChain loaded on each thread of lives, a kill and a
+// recovery run there once): a sweep pays that once, and a process pays it in every life.
 const concurrency = Math.min(2, availableParallelism());
 const [baseline] = await Promise.all(Array.from({ length: concurrency }, () => runSchedule(inProcess, dana, NONE)));
-await runSchedule(processes, dana, NONE);
 const events = baseline!.lives[0]!.events.length;
+await Promise.all(Array.from({ length: concurrency }, () => runSchedule(inProcess, dana, { kills: [Math.floor(events / 2)], interleaving: [] })));
+await runSchedule(processes, dana, NONE);
 const points = Array.from({ length: POINTS }, (_, i) => Math.floor(((i + 0.5) * events) / POINTS));
 
 /**
@@ -85,7 +87,8 @@ async function bothTiers(label: string, inSystem: typeof inProcess, processSyste
  */
 async function wholeCheckBothTiers(label: string, systemOf: (tier: 'in-process' | 'process') => SystemUnderTest, inProcessHow: string): Promise<void> {
   const [ownIn, ownProcesses] = [systemOf('in-process'), systemOf('process')];
-  await runSchedule(ownIn, ownIn.ownTask!, NONE);
+  // Warmed as above: the module bundled and loaded on as many threads as the check runs lives on.
+  await Promise.all(Array.from({ length: concurrency }, () => runSchedule(ownIn, ownIn.ownTask!, NONE)));
   await runSchedule(ownProcesses, ownProcesses.ownTask!, NONE);
   const checkIn = await timed(async () => explore(ownIn.ownTask!, ownIn, { kills: 1, interleavingBound: 32, seed: 1 }, { concurrency }));
   const checkProcesses = await timed(async () => explore(ownProcesses.ownTask!, ownProcesses, { kills: 1, interleavingBound: 32, seed: 1 }, { concurrency }));
