@@ -1,6 +1,7 @@
 // A life run in killpoint's process whose folder killpoint cannot copy (its cuts or its kill: a full
 // disk, a folder that cannot be written) stops the run with that named, as killpoint's own failure:
-// the life is cut off there, and its engine never meets a file system error it did not cause.
+// the life is cut off there, and its engine never meets a file system error it did not cause. The
+// copies it can write are told of one by one as they are written, while the life goes on.
 
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,9 @@ describe('a life whose folder killpoint cannot copy', () => {
     expect(thrown).toEqual([]);
   });
 
+});
+
+describe("a life's copies of its folder", () => {
   it('tells of each copy as it is written, while the life goes on: the copy after event k is the folder as the life left it at k', async () => {
     const { life } = threeEvents('heard', { cutInto: join(root, 'heard-cuts') });
     let stepsBegun = 0;
