@@ -59,7 +59,6 @@ describe('a life whose folder killpoint cannot copy', () => {
     expect(ended.cuts?.map((c) => c.k)).toEqual([0, 1, 2]);
     expect(thrown).toEqual([]);
   });
-
 });
 
 describe("a life's copies of its folder", () => {

@@ -237,13 +237,9 @@ class CutKeeper {
     for (const copy of life.cuts ?? []) if (!cuts.has(copy.k)) cuts.set(copy.k, { state: this.stateAfter.get(copy.k)!, picksTaken: copy.picksTaken });
   }
 
-  /** Runs `job`, and whatever it did, lets the keeping end before the copies' folder goes. */
-  async whenSettled<T>(job: () => Promise<T>): Promise<T> {
-    try {
-      return await job();
-    } finally {
-      await this.keeping;
-    }
+  /** Once every copy heard of so far is kept (or its keeping failed). */
+  settled(): Promise<void> {
+    return this.keeping;
   }
 }
 
@@ -304,28 +300,39 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
       return then(life, stateDir, runDir);
     });
   };
-  /** A life's copies (request.cutInto) in `copiesDir`, kept in the space of `start` as they are written. */
-  const cutKeeper = (start: LifeStart, copiesDir: string): CutKeeper => new CutKeeper(stateOf(start).space, copiesDir);
+  /**
+   * Runs `job` with a keeper of a life's copies (request.cutInto), in a folder of the space of
+   * `start`: the copies are kept there as they are written, and whatever `job` did, their keeping
+   * ends before the folder goes.
+   */
+  const withCopies = <T>(start: LifeStart, job: (copies: CutKeeper) => Promise<T>): Promise<T> => {
+    const space = stateOf(start).space;
+    return space.inFolder(CUTS_PREFIX, async (copiesDir) => {
+      const copies = new CutKeeper(space, copiesDir);
+      try {
+        return await job(copies);
+      } finally {
+        await copies.settled();
+      }
+    });
+  };
   /**
    * Every kill point of `run` from one repeat of it (a tier that cutsInOneLife): the state after
    * each event is copied aside as it happens, and the repeat must write the same events and take
    * the same picks as `run`, or nothing it left is used.
    */
   const cutFromOneRepeat = (start: LifeStart, run: LifeRun, cuts: Map<number, { state: FolderState; picksTaken: number }>): Promise<void> =>
-    stateOf(start).space.inFolder(CUTS_PREFIX, async (copiesDir) => {
-      const copies = cutKeeper(start, copiesDir);
-      await copies.whenSettled(async () => {
-        const repeat = await lifeFrom(
-          start,
-          null,
-          (life) => {
-            mustRepeatWhole(tier, scenario, start, run, life);
-            return life;
-          },
-          copies,
-        );
-        await copies.into(repeat, cuts);
-      });
+    withCopies(start, async (copies) => {
+      const repeat = await lifeFrom(
+        start,
+        null,
+        (life) => {
+          mustRepeatWhole(tier, scenario, start, run, life);
+          return life;
+        },
+        copies,
+      );
+      await copies.into(repeat, cuts);
     });
   /**
    * The first life of a run (from the scenario's fresh state) is always cut, so a tier that
@@ -371,22 +378,19 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
         return run;
       };
       if (!tier.cutsInOneLife || start.lifeIndex !== 0) return lifeFrom(start, null, runOf);
-      return stateOf(start).space.inFolder(CUTS_PREFIX, (copiesDir) => {
-        const copies = cutKeeper(start, copiesDir);
-        return copies.whenSettled(() =>
-          lifeFrom(
-            start,
-            null,
-            async (life, stateDir) => {
-              const run = runOf(life, stateDir);
-              await copies.into(life, cutsOf.get(run)!);
-              cutAsItRan.add(run);
-              return run;
-            },
-            copies,
-          ),
-        );
-      });
+      return withCopies(start, (copies) =>
+        lifeFrom(
+          start,
+          null,
+          async (life, stateDir) => {
+            const run = runOf(life, stateDir);
+            await copies.into(life, cutsOf.get(run)!);
+            cutAsItRan.add(run);
+            return run;
+          },
+          copies,
+        ),
+      );
     },
     cutEvery: async (start, run, concurrency) => {
       const cuts = cutsOf.get(run);
