@@ -4,8 +4,9 @@
 // one never killed: the same explorer, checks, minimal counterexample and report as `check`.
 // --schedule replays one schedule. Exit 1 when a check the protocol can make fails (a recovery
 // that runs longer than --life-timeout seconds, default 120, hung: a failure too), 2 when the
-// harness breaks the protocol, its lives do not repeat the run never killed, or that run does not
-// finish (it stopped, crashed or hung).
+// harness breaks the protocol, its lives do not repeat the run never killed, two runs never killed
+// differ (durable state kept outside KILLPOINT_STATE_DIR), or that run does not finish (it stopped,
+// crashed or hung).
 
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
