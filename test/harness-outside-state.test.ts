@@ -2,7 +2,8 @@
 // shares it with every run killpoint makes: the second of two runs never killed resumes what the
 // first left instead of doing the task. Refused, with the difference and the file named; what the
 // runs wrote outside is found in the state folder's parent (exactly) and in the home folder's top
-// two levels (by size and time).
+// two levels (by size and time). Once a journal is already there, both runs resume it alike and
+// write nothing: the pass then says so.
 
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +40,22 @@ describe('a journal under ~, shared by every run', () => {
     expect(text).toMatch(new RegExp(`^  replay: npx killpoint harness -- python3 ${HOME_JOURNAL_AGENT.replace(/[.]/g, '\\.')}$`, 'm'));
     expect(text).not.toMatch(/every promised check held/);
     expect(status).toBe(2);
+  });
+
+  it('a journal already there (an earlier run left it): the pass says the run never killed wrote nothing', async () => {
+    process.env.HOME = home;
+    mkdirSync(join(home, '.agent'));
+    writeFileSync(join(home, '.agent', 'journal.json'), JSON.stringify({ runId: 'py-dana', done: ['refund'] }));
+    const status = await main(['harness', '--concurrency', '2', '--', 'python3', HOME_JOURNAL_AGENT]);
+    expect(out.text()).toContain('note: the run never killed committed no write (write_log is empty), so no kill point could repeat or lose one');
+    expect(status).toBe(0);
+  });
+
+  it('an agent whose run never killed writes passes with no such note', async () => {
+    const status = await main(['harness', '--concurrency', '2', '--', 'python3', join(PROJECT_ROOT, 'agents', 'python', 'refund_agent.py'), '--keys']);
+    expect(out.text()).toMatch(/every promised check held/);
+    expect(out.text()).not.toMatch(/note:/);
+    expect(status).toBe(0);
   });
 });
 

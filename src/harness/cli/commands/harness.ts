@@ -14,6 +14,7 @@ import { UsageError } from '../../usage-error.js';
 import type { ExternalHarness } from '../../engines/external/external.js';
 import { DEFAULT_LIFE_TIMEOUT_MS } from '../../process/processes.js';
 import { externalSystem, externalTask } from '../../engines/external/engine.js';
+import { watchNothingWritten } from '../../engines/external/nothing-written.js';
 import { explore, judgeCasePlan, mustFinish, resolveKillsPlan } from '../../search/explore.js';
 import { runPlan } from '../../search/plan.js';
 import { withSession } from '../../session.js';
@@ -61,7 +62,8 @@ export async function harnessCommand(args: string[]): Promise<number> {
   if (!(Number.isFinite(timeoutS) && timeoutS > 0)) throw new UsageError(`--life-timeout: expected seconds > 0, got "${parsed.values['life-timeout']}"`);
   const words = [command, ...commandArgs];
   const harness: ExternalHarness = { name: words.map(shellWord).join(' '), command, args: commandArgs, lifeTimeoutMs: timeoutS * 1000 };
-  const system = externalSystem(harness);
+  const watched = watchNothingWritten(externalSystem(harness));
+  const system = watched.system;
   const task = externalTask(harness);
   const source: CaseSource = { kind: 'harness', command: harness.name };
   const print = (text: string): void => {
@@ -87,6 +89,9 @@ export async function harnessCommand(args: string[]): Promise<number> {
   const exploration = await explore(task, system, { kills, interleavingBound: 1, seed: 1 }, { concurrency, progress });
   if (parsed.values.json) console.log(JSON.stringify(explorationJson(exploration, source), null, 2));
   print(formatExploration(exploration, source));
+  // A pass over a run that wrote nothing rests on nothing: say so (nothing-written.ts).
+  const note = exploration.brokenPromises.length === 0 ? watched.note() : null;
+  if (note !== null) print(note);
   if (parsed.values.save !== undefined && exploration.minimal !== null) {
     // The minimal case as a corpus entry of the external engine: `killpoint check <entry>` replays
     // it (from the folder the harness command is relative to) and compares the verdict.
