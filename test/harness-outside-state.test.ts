@@ -100,6 +100,15 @@ describe('two runs never killed, compared', () => {
     await expect(twice).rejects.toThrow('the agent wrote $KILLPOINT_STATE_DIR/../journal.json, outside KILLPOINT_STATE_DIR');
   });
 
+  it('a second run refused for breaking the protocol (no answer, as a resumed task may give) differs by that', async () => {
+    let runs = 0;
+    const twice = runNeverKilledTwice('agent', async () => {
+      if (runs++ === 0) return outcome(['look'], [], 'Done.');
+      throw new ProtocolError('agent: the run without a kill exited 0 but delivered no answer (outbox.jsonl)');
+    });
+    await expect(twice).rejects.toThrow('two runs never killed, each from an empty KILLPOINT_STATE_DIR, differ in how they ended: the first finished, the second was refused (the run without a kill exited 0 but delivered no answer (outbox.jsonl));');
+  });
+
   it('a run that does not repeat itself with nothing written outside: the difference, and what may cause it', async () => {
     let runs = 0;
     const twice = runNeverKilledTwice('agent', async () => (runs++ === 0 ? outcome(['look'], [], 'Done.') : outcome(['look'], [], 'Done at 10:02.')));

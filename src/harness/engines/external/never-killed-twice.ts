@@ -30,12 +30,24 @@ export async function runNeverKilledTwice(name: string, run: RunNeverKilled): Pr
   const seeBeside = (stateDir: string): void => filesBesideState(stateDir).forEach((f) => beside.add(f));
   const first = await run(seeBeside);
   if (first.lives[0]?.end !== 'finished') return first;
-  const second = await run(seeBeside);
-  const difference = firstDifference(first, second);
+  const difference = await secondDiffers(name, first, () => run(seeBeside));
   if (difference === null) return first;
   const after = home === null ? null : snapshotHome();
   const outside = [...beside, ...(home === null || after === null ? [] : writtenBetween(home, after))];
   throw new ProtocolError(`${name}: two runs never killed, each from an empty ${ENV.stateDir}, differ ${difference}; ${outsideText(outside)}\n  replay: npx killpoint harness -- ${name}`);
+}
+
+/**
+ * How the second run differs from the first. One refused for breaking the protocol where the first
+ * was not (an agent that resumes a finished journal may leave no shop, or no answer) differs by that.
+ */
+async function secondDiffers(name: string, first: RunOutcome, runSecond: () => Promise<RunOutcome>): Promise<string | null> {
+  try {
+    return firstDifference(first, await runSecond());
+  } catch (error) {
+    if (!(error instanceof ProtocolError)) throw error;
+    return `in how they ended: the first finished, the second was refused (${error.message.replace(`${name}: `, '')})`;
+  }
 }
 
 /** What the second run did otherwise than the first, first by events, then by how it ended, its writes and its answer; null when nothing. */
