@@ -4,9 +4,8 @@
 // one never killed: the same explorer, checks, minimal counterexample and report as `check`.
 // --schedule replays one schedule. Exit 1 when a check the protocol can make fails (a recovery
 // that runs longer than --life-timeout seconds, default 120, hung: a failure too), 2 when the
-// harness breaks the protocol, its lives do not repeat the run never killed, two runs never killed
-// differ (durable state kept outside KILLPOINT_STATE_DIR), or that run does not finish (it stopped,
-// crashed or hung).
+// harness breaks the protocol, its lives do not repeat the run never killed, or that run does not
+// finish (it stopped, crashed or hung).
 
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -62,10 +61,11 @@ export async function harnessCommand(args: string[]): Promise<number> {
   if (!(Number.isFinite(timeoutS) && timeoutS > 0)) throw new UsageError(`--life-timeout: expected seconds > 0, got "${parsed.values['life-timeout']}"`);
   const words = [command, ...commandArgs];
   const harness: ExternalHarness = { name: words.map(shellWord).join(' '), command, args: commandArgs, lifeTimeoutMs: timeoutS * 1000 };
-  const watched = watchNothingWritten(externalSystem(harness));
-  const system = watched.system;
+  const system = externalSystem(harness);
   const task = externalTask(harness);
   const source: CaseSource = { kind: 'harness', command: harness.name };
+  // A pass over a run never killed that wrote nothing rests on nothing: its note (nothing-written.ts).
+  const nothingWritten = watchNothingWritten(system);
   const print = (text: string): void => {
     if (!parsed.values.json) console.log(text);
   };
@@ -89,8 +89,7 @@ export async function harnessCommand(args: string[]): Promise<number> {
   const exploration = await explore(task, system, { kills, interleavingBound: 1, seed: 1 }, { concurrency, progress });
   if (parsed.values.json) console.log(JSON.stringify(explorationJson(exploration, source), null, 2));
   print(formatExploration(exploration, source));
-  // A pass over a run that wrote nothing rests on nothing: say so (nothing-written.ts).
-  const note = exploration.brokenPromises.length === 0 ? watched.note() : null;
+  const note = exploration.brokenPromises.length === 0 ? nothingWritten() : null;
   if (note !== null) print(note);
   if (parsed.values.save !== undefined && exploration.minimal !== null) {
     // The minimal case as a corpus entry of the external engine: `killpoint check <entry>` replays

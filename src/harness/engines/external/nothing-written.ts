@@ -8,24 +8,26 @@ import type { RunOutcome } from '../../check/outcome.js';
 import type { SystemUnderTest } from '../../engine.js';
 import { ENV } from '../../process/protocol.js';
 
-/** `system` with its runs never killed watched: `note()` then tells whether the first of them committed no write. */
-export function watchNothingWritten(system: SystemUnderTest): { system: SystemUnderTest; note(): string | null } {
+/**
+ * Watches the first run never killed of `system`'s sessions (its `open` is wrapped, in place, so
+ * that whoever runs it needs no other object); the answer then tells whether that run committed no
+ * write, as a note for a report that passed.
+ */
+export function watchNothingWritten(system: SystemUnderTest): () => string | null {
   let neverKilled: RunOutcome | null = null;
-  const watched: SystemUnderTest = {
-    ...system,
-    open: (scenario) => {
-      const session = system.open(scenario);
-      return {
-        ...session,
-        run: (schedule) => {
-          const outcome = session.run(schedule);
-          if (schedule.kills.length === 0 && neverKilled === null) void Promise.resolve(outcome).then((o) => (neverKilled ??= o), () => {});
-          return outcome;
-        },
-      };
-    },
+  const open = system.open.bind(system);
+  system.open = (scenario) => {
+    const session = open(scenario);
+    return {
+      ...session,
+      run: (schedule) => {
+        const outcome = session.run(schedule);
+        if (schedule.kills.length === 0 && neverKilled === null) void Promise.resolve(outcome).then((o) => (neverKilled ??= o), () => {});
+        return outcome;
+      },
+    };
   };
-  return { system: watched, note: () => (neverKilled !== null && neverKilled.writes.length === 0 ? nothingWrittenNote() : null) };
+  return () => (neverKilled !== null && neverKilled.writes.length === 0 ? nothingWrittenNote() : null);
 }
 
 function nothingWrittenNote(): string {
