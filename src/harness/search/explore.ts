@@ -184,21 +184,8 @@ export function* explorePlan(scenario: Scenario, system: SystemUnderTest, option
   }
 
   const found = minimal as { kills: number[]; picks: number[]; baseline: RunOutcome } | null;
-  return {
-    scenarioId: scenario.id,
-    strategy: system.name,
-    tier: tierOf(system),
-    kills: options.kills,
-    promised,
-    interleavings: coverage,
-    schedulesExplored: explored,
-    failures,
-    brokenPromises: promised.filter((c) => failures[c] > 0),
-    minimal: found === null ? null : yield* judgeCasePlan(scenario, system, { kills: found.kills, interleaving: found.picks }, found.baseline),
-    minimalByCheck,
-    reduction: null,
-    minimalSearch: null,
-  };
+  const judgedMinimal = found === null ? null : yield* judgeCasePlan(scenario, system, { kills: found.kills, interleaving: found.picks }, found.baseline);
+  return explorationOf(scenario, system, options, coverage, { schedulesExplored: explored, failures, minimalByCheck, reduction: null }, judgedMinimal);
 }
 
 /**
@@ -263,8 +250,8 @@ function reduces(session: Session, options: ExploreOptions): boolean {
   return session.lives !== undefined && options.reduce !== false;
 }
 
-/** The exploration's result once the reduced search has judged every schedule. */
-function reducedExploration(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, coverage: InterleavingCoverage, result: EquivalenceResult, minimal: JudgedCase | null): Exploration {
+/** An exploration's result from what its search counted, whichever search it was: the promises broken are those with failures. */
+function explorationOf(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, coverage: InterleavingCoverage, counted: Pick<Exploration, 'schedulesExplored' | 'failures' | 'minimalByCheck' | 'reduction'>, minimal: JudgedCase | null): Exploration {
   const promised = system.promised;
   return {
     scenarioId: scenario.id,
@@ -273,12 +260,12 @@ function reducedExploration(scenario: Scenario, system: SystemUnderTest, options
     kills: options.kills,
     promised,
     interleavings: coverage,
-    schedulesExplored: result.schedulesExplored,
-    failures: result.failures,
-    brokenPromises: promised.filter((c) => result.failures[c] > 0),
+    schedulesExplored: counted.schedulesExplored,
+    failures: counted.failures,
+    brokenPromises: promised.filter((c) => counted.failures[c] > 0),
     minimal,
-    minimalByCheck: result.minimalByCheck,
-    reduction: result.reduction,
+    minimalByCheck: counted.minimalByCheck,
+    reduction: counted.reduction,
     minimalSearch: null,
   };
 }
@@ -307,6 +294,6 @@ function exploreSample(session: Session, system: SystemUnderTest, options: Explo
   return andThen(reduced, (result) => {
     const found = result.minimal === null ? null : result.list[result.minimal.order]!;
     const minimal = found === null ? null : runPlan(judgeCasePlan(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline), session, drive);
-    return andThen(minimal, (m) => reducedExploration(scenario, system, options, result.coverage!, result, m));
+    return andThen(minimal, (m) => explorationOf(scenario, system, options, result.coverage!, result, m));
   });
 }
