@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../src/model/load.js';
+import { AI_MIDDLEWARE_PACKAGES } from '../src/harness/engines/restate/packages.js';
 
 const EXAMPLES = join(PROJECT_ROOT, 'examples');
 const NATIVE_ADDON = join('better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
@@ -143,7 +144,11 @@ describe('the packed tarball', () => {
   test('imports no package that its package.json does not declare (a dependency, or an optional peer for an engine)', () => {
     const modules = packedModules();
     expect(modules.length).toBeGreaterThan(50);
-    expect(undeclaredImports(modules, readPackageJson(PROJECT_ROOT))).toEqual([]);
+    // Restate's AI SDK middleware is loaded only by the bundled ai-middleware systems, which refuse
+    // with exit 2 naming it when it is missing: not a peer, since its 0.2.1 asks for ai ^5 and
+    // killpoint's ai is ^6 (npm refused to install killpoint at all). Only it is let through.
+    const refusedWhenMissing = (line: string) => line.endsWith(': @restatedev/vercel-ai-middleware') && AI_MIDDLEWARE_PACKAGES.includes('@restatedev/vercel-ai-middleware');
+    expect(undeclaredImports(modules, readPackageJson(PROJECT_ROOT)).filter((line) => !refusedWhenMissing(line))).toEqual([]);
   });
 });
 

@@ -12,13 +12,13 @@
 // build of the same pinned version. Compiling it in every project would cost a minute each and test
 // the C++ toolchain, not killpoint.
 
-import { spawn, execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../src/model/load.js';
+import { cleanEnv, run, warmNativeAddon, type Ran } from './user-project.js';
 
 const OURS = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string>; peerDependencies: Record<string, string> };
 const T01 = 'node_modules/killpoint/scenarios/lantern/T01-dana-torn-pad.json';
@@ -37,45 +37,6 @@ const LANGGRAPH_EXAMPLE = join(PROJECT_ROOT, 'examples', 'support-agent-langgrap
 let work: string;
 let tarball: string;
 const installs = new Map<string, Promise<Ran>>();
-
-interface Ran {
-  status: number | null;
-  output: string;
-}
-
-/** The environment of a project of its own: none of this vitest run's settings, nor killpoint's. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST' && !k.startsWith('KILLPOINT_') && !k.startsWith('npm_')));
-}
-
-/** Runs a command to its end, stdout and stderr together (a message may be on either). */
-function run(command: string, args: string[], cwd: string): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('close', (status) => resolve({ status, output }));
-  });
-}
-
-/** Where better-sqlite3's installer looks for a build it downloaded before (in npm's cache), and the build put there. */
-function warmNativeAddon(): void {
-  const addonRoot = join(PROJECT_ROOT, 'node_modules', 'better-sqlite3');
-  const { version } = JSON.parse(readFileSync(join(addonRoot, 'package.json'), 'utf8')) as { version: string };
-  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-  const url = `https://github.com/WiseLibs/better-sqlite3/releases/download/v${version}/${name}`;
-  const cacheDir = execFileSync('npm', ['config', 'get', 'cache'], { env: cleanEnv(), encoding: 'utf8' }).trim();
-  const util = createRequire(join(addonRoot, 'package.json'))('prebuild-install/util') as { cachedPrebuild(url: string): string };
-  const previous = process.env.npm_config_cache;
-  process.env.npm_config_cache = cacheDir;
-  const cached = util.cachedPrebuild(url);
-  if (previous === undefined) delete process.env.npm_config_cache;
-  else process.env.npm_config_cache = previous;
-  if (existsSync(cached)) return;
-  mkdirSync(dirname(cached), { recursive: true });
-  execFileSync('tar', ['czf', cached, 'build/Release/better_sqlite3.node'], { cwd: addonRoot });
-}
 
 /** An empty project with killpoint from the tarball and `packages` at our tested versions, installed with a plain `npm install`. */
 function installProject(name: string, packages: readonly string[]): Promise<Ran> {
@@ -106,10 +67,11 @@ beforeAll(() => {
   installs.set('langgraph', installLangGraphExample());
 }, 60_000);
 
+// The installs under way are awaited before their folders go (a test filtered out still started its install).
 afterAll(async () => {
   await Promise.allSettled(installs.values());
   if (work) rmSync(work, { recursive: true, force: true });
-});
+}, 300_000);
 
 /** The project's install, which must have exited 0 (its output shown otherwise). */
 async function installed(project: string): Promise<string> {
