@@ -25,6 +25,7 @@ import type { Scenario } from '../../model/scenario.js';
 import type { DurableState, LifeRun, LifeStart, Session, SessionLives } from '../engine.js';
 import { inPool } from './pool.js';
 import { heldSession, heldTempDir } from './processes.js';
+import { timedNeverKilled } from '../life-time-limit.js';
 import { copyFolder } from './folder-files.js';
 import { digestStateFolder, folderBytesKey, type Canonical, type StateFile } from './state-digest.js';
 import { WarmPool, type WarmPoolFigures } from './warm-pool.js';
@@ -377,8 +378,11 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
         cutsOf.set(run, cuts);
         return run;
       };
-      if (!tier.cutsInOneLife || start.lifeIndex !== 0) return lifeFrom(start, null, runOf);
-      return withCopies(start, (copies) =>
+      // The first life from the fresh state is a run never killed: it sets the time limit of the session's other lives (life-time-limit.ts).
+      const neverKilled = start.lifeIndex === 0 && start.state === space?.initial;
+      const timed = (life: () => Promise<LifeRun>): Promise<LifeRun> => (neverKilled ? timedNeverKilled(life) : life());
+      if (!tier.cutsInOneLife || start.lifeIndex !== 0) return timed(() => lifeFrom(start, null, runOf));
+      return timed(() => withCopies(start, (copies) =>
         lifeFrom(
           start,
           null,
@@ -390,7 +394,7 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
           },
           copies,
         ),
-      );
+      ));
     },
     cutEvery: async (start, run, concurrency) => {
       const cuts = cutsOf.get(run);

@@ -12,6 +12,7 @@ import type { Scenario } from '../../model/scenario.js';
 import { runLives } from '../life-loop.js';
 import { picksLeft } from './process-life.js';
 import { withTempDir } from './processes.js';
+import { timedNeverKilled } from '../life-time-limit.js';
 import type { TierLife, TierLifeRequest } from './process-lives.js';
 
 /** What a whole run asks of an engine (a ProcessTier gives it). */
@@ -35,7 +36,9 @@ export function runWholeInProcesses(tier: WholeRunTier, scenario: Scenario, syst
     const pickWidths: number[] = [];
     let finalConversation: Conversation | null = null;
     const lives = await runLives(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
-      const life = await tier.life(scenario, { runDir: dir, stateDir, lifeIndex, killAfter, picks: picksLeft(schedule.interleaving, picksTaken.length) });
+      const run = () => tier.life(scenario, { runDir: dir, stateDir, lifeIndex, killAfter, picks: picksLeft(schedule.interleaving, picksTaken.length) });
+      // A run never killed sets the time limit of the session's other lives (life-time-limit.ts).
+      const life = await (schedule.kills.length === 0 ? timedNeverKilled(run) : run());
       picksTaken.push(...life.picks);
       pickWidths.push(...life.widths);
       if (life.conversation !== null) finalConversation = life.conversation;

@@ -11,7 +11,6 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../usage-error.js';
 import type { ExternalHarness } from '../../engines/external/external.js';
-import { DEFAULT_LIFE_TIMEOUT_MS } from '../../process/processes.js';
 import { externalSystem, externalTask } from '../../engines/external/engine.js';
 import { explore, judgeCasePlan, mustFinish, resolveKillsPlan } from '../../search/explore.js';
 import { runPlan } from '../../search/plan.js';
@@ -56,10 +55,11 @@ export async function harnessCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency: expected a whole number >= 1, got "${parsed.values.concurrency}"`);
   const kills = parsed.values.kills === undefined ? 1 : killDepth(parsed.values.kills, '--kills');
   const schedule = parsed.values.schedule === undefined ? null : killPointList(parsed.values.schedule, '--schedule');
-  const timeoutS = parsed.values['life-timeout'] === undefined ? DEFAULT_LIFE_TIMEOUT_MS / 1000 : decimalNumber(parsed.values['life-timeout']);
-  if (!(Number.isFinite(timeoutS) && timeoutS > 0)) throw new UsageError(`--life-timeout: expected seconds > 0, got "${parsed.values['life-timeout']}"`);
+  // Without --life-timeout the limit follows the run never killed (life-time-limit.ts).
+  const timeoutS = parsed.values['life-timeout'] === undefined ? undefined : decimalNumber(parsed.values['life-timeout']);
+  if (timeoutS !== undefined && !(Number.isFinite(timeoutS) && timeoutS > 0)) throw new UsageError(`--life-timeout: expected seconds > 0, got "${parsed.values['life-timeout']}"`);
   const words = [command, ...commandArgs];
-  const harness: ExternalHarness = { name: words.map(shellWord).join(' '), command, args: commandArgs, lifeTimeoutMs: timeoutS * 1000 };
+  const harness: ExternalHarness = { name: words.map(shellWord).join(' '), command, args: commandArgs, ...(timeoutS === undefined ? {} : { lifeTimeoutMs: timeoutS * 1000 }) };
   const system = externalSystem(harness);
   const task = externalTask(harness);
   const source: CaseSource = { kind: 'harness', command: harness.name };

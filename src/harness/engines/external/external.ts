@@ -7,7 +7,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readOutbox } from '../../../model/file-stores.js';
 import { canonicalJson } from '../../../model/canonical-json.js';
-import { DEFAULT_LIFE_TIMEOUT_MS, LifeTimedOut, runChild, type ChildExit } from '../../process/processes.js';
+import { LifeTimedOut, runChild, type ChildExit } from '../../process/processes.js';
+import { sessionLifeTimeoutMs } from '../../life-time-limit.js';
 import type { TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { runWholeInProcesses, type WholeRunTier } from '../../process/whole-run.js';
 import type { Scenario } from '../../../model/scenario.js';
@@ -23,7 +24,8 @@ export interface ExternalHarness {
   command: string;
   args: string[];
   /**
-   * How long one life may run before it is killed; default 120 s. A recovery that runs longer hung
+   * How long one life may run before it is killed; default: ten times the longest life of the run
+   * never killed plus 5 s (life-time-limit.ts), 120 s for that run. A recovery that runs longer hung
    * (a verdict on it); a run never killed that does leaves nothing to compare with (bad input).
    */
   lifeTimeoutMs?: number;
@@ -134,7 +136,7 @@ async function externalLife(harness: ExternalHarness, request: TierLifeRequest, 
   });
   const events = readEvents(eventsPath, what);
   if (events.length > MAX_EVENTS_PER_LIFE) throw new ProtocolError(`${what}: more than ${MAX_EVENTS_PER_LIFE} events, a runaway loop`);
-  const record = 'hungAfter' in exit ? hungRecovery(harness, what, request, events, exit.hungAfter) : endedLife(what, exit, events, killAfter);
+  const record = 'hungAfter' in exit ? hungRecovery(what, request, events, exit) : endedLife(what, exit, events, killAfter);
   return { record, conversation: null, picks: [], widths: [] };
 }
 
@@ -168,14 +170,13 @@ function stderrTail(stderr: string): string {
  * (a lock, say) and would wait forever. That is how the recovery behaves after that kill point, so
  * it is a verdict on it: the life stopped, with the kill point it followed.
  */
-function hungRecovery(harness: ExternalHarness, what: string, request: TierLifeRequest, events: ProtocolEvent[], previous: LifeRecord): LifeRecord {
+function hungRecovery(what: string, request: TierLifeRequest, events: ProtocolEvent[], hang: { hungAfter: LifeRecord; timeoutMs: number }): LifeRecord {
   const { lifeIndex, killAfter } = request;
   if (killAfter !== null && events.length > killAfter) {
     throw new ProtocolError(`${what}: the harness did not kill itself after event ${killAfter} (${ENV.killAfter}=${killAfter}): it wrote ${events.length} events and hung; a harness that breaks the protocol is bad input`);
   }
-  const timeoutS = (harness.lifeTimeoutMs ?? DEFAULT_LIFE_TIMEOUT_MS) / 1000;
-  const error = `the recovery hung: it did not end within ${timeoutS} s after kill point ${killPointText(previous, lifeIndex)}`;
-  return { events: events as unknown as RunEvent[], end: 'failed', killedAfter: null, error, errorKind: 'stopped' };
+  const error = `the recovery hung: it did not end within ${hang.timeoutMs / 1000} s after kill point ${killPointText(hang.hungAfter, lifeIndex)}`;
+  return { events: events as unknown as RunEvent[], end: 'failed', killedAfter: null, error, errorKind: 'stopped', hung: true };
 }
 
 /**
@@ -227,19 +228,21 @@ function mustGiveSomethingToJudge(name: string, life: LifeRecord, delivered: str
  * outlives its time hung after that kill, which is a verdict on it; a first life that does stays
  * an error: a run never killed that hangs leaves nothing to compare with.
  */
-async function startLifeOrHang(harness: ExternalHarness, what: string, previous: LifeRecord | undefined, env: NodeJS.ProcessEnv): Promise<ChildExit | { hungAfter: LifeRecord }> {
+async function startLifeOrHang(harness: ExternalHarness, what: string, previous: LifeRecord | undefined, env: NodeJS.ProcessEnv): Promise<ChildExit | { hungAfter: LifeRecord; timeoutMs: number }> {
+  // Read when the life starts: the session's limit follows its runs never killed, timed by then.
+  const timeoutMs = harness.lifeTimeoutMs ?? sessionLifeTimeoutMs();
   try {
-    return await startLife(harness, what, env);
+    return await startLife(harness, what, env, timeoutMs);
   } catch (error) {
-    if (previous !== undefined && error instanceof LifeTimedOut) return { hungAfter: previous };
+    if (previous !== undefined && error instanceof LifeTimedOut) return { hungAfter: previous, timeoutMs };
     throw error;
   }
 }
 
 /** Starts one life; a command that cannot be started is bad input, not a crash of ours. */
-async function startLife(harness: ExternalHarness, what: string, env: NodeJS.ProcessEnv): Promise<ChildExit> {
+async function startLife(harness: ExternalHarness, what: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<ChildExit> {
   try {
-    return await runChild(harness.command, harness.args, env, undefined, harness.lifeTimeoutMs ?? DEFAULT_LIFE_TIMEOUT_MS);
+    return await runChild(harness.command, harness.args, env, undefined, timeoutMs);
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     if (e.code === 'ENOENT' || e.code === 'EACCES') throw new ProtocolError(`${what}: cannot start ${harness.command} (${e.code === 'ENOENT' ? 'no such command' : 'permission denied'})`);
