@@ -1,11 +1,13 @@
-// killpoint harness [--kills 1|2] [--schedule k1,k2] [--concurrency N] [--life-timeout S] [--json] -- <command> [args...]
+// killpoint harness [--kills 1|2] [--schedule k1,k2] [--concurrency N] [--life-timeout S] [--all] [--json] -- <command> [args...]
 // Kills an agent in any language at every kill point through the kill protocol (src/harness/process/protocol.ts),
 // with --kills 2 also at every kill point of its recovery, restarts it, and judges each run against
 // one never killed: the same explorer, checks, minimal counterexample and report as `check`.
 // --schedule replays one schedule. Exit 1 when a check the protocol can make fails (a recovery
-// that runs longer than --life-timeout seconds, default 120, hung: a failure too), 2 when the
-// harness breaks the protocol, its lives do not repeat the run never killed, or that run does not
-// finish (it stopped, crashed or hung).
+// that runs longer than --life-timeout seconds hung: a failure too; by default ten times the
+// longest life of the run never killed plus 5 s), 2 when the harness breaks the protocol, its
+// lives do not repeat the run never killed, or that run does not finish (it stopped, crashed or
+// hung). The first recovery that hangs is told on stderr as soon as it is in, with its replay, and
+// the search stops after it (the later kill points counted, not run) unless --all.
 
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -18,9 +20,12 @@ import { withSession } from '../../session.js';
 import { decimalInt, decimalNumber, killDepth, killPointList } from '../options.js';
 import { mustLandEveryKill } from '../../search/schedule-bounds.js';
 import { differences } from '../../check/verdict-lines.js';
-import { explorationJson, formatExploration, formatFailure, type CaseSource } from '../../report/text.js';
+import { explorationJson, formatExploration, formatFailure, replayCommand, type CaseSource } from '../../report/text.js';
+import type { RunOutcome } from '../../check/outcome.js';
+import type { SystemUnderTest } from '../../engine.js';
+import { compareSchedules } from '../../search/search-common.js';
 import { shellWord } from '../../shell-words.js';
-import { startProgress } from '../progress.js';
+import { startProgress, type Progress } from '../progress.js';
 import { prepareCorpusFolder, saveCorpusEntry } from '../../search/corpus.js';
 import { relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../../model/load.js';
@@ -39,10 +44,27 @@ function negativeScheduleJoined(args: readonly string[]): string[] {
   return joined;
 }
 
+/**
+ * Tells of a run whose recovery hung as soon as it is in, with the command that replays it: each
+ * one earlier than those told before (the runs under way when the first came in may hang too).
+ */
+export function hangTeller(source: CaseSource, system: SystemUnderTest, write: (line: string) => void): (outcome: RunOutcome, all: boolean) => void {
+  let earliest: number[] | null = null;
+  return (outcome, all) => {
+    const kills = outcome.schedule.kills;
+    if (earliest !== null && compareSchedules({ kills, order: 0 }, { kills: earliest, order: 0 }) >= 0) return;
+    const first = earliest === null;
+    earliest = kills;
+    const hung = outcome.lives.find((life) => life.hung === true)!;
+    const then = !first ? '' : all ? '; --all: every later kill point is run too, each hang at its time limit' : '; the search stops after it: the later kill points are counted, not run (--all runs every one)';
+    write(`killpoint harness: kill schedule ${kills.join(',')}: ${hung.error}; replay: ${replayCommand(source, { system, schedule: outcome.schedule })}${then}`);
+  };
+}
+
 export async function harnessCommand(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: negativeScheduleJoined(args), allowPositionals: true, options: { kills: { type: 'string' }, schedule: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'boolean' }, 'life-timeout': { type: 'string' }, save: { type: 'string' } } });
+    parsed = parseArgs({ args: negativeScheduleJoined(args), allowPositionals: true, options: { kills: { type: 'string' }, schedule: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'boolean' }, 'life-timeout': { type: 'string' }, save: { type: 'string' }, all: { type: 'boolean' } } });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -82,8 +104,14 @@ export async function harnessCommand(args: string[]): Promise<number> {
   }
 
   // Each life is a process: a progress line for each batch of runs, at a terminal only.
-  const progress = (batch: number) => startProgress('killpoint harness: runs', batch, { enabled: !parsed.values.json });
-  const exploration = await explore(task, system, { kills, interleavingBound: 1, seed: 1 }, { concurrency, progress });
+  let shown: Progress | null = null;
+  const progress = (batch: number): Progress => (shown = startProgress('killpoint harness: runs', batch, { enabled: !parsed.values.json }));
+  const onHang = hangTeller(source, system, (line) => {
+    shown?.clear();
+    process.stderr.write(`${line}\n`);
+  });
+  const all = parsed.values.all === true;
+  const exploration = await explore(task, system, { kills, interleavingBound: 1, seed: 1, everyKillPointAfterHang: all }, { concurrency, progress, onHang: (outcome) => onHang(outcome, all) });
   if (parsed.values.json) console.log(JSON.stringify(explorationJson(exploration, source), null, 2));
   print(formatExploration(exploration, source));
   if (parsed.values.save !== undefined && exploration.minimal !== null) {
