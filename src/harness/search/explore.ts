@@ -210,8 +210,9 @@ export function* explorePlan(scenario: Scenario, system: SystemUnderTest, option
       if (n === options.kills) break;
       const deeper: number[][] = [];
       for (const r of ran) {
-        const lifeEvents = r!.outcome.lives[n]?.events.length ?? 0;
-        for (let k = -1; k < lifeEvents; k++) deeper.push([...r!.kills, k]);
+        if (r === null) continue;
+        const lifeEvents = r.outcome.lives[n]?.events.length ?? 0;
+        for (let k = -1; k < lifeEvents; k++) deeper.push([...r.kills, k]);
       }
       level = deeper;
     }
