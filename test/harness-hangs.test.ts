@@ -5,6 +5,7 @@
 
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { checkAgent } from '../src/harness/api/check-agent.js';
 import { main } from '../src/harness/cli/main.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
 import { captureConsole, killpointCommand } from './helpers.js';
@@ -64,6 +65,20 @@ describe('a Python agent whose lock outlives its kill', () => {
     // Every kill point past -1 (before the lock is taken) hangs, and is judged: its recovery failed.
     expect(text).toMatch(new RegExp(`invalid conversation ${KILL_POINTS - 1}\\b`));
     expect(text).toContain('recovery failed: the recovery hung: it did not end within 1 s after kill point 0 (lock-taken)');
+  }, 60_000);
+});
+
+describe('checkAgent', () => {
+  it('stops after the earliest hang too, at the limit lifeTimeoutMs sets; all: true judges every kill point', async () => {
+    const stopped = await checkAgent({ agent: ['python3', LOCK_AGENT], lifeTimeoutMs: 1_000 });
+    expect(stopped.minimal).toMatchObject({ kills: [0], killAt: ['lock-taken'], differences: expect.arrayContaining(['recovery failed: the recovery hung: it did not end within 1 s after kill point 0 (lock-taken)']) });
+    const left = stopped.exploration.stoppedAtHang!;
+    expect(left.hung).toBeGreaterThanOrEqual(1);
+    expect(stopped.schedulesExplored + left.notExplored).toBe(KILL_POINTS);
+    const all = await checkAgent({ agent: ['python3', LOCK_AGENT], lifeTimeoutMs: 1_000, all: true });
+    expect(all.exploration.stoppedAtHang).toBeUndefined();
+    expect(all.schedulesExplored).toBe(KILL_POINTS);
+    expect(all.minimal?.kills).toEqual([0]);
   }, 60_000);
 });
 

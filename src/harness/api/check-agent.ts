@@ -31,6 +31,8 @@ export interface CheckAgentOptions {
    * like a crash); a run never killed that hangs stops the check with an error.
    */
   lifeTimeoutMs?: number;
+  /** Every kill point even after a recovery hung, each hang at its limit. Default: the search stops after the earliest (Exploration.stoppedAtHang counts what it left out). */
+  all?: boolean;
 }
 
 export interface MinimalFailure {
@@ -89,7 +91,7 @@ export async function checkAgent(options: CheckAgentOptions): Promise<AgentCheck
   const concurrency = options.concurrency ?? 2;
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new TypeError(`killpoint: concurrency: expected a whole number >= 1, got ${concurrency}`);
   const { harness, system, source } = setUp(options);
-  const exploration = await explore(externalTask(harness), system, { kills, interleavingBound: 1, seed: 1 }, { concurrency });
+  const exploration = await explore(externalTask(harness), system, { kills, interleavingBound: 1, seed: 1, everyKillPointAfterHang: options.all === true }, { concurrency });
   return {
     ok: exploration.brokenPromises.length === 0,
     schedulesExplored: exploration.schedulesExplored,
