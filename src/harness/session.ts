@@ -9,7 +9,6 @@ import type { RunOutcome, Schedule } from './check/outcome.js';
 import type { Scenario } from '../model/scenario.js';
 import type { Answer, InProcessSession, InProcessSystem, Session, SystemUnderTest } from './engine.js';
 import { andFinally, type MaybePromise } from './maybe-promise.js';
-import { withLifeTimes } from './life-time-limit.js';
 
 /** The session a system opens: one that answers at once for a system typed in process. */
 export type SessionOf<S extends SystemUnderTest> = S extends InProcessSystem ? InProcessSession : Session;
@@ -26,11 +25,8 @@ export type SessionAnswer<S extends SystemUnderTest, R> = S extends InProcessSys
  * close answers at once; else the answer is a promise, settled once the session is closed.
  */
 export function withSession<S extends SystemUnderTest, R>(system: S, scenario: Scenario, body: (session: SessionOf<S>) => R): SessionAnswer<S, R> {
-  // The session's lives are limited by the times of its runs never killed (life-time-limit.ts).
-  return withLifeTimes(() => {
-    const session = system.open(scenario) as SessionOf<S>;
-    return andFinally(() => body(session) as MaybePromise<unknown>, () => session.close());
-  }) as SessionAnswer<S, R>;
+  const session = system.open(scenario) as SessionOf<S>;
+  return andFinally(() => body(session) as MaybePromise<unknown>, () => session.close()) as SessionAnswer<S, R>;
 }
 
 /** One kill schedule run in a session of its own (opened, run, closed): a plain value for a system typed in process. */

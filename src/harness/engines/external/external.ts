@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { readOutbox } from '../../../model/file-stores.js';
 import { canonicalJson } from '../../../model/canonical-json.js';
 import { LifeTimedOut, runChild, type ChildExit } from '../../process/processes.js';
-import { sessionLifeTimeoutMs } from '../../life-time-limit.js';
+import { DEFAULT_LIFE_TIMEOUT_MS, type LifeTimes } from '../../life-time-limit.js';
 import type { TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { runWholeInProcesses, type WholeRunTier } from '../../process/whole-run.js';
 import type { Scenario } from '../../../model/scenario.js';
@@ -50,8 +50,8 @@ export const EXTERNAL_TASK: Scenario = {
  * the state folder. The shop's rows and refusals are the harness's own business: the outcome holds
  * its write_log and its delivered answers, no shop rows and no conversation.
  */
-export async function runExternal(harness: ExternalHarness, kills: number[]): Promise<RunOutcome> {
-  const outcome = await runWholeInProcesses(externalTier(harness), EXTERNAL_TASK, harness.name, { kills, interleaving: [] });
+export async function runExternal(harness: ExternalHarness, kills: number[], times?: LifeTimes): Promise<RunOutcome> {
+  const outcome = await runWholeInProcesses(externalTier(harness), EXTERNAL_TASK, harness.name, { kills, interleaving: [] }, times);
   if (kills.length === 0) mustGiveSomethingToJudge(harness.name, outcome.lives[0]!, outcome.delivered);
   return outcome;
 }
@@ -65,10 +65,10 @@ export async function runExternal(harness: ExternalHarness, kills: number[]): Pr
  * when killed, another order each run) is bad input, never judged. The search runs the run never
  * killed first; a run that comes back before it still waits for it to be compared.
  */
-export function externalRuns(harness: ExternalHarness): (schedule: Schedule) => Promise<RunOutcome> {
+export function externalRuns(harness: ExternalHarness): (schedule: Schedule, times?: LifeTimes) => Promise<RunOutcome> {
   let neverKilled: Promise<LifeRecord | null> | null = null;
-  return async (schedule) => {
-    const running = runExternal(harness, schedule.kills);
+  return async (schedule, times) => {
+    const running = runExternal(harness, schedule.kills, times);
     const reference = neverKilled;
     if (reference === null && schedule.kills.length === 0) {
       // A run never killed that fails reports its own error to whoever asked for it.
@@ -126,7 +126,9 @@ async function externalLife(harness: ExternalHarness, request: TierLifeRequest, 
   const { lifeIndex, killAfter } = request;
   const eventsPath = join(request.runDir, `events-${lifeIndex}.jsonl`);
   const what = `${harness.name} life ${lifeIndex}`;
-  const exit = await startLifeOrHang(harness, what, previous, {
+  // Its session's limit (TierLifeRequest.timeoutMs) unless the harness sets one.
+  const timeoutMs = harness.lifeTimeoutMs ?? request.timeoutMs ?? DEFAULT_LIFE_TIMEOUT_MS;
+  const exit = await startLifeOrHang(harness, what, previous, timeoutMs, {
     ...process.env,
     [ENV.stateDir]: request.stateDir,
     [ENV.events]: eventsPath,
@@ -228,9 +230,7 @@ function mustGiveSomethingToJudge(name: string, life: LifeRecord, delivered: str
  * outlives its time hung after that kill, which is a verdict on it; a first life that does stays
  * an error: a run never killed that hangs leaves nothing to compare with.
  */
-async function startLifeOrHang(harness: ExternalHarness, what: string, previous: LifeRecord | undefined, env: NodeJS.ProcessEnv): Promise<ChildExit | { hungAfter: LifeRecord; timeoutMs: number }> {
-  // Read when the life starts: the session's limit follows its runs never killed, timed by then.
-  const timeoutMs = harness.lifeTimeoutMs ?? sessionLifeTimeoutMs();
+async function startLifeOrHang(harness: ExternalHarness, what: string, previous: LifeRecord | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<ChildExit | { hungAfter: LifeRecord; timeoutMs: number }> {
   try {
     return await startLife(harness, what, env, timeoutMs);
   } catch (error) {
