@@ -74,6 +74,7 @@ describe('checkAgent', () => {
     expect(stopped.minimal).toMatchObject({ kills: [0], killAt: ['lock-taken'], differences: expect.arrayContaining(['recovery failed: the recovery hung: it did not end within 1 s after kill point 0 (lock-taken)']) });
     const left = stopped.exploration.stoppedAtHang!;
     expect(left.hung).toBeGreaterThanOrEqual(1);
+    expect(left.notExplored).toBeGreaterThan(0);
     expect(stopped.schedulesExplored + left.notExplored).toBe(KILL_POINTS);
     const all = await checkAgent({ agent: ['python3', LOCK_AGENT], lifeTimeoutMs: 1_000, all: true });
     expect(all.exploration.stoppedAtHang).toBeUndefined();
