@@ -11,6 +11,10 @@
 // scripted engine's) get the plain value by type (Answer in engine.ts), and no promise is made
 // for an in-memory exploration at all; callers with any other system await what they get. The
 // order in which a batch's answers settle never changes what a plan computes.
+//
+// A plan whose later asks are not worth their cost once one answer is in (a recovery that hung:
+// every later one would wait out a full time limit) is driven with a stop rule: its batch stops
+// at that answer, and the asks not started by then are answered NOT_RUN, for the plan to count.
 
 import { isPromise, type MaybePromise } from '../maybe-promise.js';
 import { inPool } from '../process/pool.js';
