@@ -6,6 +6,7 @@
 
 export { checkAgent, checkAgentSchedule, agentKillPoints, agentHarness, type AgentCheck, type AgentCommand, type CheckAgentOptions, type MinimalFailure, type ScheduleCheck } from './harness/api/check-agent.js';
 export { checkScenario, checkScenarioSchedule, scenarioKillPoints, type CheckScenarioOptions, type ScenarioCheck, type ScenarioScheduleCheck } from './harness/api/check-scenario.js';
+export { check, checkSchedule, killPointsOf, type CheckOptions, type ModuleCheckTarget } from './harness/api/check-module.js';
 export { checkLangGraph, checkLangGraphSchedule, langGraphKillPoints, checkDbos, checkDbosSchedule, dbosKillPoints, checkRestate, checkRestateSchedule, restateKillPoints, checkVercelWorkflow, checkVercelWorkflowSchedule, vercelWorkflowKillPoints, type CheckLangGraphOptions, type CheckDbosOptions, type CheckRestateOptions, type CheckVercelWorkflowOptions } from './harness/api/check-module.js';
 
 // The search, for systems of your own behind the engine seam.
@@ -15,7 +16,8 @@ export type { DriveOptions } from './harness/search/drive.js';
 export type { Answer, Engine, InProcessSession, InProcessSystem, Session, SessionLives, SystemUnderTest } from './harness/engine.js';
 export { runSchedule, withSession } from './harness/session.js';
 export { BaselineDidNotFinish, SystemInputError } from './harness/engine.js';
-export { registerEngine, engineNamed, engineNames, DEFAULT_ENGINE } from './harness/registry.js';
+export { registerEngine, engineNamed, engineNames, moduleEngines, DEFAULT_ENGINE } from './harness/registry.js';
+export type { ModuleEngine, ModuleFlag, ModuleEngineOptions } from './harness/user-module/module-engine.js';
 
 // What a run leaves and how it is judged.
 export type { RunOutcome, LifeRecord, Schedule, CommittedWrite } from './harness/check/outcome.js';

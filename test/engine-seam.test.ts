@@ -11,6 +11,8 @@ import { main } from '../src/harness/cli/main.js';
 import { captureConsole } from './helpers.js';
 import { engineNames, registerEngine } from '../src/harness/registry.js';
 import { counterEngine } from './engines/counter/engine.js';
+import { check } from '../src/harness/api/check-module.js';
+import { killpointTests, type TestApi } from '../src/vitest/index.js';
 
 registerEngine(counterEngine);
 
@@ -53,5 +55,39 @@ describe('a test-only engine behind the seam: a counter with and without a key',
     out.clear();
     expect(await main(['check', TASK, '--engine', 'counter', '--strategy', 'journal'])).toBe(2);
     expect(out.text()).toMatch(/--strategy: expected one of no-key, with-key, got "journal"/);
+  });
+});
+
+describe("a test-only engine's module of a user's own: declared in its folder, named by the CLI, the API and the vitest helper", () => {
+  it('the command line takes its option and its own flag, and lists it in the help', async () => {
+    expect(await main(['check', '--counter', TASK, '--input', '{}'])).toBe(1);
+    expect(out.text()).toMatch(/add counter committed twice/);
+    expect(out.text()).toMatch(/replay: npx killpoint check --counter test\/engines\/counter\/count-once\.json --input '\{\}' --schedule 1$/m);
+    out.clear();
+    expect(await main(['check', '--counter', TASK, '--input', '{}', '--key', 'yes'])).toBe(0);
+    out.clear();
+    expect(await main(['help', 'check'])).toBe(0);
+    expect(out.text()).toMatch(/your own counter task \(test only\): --counter <module\.ts> --input <input\.json> \[--key yes\|no\]/);
+  });
+
+  it("its own flag beside another kind of module is bad input naming the module it belongs to", async () => {
+    expect(await main(['check', '--dbos', TASK, '--input', '{}', '--key', 'yes'])).toBe(2);
+    expect(out.text()).toMatch(/--key: only with --counter/);
+  });
+
+  it('check({ engine }) runs it by its name, and an engine that checks no module is refused naming those that do', async () => {
+    expect((await check({ engine: 'counter', module: TASK, input: {} })).ok).toBe(false);
+    expect((await check({ engine: 'counter', module: TASK, input: {}, key: 'yes' })).ok).toBe(true);
+    expect(() => check({ engine: 'scripted', module: TASK, input: {} })).toThrow(/engine: expected one of .*counter.* \(the engines that check a module of your own\), got "scripted"/);
+  });
+
+  it('killpointTests takes its field and declares a test that runs it', async () => {
+    const tests: { name: string; body: () => Promise<void> }[] = [];
+    const api: TestApi = { describe: (_name, body) => body(), test: (name, body) => void tests.push({ name, body }) };
+    killpointTests('counter', { counter: TASK, input: {}, key: 'yes' }, api);
+    killpointTests('counter unkeyed', { counter: TASK, input: {} }, api);
+    expect(tests.map((t) => t.name)).toEqual(['count-once.json: survives every kill point, up to 1 kill (with seed=1)', 'count-once.json: survives every kill point, up to 1 kill (with seed=1)']);
+    await tests[0]!.body();
+    await expect(tests[1]!.body()).rejects.toThrow(/add counter committed twice/);
   });
 });

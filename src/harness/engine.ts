@@ -224,6 +224,11 @@ export interface Engine {
    * (check/event-kinds.ts). A kind another engine emits too is that one declaration, listed again.
    */
   eventKinds?: readonly import('./check/event-kinds.js').EngineEventKind[];
+  /**
+   * Set when the engine checks a user's own module (a graph, a workflow, a service): how the
+   * command line, the API and the vitest helper name it, and its system (user-module/module-engine.ts).
+   */
+  module?: import('./user-module/module-engine.js').ModuleEngine;
 }
 
 /** The run never killed is the yardstick: one that does not finish leaves nothing to judge against. */

@@ -5,6 +5,7 @@
 
 import { isScenarioKind } from './check/events.js';
 import type { Engine } from './engine.js';
+import type { ModuleEngine } from './user-module/module-engine.js';
 import { registerEventKinds } from './check/event-kinds.js';
 import { dbosEngine } from './engines/dbos/engine.js';
 import { externalEngine } from './engines/external/engine.js';
@@ -32,6 +33,11 @@ export function engineNamed(name: string): Engine | undefined {
 
 export function engineNames(): string[] {
   return [...ENGINES.keys()];
+}
+
+/** The engines that check a user's own module, each with how its module is named (Engine.module). */
+export function moduleEngines(): { engine: string; module: ModuleEngine }[] {
+  return [...ENGINES.values()].flatMap((e) => (e.module === undefined ? [] : [{ engine: e.name, module: e.module }]));
 }
 
 export const DEFAULT_ENGINE = 'scripted';

@@ -17,7 +17,9 @@ import { describe as vitestDescribe, test as vitestTest } from 'vitest';
 import { basename } from 'node:path';
 import { agentKillPoints, checkAgent, checkAgentSchedule, type AgentCommand } from '../harness/api/check-agent.js';
 import { checkScenario, checkScenarioSchedule, scenarioKillPoints, type ScenarioCheck, type ScenarioScheduleCheck } from '../harness/api/check-scenario.js';
-import { checkDbos, checkDbosSchedule, checkLangGraph, checkLangGraphSchedule, checkRestate, checkRestateSchedule, checkVercelWorkflow, checkVercelWorkflowSchedule, dbosKillPoints, langGraphKillPoints, restateKillPoints, vercelWorkflowKillPoints } from '../harness/api/check-module.js';
+import { check, checkSchedule, killPointsOf } from '../harness/api/check-module.js';
+import { moduleEngines } from '../harness/registry.js';
+import type { ModuleEngine } from '../harness/user-module/module-engine.js';
 import { loadScenarioFile } from '../model/load.js';
 import { addToUserCorpus, loadUserCorpus } from './user-corpus.js';
 
@@ -110,8 +112,20 @@ export interface VercelWorkflowSuiteOptions extends OwnModuleOptions {
   workflowExport?: string;
 }
 
-export type KillpointTestsOptions = AgentSuiteOptions | ScenarioSuiteOptions | LangGraphSuiteOptions | DbosSuiteOptions | RestateSuiteOptions | VercelWorkflowSuiteOptions;
-type ModuleSuiteOptions = LangGraphSuiteOptions | DbosSuiteOptions | RestateSuiteOptions | VercelWorkflowSuiteOptions;
+/**
+ * A module of your own for any engine that checks one, by the field its engine declares (its
+ * Engine.module.vitestField, e.g. `{ mastra: 'src/workflow.ts', input }`) and the engine's own options.
+ */
+export interface AnyModuleSuiteOptions extends OwnModuleOptions {
+  [moduleField: string]: unknown;
+}
+
+export type KillpointTestsOptions = AgentSuiteOptions | ScenarioSuiteOptions | LangGraphSuiteOptions | DbosSuiteOptions | RestateSuiteOptions | VercelWorkflowSuiteOptions | AnyModuleSuiteOptions;
+
+/** The kind of module the options name, by its engine's vitest field. */
+function moduleNamed(options: object): { engine: string; module: ModuleEngine } | undefined {
+  return moduleEngines().find((m) => m.module.vitestField in options);
+}
 
 /** The vitest functions the suite is declared with (replaceable, so that killpoint can test this module). */
 export interface TestApi {
@@ -183,42 +197,25 @@ function scenarioTasks(suite: string, options: ScenarioSuiteOptions, kills: 1 | 
   });
 }
 
-/** The one task of a module of the user's own, whichever engine runs it. */
-function moduleTasks(suite: string, options: ModuleSuiteOptions, kills: 1 | 2): Task[] {
-  const [field, module, exports] = 'langgraph' in options ? ['langgraph', options.langgraph, 'createGraph(ctx)']
-    : 'dbos' in options ? ['dbos', options.dbos, 'createWorkflow(ctx)']
-    : 'restate' in options ? ['restate', options.restate, 'createService(ctx)']
-    : ['vercelWorkflow', options.vercelWorkflow, 'a "use workflow" function and readEffects(ctx)'];
-  if (typeof module !== 'string' || module === '') throw new TypeError(`killpointTests("${suite}"): ${field}: expected the path of the module that exports ${exports}`);
+/** The one task of a module of the user's own, whichever engine runs it (its declaration names its field and its options). */
+function moduleTasks(suite: string, options: OwnModuleOptions & Record<string, unknown>, kind: { engine: string; module: ModuleEngine }, kills: 1 | 2): Task[] {
+  const field = kind.module.vitestField;
+  const module = options[field];
+  if (typeof module !== 'string' || module === '') throw new TypeError(`killpointTests("${suite}"): ${field}: expected the path of the module that exports ${kind.module.exports}`);
   if (options.input === undefined && options.inputFile === undefined) throw new TypeError(`killpointTests("${suite}"): input: expected the module's input (or inputFile, a JSON file)`);
-  const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-  const common = defined({ module, input: options.input, inputFile: options.inputFile, effectsExport: options.effectsExport });
+  const given = (fields: readonly string[]) => Object.fromEntries(fields.filter((f) => options[f] !== undefined).map((f) => [f, options[f]]));
+  const target = { engine: kind.engine, module, ...given(['input', 'inputFile', 'effectsExport', ...kind.module.flags.map((f) => f.field)]) };
   const choices = { kills, seed: options.seed ?? 1, interleavingBound: options.interleavingBound, concurrency: options.concurrency };
-  const check = ((): { explore: () => Promise<ScenarioCheck>; replay: (k: readonly number[], p: readonly number[]) => Promise<ScenarioScheduleCheck>; killPoints: () => Promise<{ index: number; identity: string }[]> } => {
-    if ('langgraph' in options) {
-      const target = { ...common, ...defined({ graphExport: options.graphExport, cassette: options.cassette }) };
-      return { explore: () => checkLangGraph({ ...target, ...choices }), replay: (k, p) => checkLangGraphSchedule(target, k, p), killPoints: () => langGraphKillPoints(target) };
-    }
-    if ('dbos' in options) {
-      const target = { ...common, ...defined({ workflowExport: options.workflowExport }) };
-      return { explore: () => checkDbos({ ...target, ...choices }), replay: (k, p) => checkDbosSchedule(target, k, p), killPoints: () => dbosKillPoints(target) };
-    }
-    if ('restate' in options) {
-      const target = { ...common, ...defined({ serviceExport: options.serviceExport, handler: options.handler }) };
-      return { explore: () => checkRestate({ ...target, ...choices }), replay: (k, p) => checkRestateSchedule(target, k, p), killPoints: () => restateKillPoints(target) };
-    }
-    const target = { ...common, ...defined({ workflowExport: options.workflowExport }) };
-    return { explore: () => checkVercelWorkflow({ ...target, ...choices }), replay: (k, p) => checkVercelWorkflowSchedule(target, k, p), killPoints: () => vercelWorkflowKillPoints(target) };
-  })();
+  const checks = { explore: () => check({ ...target, ...choices }), replay: (k: readonly number[], p: readonly number[]) => checkSchedule(target, k, p), killPoints: () => killPointsOf(target) };
   return [{
     name: basename(module),
     explore: async () => {
-      const c = await check.explore();
+      const c = await checks.explore();
       const m = c.exploration.minimal;
       return { ok: c.ok, report: c.report, minimal: c.minimal && m && { kills: c.minimal.kills, interleaving: m.schedule.interleaving, found: `${c.minimal.failed.join(', ')}: ${c.minimal.differences.join('; ')}` } };
     },
-    replay: async (k, picks) => foundOf(await check.replay(k, picks)),
-    killPoints: check.killPoints,
+    replay: async (k, picks) => foundOf(await checks.replay(k, picks)),
+    killPoints: checks.killPoints,
   }];
 }
 
@@ -226,15 +223,16 @@ export function killpointTests(suite: string, options: KillpointTestsOptions & {
 export function killpointTests(suite: string, options: KillpointTestsOptions, api?: TestApi): void;
 export function killpointTests(suite: string, options: KillpointTestsOptions, api: TestApi = VITEST): void | Promise<void> {
   if (typeof suite !== 'string' || suite === '') throw new TypeError('killpointTests: expected the suite name as a non-empty string');
-  if (typeof options !== 'object' || options === null || (!('agent' in options) && !('scenarios' in options) && !('langgraph' in options) && !('dbos' in options) && !('restate' in options) && !('vercelWorkflow' in options)) || ('agent' in options && options.agent === undefined)) {
-    throw new TypeError(`killpointTests("${suite}"): expected options with agent (the command that starts one life), scenarios (scenario files) and strategy, or langgraph / dbos / restate / vercelWorkflow (your module) and input`);
+  const kind = typeof options === 'object' && options !== null ? moduleNamed(options) : undefined;
+  if (typeof options !== 'object' || options === null || (!('agent' in options) && !('scenarios' in options) && kind === undefined) || ('agent' in options && options.agent === undefined)) {
+    throw new TypeError(`killpointTests("${suite}"): expected options with agent (the command that starts one life), scenarios (scenario files) and strategy, or ${moduleEngines().map((m) => m.module.vitestField).join(' / ')} (your module) and input`);
   }
   const kills = options.kills ?? 1;
   if (kills !== 1 && kills !== 2) throw new TypeError(`killpointTests("${suite}"): kills: expected 1 or 2, got ${String(kills)}`);
   const each = options.each ?? 'task';
   if (each !== 'task' && each !== 'kill point') throw new TypeError(`killpointTests("${suite}"): each: expected "task" or "kill point", got ${JSON.stringify(each)}`);
   if (each === 'kill point' && kills !== 1) throw new TypeError(`killpointTests("${suite}"): each: "kill point" declares one test per kill point of the first life, so kills must be 1, got ${kills}`);
-  const tasks = 'agent' in options ? agentTasks(suite, options, kills) : 'langgraph' in options || 'dbos' in options || 'restate' in options || 'vercelWorkflow' in options ? moduleTasks(suite, options, kills) : scenarioTasks(suite, options, kills);
+  const tasks = 'agent' in options ? agentTasks(suite, options as AgentSuiteOptions, kills) : kind !== undefined ? moduleTasks(suite, options as OwnModuleOptions & Record<string, unknown>, kind, kills) : scenarioTasks(suite, options as ScenarioSuiteOptions, kills);
   const seedNote = 'agent' in options ? '' : ` (with seed=${options.seed ?? 1})`;
   const timeoutMs = options.timeoutMs ?? 600_000;
   const corpus = options.corpus === undefined ? [] : loadUserCorpus(options.corpus, suite);

@@ -9,10 +9,8 @@ import { explore, judgeCase, mustFinish } from '../search/explore.js';
 import { mustLandEveryKill } from '../search/schedule-bounds.js';
 import { runSchedule } from '../session.js';
 import type { SystemUnderTest } from '../engine.js';
-import { dbosModuleSpec, dbosModuleSystem } from '../engines/dbos/module/system.js';
-import { langGraphModuleSpec, langGraphModuleSystem } from '../engines/langgraph/module/system.js';
-import { restateModuleSpec, restateModuleSystem } from '../engines/restate/module/system.js';
-import { vercelModuleSpec, vercelModuleSystem } from '../engines/vercel-workflow/module/system.js';
+import { moduleEngines } from '../registry.js';
+import type { ModuleEngineOptions } from '../user-module/module-engine.js';
 import { minimalOf } from './check-agent.js';
 import type { ScenarioCheck, ScenarioScheduleCheck } from './check-scenario.js';
 
@@ -63,29 +61,24 @@ export type CheckVercelWorkflowOptions = VercelWorkflowTarget & ExploreChoices;
 export type CheckDbosOptions = DbosTarget & ExploreChoices;
 export type CheckRestateOptions = RestateTarget & ExploreChoices;
 
-function mustName(options: ModuleTarget, exports: string): void {
-  if (typeof options !== 'object' || options === null || typeof options.module !== 'string' || options.module === '') throw new TypeError(`killpoint: module: expected the path of the module that exports ${exports}`);
+/** Any engine's module of your own, by the engine's name: `{ engine: 'langgraph', module, input }` and the engine's own options. */
+export interface ModuleCheckTarget extends ModuleTarget {
+  /** A registered engine that checks modules: langgraph, dbos, restate, vercel-workflow, ... */
+  engine: string;
+  [engineOption: string]: unknown;
+}
+
+export type CheckOptions = ModuleCheckTarget & ExploreChoices;
+
+/** The system of a module of the user's own, by its engine's declaration (registry.ts: moduleEngines). */
+function systemOf(options: ModuleCheckTarget): SystemUnderTest {
+  const known = moduleEngines();
+  const found = known.find((m) => m.engine === options?.engine);
+  if (found === undefined) throw new TypeError(`killpoint: engine: expected one of ${known.map((m) => m.engine).join(', ')} (the engines that check a module of your own), got ${JSON.stringify(options?.engine)}`);
+  if (typeof options.module !== 'string' || options.module === '') throw new TypeError(`killpoint: module: expected the path of the module that exports ${found.module.exports}`);
   if (options.input === undefined && options.inputFile === undefined) throw new TypeError("killpoint: input: expected the module's input (or inputFile, a JSON file)");
-}
-
-function langGraphSystemOf(options: LangGraphTarget): SystemUnderTest {
-  mustName(options, 'createGraph(ctx)');
-  return langGraphModuleSystem(langGraphModuleSpec(options));
-}
-
-function dbosSystemOf(options: DbosTarget): SystemUnderTest {
-  mustName(options, 'createWorkflow(ctx)');
-  return dbosModuleSystem(dbosModuleSpec(options));
-}
-
-function restateSystemOf(options: RestateTarget): SystemUnderTest {
-  mustName(options, 'createService(ctx)');
-  return restateModuleSystem(restateModuleSpec(options));
-}
-
-function vercelSystemOf(options: VercelWorkflowTarget): SystemUnderTest {
-  mustName(options, 'a "use workflow" function and readEffects(ctx)');
-  return vercelModuleSystem(vercelModuleSpec(options));
+  const { engine: _engine, ...given } = options;
+  return found.module.system(given as ModuleEngineOptions);
 }
 
 const SOURCE: CaseSource = { kind: 'own-task' };
@@ -115,30 +108,26 @@ async function moduleKillPoints(system: SystemUnderTest): Promise<{ index: numbe
   return [-1, ...events.map((_, i) => i)].map((index) => ({ index, identity: killPointIdentity(events, index) }));
 }
 
-/** Every kill point of the graph's run (and of its recoveries, with kills: 2), judged against a run never killed. */
-export const checkLangGraph = (options: CheckLangGraphOptions): Promise<ScenarioCheck> => exploreModule(langGraphSystemOf(options), options);
-/** One kill schedule of the graph (kill points by index, one per life; interleaving picks), judged. */
-export const checkLangGraphSchedule = (options: LangGraphTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => judgeModuleSchedule(langGraphSystemOf(options), kills, interleaving);
-/** The kill points of the graph's run never killed: -1 (before anything) and each event, with its identity. */
-export const langGraphKillPoints = (options: LangGraphTarget): Promise<{ index: number; identity: string }[]> => moduleKillPoints(langGraphSystemOf(options));
+/** Every kill point of the module's run (and of its recoveries, with kills: 2), judged against a run never killed. */
+export const check = (options: CheckOptions): Promise<ScenarioCheck> => exploreModule(systemOf(options), options);
+/** One kill schedule of the module's run (kill points by index, one per life; interleaving picks), judged. */
+export const checkSchedule = (options: ModuleCheckTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => judgeModuleSchedule(systemOf(options), kills, interleaving);
+/** The kill points of the module's run never killed: -1 (before anything) and each event, with its identity. */
+export const killPointsOf = (options: ModuleCheckTarget): Promise<{ index: number; identity: string }[]> => moduleKillPoints(systemOf(options));
 
-/** Every kill point of the workflow's run (and of its recoveries, with kills: 2), judged against a run never killed. */
-export const checkDbos = (options: CheckDbosOptions): Promise<ScenarioCheck> => exploreModule(dbosSystemOf(options), options);
-/** One kill schedule of the workflow, judged. */
-export const checkDbosSchedule = (options: DbosTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => judgeModuleSchedule(dbosSystemOf(options), kills, interleaving);
-/** The kill points of the workflow's run never killed. */
-export const dbosKillPoints = (options: DbosTarget): Promise<{ index: number; identity: string }[]> => moduleKillPoints(dbosSystemOf(options));
+// Each engine's own names for the same three, typed with its options.
+export const checkLangGraph = (options: CheckLangGraphOptions): Promise<ScenarioCheck> => check({ ...options, engine: 'langgraph' });
+export const checkLangGraphSchedule = (options: LangGraphTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => checkSchedule({ ...options, engine: 'langgraph' }, kills, interleaving);
+export const langGraphKillPoints = (options: LangGraphTarget): Promise<{ index: number; identity: string }[]> => killPointsOf({ ...options, engine: 'langgraph' });
 
-/** Every kill point of the service's invocation (and of its recoveries, with kills: 2), judged against a run never killed. */
-export const checkRestate = (options: CheckRestateOptions): Promise<ScenarioCheck> => exploreModule(restateSystemOf(options), options);
-/** One kill schedule of the service's invocation, judged. */
-export const checkRestateSchedule = (options: RestateTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => judgeModuleSchedule(restateSystemOf(options), kills, interleaving);
-/** The kill points of the invocation never killed. */
-export const restateKillPoints = (options: RestateTarget): Promise<{ index: number; identity: string }[]> => moduleKillPoints(restateSystemOf(options));
+export const checkDbos = (options: CheckDbosOptions): Promise<ScenarioCheck> => check({ ...options, engine: 'dbos' });
+export const checkDbosSchedule = (options: DbosTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => checkSchedule({ ...options, engine: 'dbos' }, kills, interleaving);
+export const dbosKillPoints = (options: DbosTarget): Promise<{ index: number; identity: string }[]> => killPointsOf({ ...options, engine: 'dbos' });
 
-/** Every kill point of the workflow's run (and of its recoveries, with kills: 2), judged against a run never killed. */
-export const checkVercelWorkflow = (options: CheckVercelWorkflowOptions): Promise<ScenarioCheck> => exploreModule(vercelSystemOf(options), options);
-/** One kill schedule of the workflow's run, judged. */
-export const checkVercelWorkflowSchedule = (options: VercelWorkflowTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => judgeModuleSchedule(vercelSystemOf(options), kills, interleaving);
-/** The kill points of the workflow's run never killed. */
-export const vercelWorkflowKillPoints = (options: VercelWorkflowTarget): Promise<{ index: number; identity: string }[]> => moduleKillPoints(vercelSystemOf(options));
+export const checkRestate = (options: CheckRestateOptions): Promise<ScenarioCheck> => check({ ...options, engine: 'restate' });
+export const checkRestateSchedule = (options: RestateTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => checkSchedule({ ...options, engine: 'restate' }, kills, interleaving);
+export const restateKillPoints = (options: RestateTarget): Promise<{ index: number; identity: string }[]> => killPointsOf({ ...options, engine: 'restate' });
+
+export const checkVercelWorkflow = (options: CheckVercelWorkflowOptions): Promise<ScenarioCheck> => check({ ...options, engine: 'vercel-workflow' });
+export const checkVercelWorkflowSchedule = (options: VercelWorkflowTarget, kills: readonly number[], interleaving: readonly number[] = []): Promise<ScenarioScheduleCheck> => checkSchedule({ ...options, engine: 'vercel-workflow' }, kills, interleaving);
+export const vercelWorkflowKillPoints = (options: VercelWorkflowTarget): Promise<{ index: number; identity: string }[]> => killPointsOf({ ...options, engine: 'vercel-workflow' });

@@ -17,7 +17,8 @@ import { PROJECT_ROOT } from '../../model/load.js';
 
 type Command = (args: string[]) => Promise<number> | number;
 
-const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+/** `withModules`: its summary goes on with each kind of user's module the registered engines check. */
+const COMMANDS: Record<string, { summary: string; withModules?: true; load: () => Promise<Command> }> = {
   experiment: {
     summary: "the chapter's experiment: 14 Lantern tasks x 5 ways to recover x 6 kills [--json] [--html FILE]",
     load: async () => (await import('./commands/experiment.js')).experimentCommand,
@@ -27,7 +28,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./commands/estimate.js')).estimateCommand,
   },
   check: {
-    summary: 'every kill point (and kill during recovery, and interleaving) of scenarios or corpus entries: <file.json ...> [--engine E] [--strategy S] [--kills 1|2] [--schedule k1,k2] [--save DIR] [--json] [--html FILE] [--shard i/n] [--tier in-process|process]; your own LangGraph graph: --langgraph <module.ts> --input <input.json> [--graph-export NAME] [--effects-export NAME] [--cassette FILE]; your own DBOS workflow: --dbos <module.ts> --input <input.json> [--workflow-export NAME]; your own Restate service: --restate <module.ts> --input <input.json> [--service-export NAME] [--handler NAME]; your own Vercel workflow: --vercel-workflow <module.ts> --input <input.json> [--workflow-export NAME]',
+    summary: 'every kill point (and kill during recovery, and interleaving) of scenarios or corpus entries: <file.json ...> [--engine E] [--strategy S] [--kills 1|2] [--schedule k1,k2] [--save DIR] [--json] [--html FILE] [--shard i/n] [--tier in-process|process]',
+    withModules: true,
     load: async () => (await import('./commands/check.js')).checkCommand,
   },
   merge: {
@@ -40,13 +42,22 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   },
 };
 
-function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  killpoint ${name.padEnd(11)} ${c.summary}`);
+/** A command's summary, with the kinds of module of its engines where it checks them (the registry is loaded only for help). */
+async function summaryOf(name: string): Promise<string> {
+  const command = COMMANDS[name]!;
+  if (command.withModules === undefined) return command.summary;
+  const [{ moduleEngines }, { moduleUsage }] = await Promise.all([import('../registry.js'), import('../user-module/module-engine.js')]);
+  return [command.summary, ...moduleEngines().map((m) => moduleUsage(m.module))].join('; ');
+}
+
+async function usage(): Promise<string> {
+  const lines = await Promise.all(Object.keys(COMMANDS).map(async (name) => `  killpoint ${name.padEnd(11)} ${await summaryOf(name)}`));
   return ['usage:', ...lines, '  killpoint help <command>   that command\'s usage', '  killpoint --version', '', 'words:', wordsText(), '', 'exit status: 0 every promised check holds, 1 one fails (with the command that replays it), 2 bad input'].join('\n');
 }
 
-function commandUsage(name: string): string {
-  return [`usage: killpoint ${name} ${COMMANDS[name]!.summary.replace(/^[^[<]*?: /, '')}`, '', COMMANDS[name]!.summary, '', 'words:', wordsText(), '', PROMISE_NOTE].join('\n');
+async function commandUsage(name: string): Promise<string> {
+  const summary = await summaryOf(name);
+  return [`usage: killpoint ${name} ${summary.replace(/^[^[<]*?: /, '')}`, '', summary, '', 'words:', wordsText(), '', PROMISE_NOTE].join('\n');
 }
 
 function version(): string {
@@ -65,7 +76,7 @@ export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   // Asked for: usage on stdout, exit 0. Not given a command: usage on stderr, exit 2.
   if (name === '--help' || name === '-h') {
-    console.log(usage());
+    console.log(await usage());
     return 0;
   }
   if (name === '--version' || name === '-V') {
@@ -73,13 +84,13 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (name === undefined) {
-    console.error(`killpoint: expected a command\n${usage()}`);
+    console.error(`killpoint: expected a command\n${await usage()}`);
     return 2;
   }
   if (name === 'help') {
     const topic = args[0];
-    if (topic === undefined) console.log(usage());
-    else if (COMMANDS[topic]) console.log(commandUsage(topic));
+    if (topic === undefined) console.log(await usage());
+    else if (COMMANDS[topic]) console.log(await commandUsage(topic));
     else {
       console.error(`killpoint help: unknown command "${topic}" (commands: ${Object.keys(COMMANDS).join(', ')})`);
       return 2;
@@ -88,11 +99,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    console.error(`killpoint: unknown command "${name}"\n${usage()}`);
+    console.error(`killpoint: unknown command "${name}"\n${await usage()}`);
     return 2;
   }
   if (asksForHelp(args)) {
-    console.log(commandUsage(name));
+    console.log(await commandUsage(name));
     return 0;
   }
   try {

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SystemInputError } from '../engine.js';
 
 const CODE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -43,4 +44,23 @@ export function installedVersion(pkg: string): string | null {
     if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
     if (dirname(dir) === dir) return null;
   }
+}
+
+/** The packages an engine's lives load, beyond killpoint's own dependencies (they are its optional peers). */
+export interface PackageNeeds {
+  /** Who needs them, for the message: the engine's name. */
+  by: string;
+  packages: readonly string[];
+}
+
+/**
+ * Bad input naming every package of `needs` that Node would not find from killpoint's code, with
+ * the command that installs them: checked before a first life, so that a user who has not
+ * installed an engine's packages reads what to install, not a bundler's or a loader's stack.
+ */
+export function requirePackages(needs: PackageNeeds | undefined): void {
+  const missing = (needs?.packages ?? []).filter((p) => installedVersion(p) === null);
+  if (missing.length === 0) return;
+  const what = missing.length === 1 ? `${missing[0]} is` : `${missing.join(', ')} are`;
+  throw new SystemInputError(`${needs!.by}: ${what} not installed; install with: npm install --save-dev ${missing.join(' ')}`);
 }

@@ -27,6 +27,7 @@ import { inPool } from './pool.js';
 import { heldSession, heldTempDir } from './processes.js';
 import { LifeTimes } from '../life-time-limit.js';
 import { copyFolder } from './folder-files.js';
+import { requirePackages, type PackageNeeds } from './package-paths.js';
 import { digestStateFolder, folderBytesKey, type Canonical, type StateFile } from './state-digest.js';
 import { WarmPool, type WarmPoolFigures } from './warm-pool.js';
 
@@ -94,6 +95,8 @@ export interface ProcessTier {
    * a life's kill points are then cut from one repeat of it instead of one killed life each.
    */
   cutsInOneLife?: boolean;
+  /** The packages its lives load, checked before the first (a missing one is bad input naming it). */
+  needs?: PackageNeeds;
   /** Writes a fresh run's durable state (the scenario's shop) into an empty folder. */
   prepare(scenario: Scenario, stateDir: string): void;
   /** Runs one life, in a process, from the state in `stateDir`. */
@@ -149,6 +152,7 @@ class StateSpace {
     scenario: Scenario,
     warm: boolean,
   ) {
+    requirePackages(tier.needs);
     this.warm = warm ? new WarmPool(1) : undefined;
     this.held = heldTempDir(`killpoint-states-${tier.name.replaceAll('/', '-')}-`);
     const dir = join(this.held.dir, 's0');

@@ -14,11 +14,14 @@ import { picksLeft } from './process-life.js';
 import { withTempDir } from './processes.js';
 import type { LifeTimes } from '../life-time-limit.js';
 import type { TierLife, TierLifeRequest } from './process-lives.js';
+import { requirePackages, type PackageNeeds } from './package-paths.js';
 
 /** What a whole run asks of an engine (a ProcessTier gives it). */
 export interface WholeRunTier {
   /** Names the engine and system in temp folders (no spaces). */
   name: string;
+  /** The packages its lives load, checked before the first (a missing one is bad input naming it). */
+  needs?: PackageNeeds;
   /** Writes a fresh run's durable state into an empty folder. */
   prepare(scenario: Scenario, stateDir: string): void;
   /** Runs one life, in a process, from the state in `stateDir`. */
@@ -35,6 +38,7 @@ export interface WholeRunTier {
 export function runWholeInProcesses(tier: WholeRunTier, scenario: Scenario, systemName: string, schedule: Schedule, times?: LifeTimes): Promise<RunOutcome> {
   return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-`, async (dir) => {
     const stateDir = join(dir, 'state');
+    requirePackages(tier.needs);
     tier.prepare(scenario, stateDir);
     const picksTaken: number[] = [];
     const pickWidths: number[] = [];

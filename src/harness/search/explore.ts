@@ -223,22 +223,9 @@ export function* explorePlan(scenario: Scenario, system: SystemUnderTest, option
   // A minimum whose recovery hung is judged from the run that hung: run again, it would cost a full time limit more.
   const again = (f: NonNullable<typeof found>): Plan<JudgedCase> | null => (recoveryHung(f.outcome) ? null : judgeCasePlan(scenario, system, { kills: f.kills, interleaving: f.picks }, f.baseline));
   const plan = found === null ? null : again(found);
-  return {
-    scenarioId: scenario.id,
-    strategy: system.name,
-    tier: tierOf(system),
-    kills: options.kills,
-    promised,
-    interleavings: coverage,
-    schedulesExplored: explored,
-    failures,
-    brokenPromises: promised.filter((c) => failures[c] > 0),
-    minimal: found === null ? null : plan === null ? judged(scenario, system, { kills: found.kills, interleaving: found.picks }, found.baseline, found.outcome) : yield* everyRun(plan),
-    minimalByCheck,
-    reduction: null,
-    minimalSearch: null,
-    ...(hang.hung > 0 && !options.everyKillPointAfterHang ? { stoppedAtHang: hang } : {}),
-  };
+  const judgedMinimal = found === null ? null : plan === null ? judged(scenario, system, { kills: found.kills, interleaving: found.picks }, found.baseline, found.outcome) : yield* everyRun(plan);
+  const exploration = explorationOf(scenario, system, options, coverage, { schedulesExplored: explored, failures, minimalByCheck, reduction: null }, judgedMinimal);
+  return hang.hung > 0 && !options.everyKillPointAfterHang ? { ...exploration, stoppedAtHang: hang } : exploration;
 }
 
 /**
@@ -315,8 +302,8 @@ function reduces(session: Session, options: ExploreOptions): boolean {
   return session.lives !== undefined && options.reduce !== false;
 }
 
-/** The exploration's result once the reduced search has judged every schedule. */
-function reducedExploration(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, coverage: InterleavingCoverage, result: EquivalenceResult, minimal: JudgedCase | null): Exploration {
+/** An exploration's result from what its search counted, whichever search it was: the promises broken are those with failures. */
+function explorationOf(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, coverage: InterleavingCoverage, counted: Pick<Exploration, 'schedulesExplored' | 'failures' | 'minimalByCheck' | 'reduction'>, minimal: JudgedCase | null): Exploration {
   const promised = system.promised;
   return {
     scenarioId: scenario.id,
@@ -325,12 +312,12 @@ function reducedExploration(scenario: Scenario, system: SystemUnderTest, options
     kills: options.kills,
     promised,
     interleavings: coverage,
-    schedulesExplored: result.schedulesExplored,
-    failures: result.failures,
-    brokenPromises: promised.filter((c) => result.failures[c] > 0),
+    schedulesExplored: counted.schedulesExplored,
+    failures: counted.failures,
+    brokenPromises: promised.filter((c) => counted.failures[c] > 0),
     minimal,
-    minimalByCheck: result.minimalByCheck,
-    reduction: result.reduction,
+    minimalByCheck: counted.minimalByCheck,
+    reduction: counted.reduction,
     minimalSearch: null,
   };
 }
@@ -359,6 +346,6 @@ function exploreSample(session: Session, system: SystemUnderTest, options: Explo
   return andThen(reduced, (result) => {
     const found = result.minimal === null ? null : result.list[result.minimal.order]!;
     const minimal = found === null ? null : runPlan(judgeCasePlan(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline), session, drive);
-    return andThen(minimal, (m) => reducedExploration(scenario, system, options, result.coverage!, result, m));
+    return andThen(minimal, (m) => explorationOf(scenario, system, options, result.coverage!, result, m));
   });
 }

@@ -7,13 +7,14 @@
 
 import { ENV } from '../process/protocol.js';
 import { picksFromVariable, requiredVariable, runChildMain, runProtocolLife, type EmitEvent } from '../process/child-main.js';
+import type { Conversation } from '../../model/conversation.js';
 import type { BundledModule } from './load.js';
 import { EXIT_BAD_SETUP, UserModuleSetupError } from './setup-error.js';
 
-/** What an engine's module life is given. */
-export interface ModuleLifeInputs<Spec> {
+/** What an engine's module life is given: `loaded`, the module as the bundled child loaded it (absent, the life loads it). */
+export interface ModuleLifeInputs<Spec, Loaded extends BundledModule = BundledModule> {
   spec: Spec;
-  loaded?: BundledModule;
+  loaded?: Loaded;
   stateDir: string;
   lifeIndex: number;
   picks: number[];
@@ -21,15 +22,16 @@ export interface ModuleLifeInputs<Spec> {
   onPick: (pick: number, width: number) => void;
 }
 
-export interface ModuleChild<Spec> {
+export interface ModuleChild<Spec, Loaded extends BundledModule = BundledModule> {
   /** The variables naming the run file and the picks. */
   env: { run: string; picks: string };
-  life: (inputs: ModuleLifeInputs<Spec>) => Promise<null>;
+  /** Runs the life; a life that ends with a conversation of the engine's own (a graph's messages) hands it back. */
+  life: (inputs: ModuleLifeInputs<Spec, Loaded>) => Promise<Conversation | null>;
   /** Errors of the engine's own that are bad input too, beside the module's set-up errors. */
   alsoBadInput?: (error: unknown) => boolean;
 }
 
-export function runModuleChild<Spec>(child: ModuleChild<Spec>, loaded?: BundledModule): void {
+export function runModuleChild<Spec, Loaded extends BundledModule = BundledModule>(child: ModuleChild<Spec, Loaded>, loaded?: Loaded): void {
   runChildMain(
     () =>
       runProtocolLife<Spec>(

@@ -12,6 +12,8 @@ import type { Engine, SystemUnderTest } from '../../../src/harness/engine.js';
 import { STEP_RECORDED } from '../../../src/harness/check/event-kinds.js';
 import { driveLife, runLives } from '../../../src/harness/life-loop.js';
 import type { Scenario } from '../../../src/model/scenario.js';
+import { loadScenarioFile } from '../../../src/model/load.js';
+import type { ModuleEngine } from '../../../src/harness/user-module/module-engine.js';
 
 /** What survives a kill: the service's counter and key table, the task's record, the answers sent. */
 interface Durable {
@@ -79,6 +81,24 @@ function system(name: 'no-key' | 'with-key'): SystemUnderTest {
 
 const SYSTEMS = { 'no-key': system('no-key'), 'with-key': system('with-key') };
 
+/**
+ * A user's own counter task (a scenario file standing for the module), checked the way a user's
+ * graph or workflow is: named by --counter on the command line, `counter` in killpointTests,
+ * `engine: 'counter'` in check(). Declared here alone: nothing outside this folder names it.
+ */
+const counterModule: ModuleEngine = {
+  cliOption: '--counter',
+  vitestField: 'counter',
+  kind: 'your own counter task (test only)',
+  exports: 'a counter task',
+  flags: [{ flag: '--key', field: 'key', value: 'yes|no', expected: 'yes or no' }],
+  system: (options) => {
+    const keyed = options.key === 'yes';
+    const input = typeof options.inputFile === 'string' ? options.inputFile : JSON.stringify(options.input);
+    return { ...SYSTEMS[keyed ? 'with-key' : 'no-key'], ownTask: loadScenarioFile(options.module), selector: ['--counter', options.module, '--input', input, ...(keyed ? ['--key', 'yes'] : [])] };
+  },
+};
+
 export const counterEngine: Engine = {
   name: 'counter',
   summary: 'a counter service, with and without a key (test only)',
@@ -87,4 +107,5 @@ export const counterEngine: Engine = {
   system: (name) => SYSTEMS[name as keyof typeof SYSTEMS],
   // The task's record of its add is a workflow's step record: the shared kind, declared once.
   eventKinds: [STEP_RECORDED],
+  module: counterModule,
 };

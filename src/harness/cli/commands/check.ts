@@ -9,8 +9,8 @@
 // it expects. --save keeps each minimal counterexample as a corpus entry.
 //
 // killpoint check --langgraph <module> --input <input.json | JSON> [--graph-export NAME] [--effects-export NAME] [--cassette F] [...]
-// killpoint check --dbos <module> --input <input.json | JSON> [--workflow-export NAME] [--effects-export NAME] [...]
-// check a user's own LangGraph graph or DBOS workflow on its own input (the engines' module/ folders).
+// checks a user's own module on its own input: each engine that checks one declares its option and
+// its own flags in its folder (Engine.module, user-module/module-engine.ts), read here from the registry.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -27,17 +27,14 @@ import { decimalInt, killDepth, killPointList, parseShard, shardOf, type Shard }
 import { mustLandEveryKill, mustPickInRange } from '../../search/schedule-bounds.js';
 import { startProgress } from '../progress.js';
 import { readerGone, yieldToReader } from '../reader.js';
-import { DEFAULT_ENGINE, engineNamed, engineNames } from '../../registry.js';
+import { DEFAULT_ENGINE, engineNamed, engineNames, moduleEngines } from '../../registry.js';
 import { tierOf, type SystemUnderTest } from '../../engine.js';
 import { stripCasesPlan, stripOf, type Strip } from '../../report/check-data.js';
 import { checkReportHtml } from '../../report/check-html.js';
 import { prepareReportFile, writeReportFile } from '../../report/write.js';
 import { explorationJson, formatExploration, formatFailure, type CaseSource } from '../../report/text.js';
 import { differences } from '../../check/verdict-lines.js';
-import { langGraphModuleSpec, langGraphModuleSystem, type LangGraphModuleOptions } from '../../engines/langgraph/module/system.js';
-import { dbosModuleSpec, dbosModuleSystem, type DbosModuleOptions } from '../../engines/dbos/module/system.js';
-import { restateModuleSpec, restateModuleSystem, type RestateModuleOptions } from '../../engines/restate/module/system.js';
-import { vercelModuleSpec, vercelModuleSystem, type VercelModuleOptions } from '../../engines/vercel-workflow/module/system.js';
+import { COMMON_MODULE_FLAGS, type ModuleEngine, type ModuleEngineOptions, type ModuleFlag } from '../../user-module/module-engine.js';
 
 interface CheckArgs {
   files: string[];
@@ -58,21 +55,29 @@ interface CheckArgs {
   shard: Shard | null;
   /** Where a real engine's lives run, when asked (--tier): else the engine's default. */
   tier: 'in-process' | 'process' | null;
-  /** A user's own LangGraph graph (--langgraph), DBOS workflow (--dbos) or Restate service (--restate), with --input and its options, checked on its own input. */
-  ownModule: { engine: ModuleOption | null; options: ModuleOptions } | null;
+  /** A user's own module (--langgraph, --dbos, ...: an engine's Engine.module), with --input and its options, checked on its own input. */
+  ownModule: { engine: ModuleEngine | null; options: ModuleEngineOptions; flags: string[] } | null;
 }
 
-type ModuleOption = '--langgraph' | '--dbos' | '--restate' | '--vercel-workflow';
-type ModuleOptions = LangGraphModuleOptions & DbosModuleOptions & RestateModuleOptions & VercelModuleOptions;
+/** Every option of a user's module: each kind's own (some shared by two kinds), then every module's. */
+function moduleFlags(): ModuleFlag[] {
+  const byFlag = new Map<string, ModuleFlag>();
+  for (const { module } of moduleEngines()) for (const f of module.flags) byFlag.set(f.flag, f);
+  for (const f of COMMON_MODULE_FLAGS) byFlag.set(f.flag, f);
+  return [...byFlag.values()];
+}
 
-/** The options that belong to some kinds of module only, and the module options they belong to. */
-const MODULE_ONLY: readonly [keyof ModuleOptions, string, readonly ModuleOption[]][] = [
-  ['graphExport', '--graph-export', ['--langgraph']],
-  ['cassette', '--cassette', ['--langgraph']],
-  ['workflowExport', '--workflow-export', ['--dbos', '--vercel-workflow']],
-  ['serviceExport', '--service-export', ['--restate']],
-  ['handler', '--handler', ['--restate']],
-];
+/** The kinds of module whose own option `flag` is. */
+function ownersOf(flag: string): ModuleEngine[] {
+  return moduleEngines().map((m) => m.module).filter((m) => m.flags.some((f) => f.flag === flag));
+}
+
+/** Options only a module takes, given while no module is: bad input naming them and the modules that take them. */
+function moduleOptionsWithoutModule(): string {
+  const options = moduleFlags().map((f) => f.flag);
+  const modules = moduleEngines().map((m) => `${m.module.cliOption} <module>`);
+  return `${options.join(', ')}: only with ${modules.slice(0, -1).join(', ')} or ${modules.at(-1)}`;
+}
 
 function intList(value: string | undefined, option: string, min: number): number[] {
   if (value === undefined) throw new UsageError(`${option}: expected a comma-separated list of integers`);
@@ -93,16 +98,28 @@ const MAX_INTERLEAVINGS = 10_000;
 
 export function parseCheckArgs(args: string[]): CheckArgs {
   const parsed: CheckArgs = { files: [], engine: DEFAULT_ENGINE, strategies: [], kills: 1, interleavingBound: DEFAULT_EXPLORE_OPTIONS.interleavingBound, seed: DEFAULT_EXPLORE_OPTIONS.seed, schedule: null, interleaving: [], json: false, saveDir: null, htmlPath: null, shard: null, tier: null, ownModule: null };
-  const own = (): NonNullable<CheckArgs['ownModule']> => (parsed.ownModule ??= { engine: null, options: { module: '' } });
-  const module = () => own().options;
-  const moduleOf = (engine: ModuleOption, path: string | undefined, exports: string) => {
-    if (own().engine !== null) throw new UsageError(`${engine}: one module at a time (${own().engine} was given)`);
+  const own = (): NonNullable<CheckArgs['ownModule']> => (parsed.ownModule ??= { engine: null, options: { module: '' }, flags: [] });
+  const moduleOf = (engine: ModuleEngine, path: string | undefined) => {
+    if (own().engine !== null) throw new UsageError(`${engine.cliOption}: one module at a time (${own().engine!.cliOption} was given)`);
     own().engine = engine;
-    module().module = word(path, engine, `the path of the module that exports ${exports}`);
+    own().options.module = word(path, engine.cliOption, `the path of the module that exports ${engine.exports}`);
   };
+  const kinds = moduleEngines().map((m) => m.module);
+  const flags = moduleFlags();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = (): string | undefined => args[++i];
+    const kind = kinds.find((m) => m.cliOption === arg);
+    const flag = flags.find((f) => f.flag === arg);
+    if (kind !== undefined) {
+      moduleOf(kind, value());
+      continue;
+    }
+    if (flag !== undefined) {
+      own().options[flag.field] = word(value(), flag.flag, flag.expected);
+      own().flags.push(flag.flag);
+      continue;
+    }
     switch (arg) {
       case '--engine': {
         const name = value();
@@ -155,51 +172,22 @@ export function parseCheckArgs(args: string[]): CheckArgs {
         parsed.tier = tier;
         break;
       }
-      case '--langgraph':
-        moduleOf('--langgraph', value(), 'createGraph(ctx)');
-        break;
-      case '--dbos':
-        moduleOf('--dbos', value(), 'createWorkflow(ctx)');
-        break;
-      case '--restate':
-        moduleOf('--restate', value(), 'createService(ctx)');
-        break;
-      case '--vercel-workflow':
-        moduleOf('--vercel-workflow', value(), 'a "use workflow" function and readEffects(ctx)');
-        break;
-      case '--service-export':
-        module().serviceExport = word(value(), '--service-export', 'the name of the export that defines the service');
-        break;
-      case '--handler':
-        module().handler = word(value(), '--handler', "the name of the service's handler to invoke");
-        break;
-      case '--workflow-export':
-        module().workflowExport = word(value(), '--workflow-export', 'the name of the export that registers the workflow');
-        break;
-      case '--input':
-        module().inputFile = word(value(), '--input', "a JSON file with the graph's input");
-        break;
-      case '--graph-export':
-        module().graphExport = word(value(), '--graph-export', 'the name of the export that builds the graph');
-        break;
-      case '--effects-export':
-        module().effectsExport = word(value(), '--effects-export', 'the name of the export that reads the effects');
-        break;
-      case '--cassette':
-        module().cassette = word(value(), '--cassette', "the file of the model's recorded replies (recorded when missing)");
-        break;
       default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard, --tier, --langgraph, --dbos, --restate, --vercel-workflow, --input, --graph-export, --workflow-export, --service-export, --handler, --effects-export, --cassette)`);
+        if (arg.startsWith('-')) throw new UsageError(`unknown option "${arg}" (options: --engine, --strategy, --kills, --interleavings, --seed, --schedule, --interleaving, --json, --save, --html, --shard, --tier, ${[...kinds.map((m) => m.cliOption), ...flags.map((f) => f.flag)].join(', ')})`);
         parsed.files.push(arg);
     }
   }
   if (parsed.schedule === null && parsed.interleaving.length > 0) throw new UsageError('--interleaving: only with --schedule');
   const mine = parsed.ownModule;
   if (mine !== null) {
-    if (mine.engine === null) throw new UsageError('--input, --graph-export, --workflow-export, --service-export, --handler, --effects-export and --cassette: only with --langgraph <module>, --dbos <module>, --restate <module> or --vercel-workflow <module>');
-    if (parsed.files.length > 0 || parsed.strategies.length > 0 || parsed.engine !== DEFAULT_ENGINE) throw new UsageError(`${mine.engine}: checks your own module on its own input; leave out scenario files, --engine and --strategy`);
-    if (mine.options.inputFile === undefined) throw new UsageError(`${mine.engine}: expected --input <file>, a JSON file with the module's input`);
-    for (const [field, flag, owners] of MODULE_ONLY) if (!owners.includes(mine.engine) && mine.options[field] !== undefined) throw new UsageError(`${flag}: only with ${owners.join(' or ')}`);
+    if (mine.engine === null) throw new UsageError(moduleOptionsWithoutModule());
+    const option = mine.engine.cliOption;
+    if (parsed.files.length > 0 || parsed.strategies.length > 0 || parsed.engine !== DEFAULT_ENGINE) throw new UsageError(`${option}: checks your own module on its own input; leave out scenario files, --engine and --strategy`);
+    if (mine.options.inputFile === undefined) throw new UsageError(`${option}: expected --input <file>, a JSON file with the module's input`);
+    for (const flag of mine.flags) {
+      const owners = ownersOf(flag);
+      if (owners.length > 0 && !owners.includes(mine.engine)) throw new UsageError(`${flag}: only with ${owners.map((m) => m.cliOption).join(' or ')}`);
+    }
   }
   if (parsed.schedule !== null && parsed.htmlPath !== null) throw new UsageError('--html: draws every kill point of an exploration; leave out --schedule');
   if (parsed.schedule !== null && parsed.shard !== null) throw new UsageError('--shard: splits an exploration among machines; leave out --schedule');
@@ -212,14 +200,6 @@ export function parseCheckArgs(args: string[]): CheckArgs {
     if (engine.system(name) === undefined) throw new UsageError(`--strategy: expected one of ${engine.systemNames.join(', ')}, got "${name}"`);
   }
   return parsed;
-}
-
-/** The system of a user's own module, by the option that named it. */
-function ownModuleSystem(option: ModuleOption, options: ModuleOptions, tier: CheckArgs['tier']): SystemUnderTest {
-  if (option === '--dbos') return dbosModuleSystem(dbosModuleSpec(options), tier ?? undefined);
-  if (option === '--vercel-workflow') return vercelModuleSystem(vercelModuleSpec(options), tier ?? undefined);
-  if (option === '--restate') return restateModuleSystem(restateModuleSpec(options), tier ?? undefined);
-  return langGraphModuleSystem(langGraphModuleSpec(options), tier ?? undefined);
 }
 
 function word(value: string | undefined, option: string, expected: string): string {
@@ -262,11 +242,11 @@ export async function checkCommand(args: string[]): Promise<number> {
     ? a.files
     : readdirSync(LANTERN_DIR).filter((n) => n.endsWith('.json')).sort().map((n) => displayPath(join(LANTERN_DIR, n)));
   const engine = engineNamed(a.engine)!;
-  const ownGraph = a.ownModule === null ? null : ownModuleSystem(a.ownModule.engine!, a.ownModule.options, a.tier);
-  const systems = ownGraph !== null ? [ownGraph] : (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name, a.tier === null ? {} : { tier: a.tier })!);
-  const scenarios: { scenario: Scenario; source: CaseSource }[] = ownGraph?.ownTask === undefined ? [] : [{ scenario: ownGraph.ownTask, source: { kind: 'own-task' } }];
+  const ownSystem = a.ownModule === null ? null : a.ownModule.engine!.system(a.ownModule.options, a.tier ?? undefined);
+  const systems = ownSystem !== null ? [ownSystem] : (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name, a.tier === null ? {} : { tier: a.tier })!);
+  const scenarios: { scenario: Scenario; source: CaseSource }[] = ownSystem?.ownTask === undefined ? [] : [{ scenario: ownSystem.ownTask, source: { kind: 'own-task' } }];
   const corpusFiles: string[] = [];
-  for (const file of ownGraph === null ? files : []) {
+  for (const file of ownSystem === null ? files : []) {
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(file, 'utf8'));

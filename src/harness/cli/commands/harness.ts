@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../../usage-error.js';
 import type { ExternalHarness } from '../../engines/external/external.js';
 import { externalSystem, externalTask } from '../../engines/external/engine.js';
+import { watchNothingWritten } from '../../engines/external/nothing-written.js';
 import { explore, judgeCasePlan, mustFinish, resolveKillsPlan } from '../../search/explore.js';
 import { runPlan } from '../../search/plan.js';
 import { withSession } from '../../session.js';
@@ -85,6 +86,8 @@ export async function harnessCommand(args: string[]): Promise<number> {
   const system = externalSystem(harness);
   const task = externalTask(harness);
   const source: CaseSource = { kind: 'harness', command: harness.name };
+  // A pass over a run never killed that wrote nothing rests on nothing: its note (nothing-written.ts).
+  const nothingWritten = watchNothingWritten(system);
   const print = (text: string): void => {
     if (!parsed.values.json) console.log(text);
   };
@@ -114,6 +117,8 @@ export async function harnessCommand(args: string[]): Promise<number> {
   const exploration = await explore(task, system, { kills, interleavingBound: 1, seed: 1, everyKillPointAfterHang: all }, { concurrency, progress, onHang: (outcome) => onHang(outcome, all) });
   if (parsed.values.json) console.log(JSON.stringify(explorationJson(exploration, source), null, 2));
   print(formatExploration(exploration, source));
+  const note = exploration.brokenPromises.length === 0 ? nothingWritten() : null;
+  if (note !== null) print(note);
   if (parsed.values.save !== undefined && exploration.minimal !== null) {
     // The minimal case as a corpus entry of the external engine: `killpoint check <entry>` replays
     // it (from the folder the harness command is relative to) and compares the verdict.

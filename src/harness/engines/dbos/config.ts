@@ -20,11 +20,17 @@
 //                      limit ends it: bad input, exit 2).
 
 import { givenPostgresUrl } from './backends/postgres-url.js';
+import type { PackageNeeds } from '../../process/package-paths.js';
 
 export const BACKENDS = ['pglite', 'postgres'] as const;
 export const MODES = ['workflow', 'workflow+keys', 'workflow+random-keys', 'workflow/new-executor'] as const;
 
 export type Backend = (typeof BACKENDS)[number];
+
+/** What a DBOS life loads: the SDK, and on the embedded backend PGlite, which killpoint serves. */
+export function dbosNeeds(backend: Backend): PackageNeeds {
+  return { by: 'dbos', packages: ['@dbos-inc/dbos-sdk', ...(backend === 'pglite' ? ['@electric-sql/pglite'] : [])] };
+}
 export type Mode = (typeof MODES)[number];
 export type Keys = 'none' | 'stable' | 'random';
 

@@ -25,6 +25,7 @@ import { DEFAULT_DBOS_TIER, dbosTier, type DbosLivesIn } from './tier.js';
 import { holdingBackend } from './backend.js';
 import { processSystem, systemsByTier } from '../../process/process-system.js';
 import { dbosModuleSystemNamed } from './module/system.js';
+import { dbosModuleEngine } from './module/module-engine.js';
 
 function promises(c: DbosConfig): readonly CheckName[] {
   return c.keys === 'none' ? ['lost-write', 'invalid-conversation', 'half-answer', 'answer-twice'] : CHECK_NAMES;
@@ -70,4 +71,5 @@ export const dbosEngine: Engine = {
   system: dbosSystem,
   tiers: [DEFAULT_DBOS_TIER, 'process'],
   eventKinds: EVENT_KINDS,
+  module: dbosModuleEngine,
 };

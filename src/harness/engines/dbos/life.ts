@@ -26,7 +26,7 @@ import { BatchGate } from '../../interleaving.js';
 import { installCommitHooks } from './hooks.js';
 import { APP_NAME, QUEUE_NAME, DBOS_STATE_FILES, type RunIdentity } from './run-spec.js';
 import type { EmitEvent } from '../../process/child-main.js';
-import { streamReply } from '../../process/stream-reply.js';
+import { scriptedModelCall } from '../../process/stream-reply.js';
 
 /** A scripted task never needs more turns than this; more means a runaway loop. */
 const MAX_TURNS = 200;
@@ -115,12 +115,9 @@ export async function runDbosLife(inputs: DbosLifeInputs): Promise<Conversation>
 
   const modelStep = async (conversation: Conversation, step: number): Promise<AssistantMessage> => {
     checkStep(step);
-    const modelCall = modelCalls++;
-    emit({ kind: 'model-request', modelCall });
-    const reply = script.reply(conversation);
-    await streamReply(reply, modelCall, emit);
+    const message = await scriptedModelCall(script, conversation, modelCalls++, emit);
     recording = { step };
-    return reply.message;
+    return message;
   };
 
   const toolStep = async (call: ToolCall, step: number): Promise<ToolResult> => {

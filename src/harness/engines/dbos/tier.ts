@@ -23,7 +23,7 @@ import { serializeScenario } from '../../../model/scenario-json.js';
 import { databaseClient as database, systemDatabase } from './backend.js';
 import type { Queryable } from './pg.js';
 import { dbosChild } from './bundle.js';
-import type { Backend, DbosConfig } from './config.js';
+import { dbosNeeds, type Backend, type DbosConfig } from './config.js';
 import { copyIdentity, IDENTITY_FILE, identityOf, runIdentity } from './identity.js';
 import { DBOS_ENV, DBOS_LIFE_TIMEOUT_VARIABLE, DBOS_STATE_FILES, type DbosRunSpec, type RunIdentity } from './run-spec.js';
 
@@ -253,6 +253,7 @@ export function dbosTier(config: DbosConfig, systemName: string, livesIn: DbosLi
     ],
     // Fresh random keys are seeded by the life number, and the broken new-executor variant names its executor by it.
     readsLifeIndex: config.keys === 'random' || config.newExecutorEachLife,
+    needs: dbosNeeds(config.backend),
     prepare: (scenario, stateDir) => {
       mkdirSync(stateDir, { recursive: true });
       Shop.create(scenario.shop, join(stateDir, DBOS_STATE_FILES.shop)).close();

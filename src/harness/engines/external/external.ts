@@ -6,7 +6,6 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readOutbox } from '../../../model/file-stores.js';
-import { canonicalJson } from '../../../model/canonical-json.js';
 import { LifeTimedOut, runChild, type ChildExit } from '../../process/processes.js';
 import { DEFAULT_LIFE_TIMEOUT_MS, type LifeTimes } from '../../life-time-limit.js';
 import type { TierLife, TierLifeRequest } from '../../process/process-lives.js';
@@ -17,6 +16,7 @@ import type { RunEvent } from '../../check/events.js';
 import { killPointIdentity } from '../../check/kill-points.js';
 import type { CommittedWrite, LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
 import { MAX_EVENTS_PER_LIFE } from '../../life-loop.js';
+import { runNeverKilledTwice, sameStep } from './never-killed-twice.js';
 
 export interface ExternalHarness {
   /** Shown in reports, e.g. `python3 refund_agent.py --keys`. */
@@ -50,8 +50,8 @@ export const EXTERNAL_TASK: Scenario = {
  * the state folder. The shop's rows and refusals are the harness's own business: the outcome holds
  * its write_log and its delivered answers, no shop rows and no conversation.
  */
-export async function runExternal(harness: ExternalHarness, kills: number[], times?: LifeTimes): Promise<RunOutcome> {
-  const outcome = await runWholeInProcesses(externalTier(harness), EXTERNAL_TASK, harness.name, { kills, interleaving: [] }, times);
+export async function runExternal(harness: ExternalHarness, kills: number[], times?: LifeTimes, besideState?: (stateDir: string) => void): Promise<RunOutcome> {
+  const outcome = await runWholeInProcesses(externalTier(harness, besideState), EXTERNAL_TASK, harness.name, { kills, interleaving: [] }, times);
   if (kills.length === 0) mustGiveSomethingToJudge(harness.name, outcome.lives[0]!, outcome.delivered);
   return outcome;
 }
@@ -60,22 +60,23 @@ export async function runExternal(harness: ExternalHarness, kills: number[], tim
  * The runs of one session of the harness. A kill point is judged against the run never killed,
  * which means something only when the killed run's first life did what that run did up to its
  * kill point: the same events, index by index (what the explorer by equivalence asks of a process
- * engine's lives, process-lives.ts: mustRepeat). The session keeps the first life of its first run
- * never killed and holds the first life of every later run to it; one that differs (another path
- * when killed, another order each run) is bad input, never judged. The search runs the run never
- * killed first; a run that comes back before it still waits for it to be compared.
+ * engine's lives, process-lives.ts: mustRepeat). The session runs its first run never killed twice
+ * (never-killed-twice.ts: state kept outside the folder, another order each run), keeps its first
+ * life and holds the first life of every later run to it; one that differs (another path when
+ * killed) is bad input, never judged. The search runs the run never killed first; a run that comes
+ * back before it still waits for it to be compared.
  */
 export function externalRuns(harness: ExternalHarness): (schedule: Schedule, times?: LifeTimes) => Promise<RunOutcome> {
   let neverKilled: Promise<LifeRecord | null> | null = null;
   return async (schedule, times) => {
-    const running = runExternal(harness, schedule.kills, times);
     const reference = neverKilled;
     if (reference === null && schedule.kills.length === 0) {
+      const running = runNeverKilledTwice(harness.name, (besideState) => runExternal(harness, [], times, besideState));
       // A run never killed that fails reports its own error to whoever asked for it.
       neverKilled = running.then((outcome) => outcome.lives[0] ?? null, () => null);
       return running;
     }
-    const outcome = await running;
+    const outcome = await runExternal(harness, schedule.kills, times);
     const first = await reference;
     if (first !== null) mustRepeatTheRunNeverKilled(harness.name, first, outcome);
     return outcome;
@@ -96,17 +97,6 @@ function mustRepeatTheRunNeverKilled(name: string, neverKilled: LifeRecord, outc
     if (expected !== undefined && got !== undefined && sameStep(expected, got)) continue;
     throw new ProtocolError(`${name}: ${which} ${howItDiffers(i, expected, got, life, neverKilled)}: an agent whose lives do not repeat cannot be judged at a kill point`);
   }
-}
-
-/**
- * Two events record the same step of the agent: the same kind and fields. Two fields are of the
- * moment, not of the path: when it happened (atMs), and the key of a write, which an agent may make
- * afresh in each run (a key that then changes between a write and its repeat is the verdict's
- * finding, not a different path).
- */
-function sameStep(a: RunEvent, b: RunEvent): boolean {
-  const step = ({ atMs: _atMs, key: _key, ...fields }: RunEvent & { key?: unknown }): string => canonicalJson(fields);
-  return step(a) === step(b);
 }
 
 function howItDiffers(i: number, expected: RunEvent | undefined, got: RunEvent | undefined, life: LifeRecord, neverKilled: LifeRecord): string {
@@ -195,7 +185,7 @@ function killPointText(killed: LifeRecord, lifeIndex: number): string {
  * The harness as one whole run asks of an engine: an empty state folder (the agent makes its shop),
  * its lives, each told of the one before it, and what its stores hold.
  */
-function externalTier(harness: ExternalHarness): WholeRunTier {
+function externalTier(harness: ExternalHarness, besideState?: (stateDir: string) => void): WholeRunTier {
   const earlier: LifeRecord[] = [];
   return {
     name: 'external',
@@ -206,6 +196,7 @@ function externalTier(harness: ExternalHarness): WholeRunTier {
       return life;
     },
     stores: (_scenario, stateDir, lives) => {
+      besideState?.(stateDir);
       // A last life that crashed, stopped or hung before making its shop has written nothing; one that ran to its end must have made it.
       const stopped = lives.at(-1)?.end === 'failed';
       const { writes, delivered } = stopped && !existsSync(join(stateDir, 'shop.sqlite')) ? { writes: [], delivered: readDelivered(stateDir, harness.name) } : readStores(stateDir, harness.name);

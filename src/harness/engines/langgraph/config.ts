@@ -12,6 +12,14 @@
 //   /next-only-resume (broken) a recovery that takes an empty `getState().next` to mean the run
 //             has finished; after a kill right after a task's writes were saved it has not.
 
+import type { PackageNeeds } from '../../process/package-paths.js';
+
+/** What a user's graph runs on beside its own code: LangChain's core, LangGraph and the SQLite checkpointer killpoint observes. */
+export const LANGGRAPH_MODULE_NEEDS: PackageNeeds = { by: 'langgraph', packages: ['@langchain/core', '@langchain/langgraph', '@langchain/langgraph-checkpoint-sqlite'] };
+
+/** The bundled graphs also declare their tools' schemas with zod. */
+export const LANGGRAPH_BUNDLED_NEEDS: PackageNeeds = { by: 'langgraph', packages: [...LANGGRAPH_MODULE_NEEDS.packages, 'zod'] };
+
 export const SHAPES = ['toolnode', 'react'] as const;
 export const DURABILITIES = ['exit', 'async', 'sync'] as const;
 

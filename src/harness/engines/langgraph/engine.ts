@@ -26,6 +26,7 @@ import { allLangGraphConfigs, langGraphConfigNamed, langGraphSystemName, type La
 import { processSystem, systemsByTier } from '../../process/process-system.js';
 import { DEFAULT_LANGGRAPH_TIER, langGraphTier, type LangGraphLivesIn } from './run.js';
 import { langGraphModuleSystemNamed } from './module/system.js';
+import { langGraphModuleEngine } from './module/module-engine.js';
 
 function promises(c: LangGraphConfig): readonly CheckName[] {
   if (c.durability === 'exit') return ['invalid-conversation', 'half-answer', 'answer-twice'];
@@ -59,4 +60,5 @@ export const langGraphEngine: Engine = {
   system: langGraphSystem,
   tiers: [DEFAULT_LANGGRAPH_TIER, 'process'],
   eventKinds: LANGGRAPH_EVENT_KINDS,
+  module: langGraphModuleEngine,
 };

@@ -29,7 +29,7 @@ import { lifeJobOf, type BrokenLife } from '../../in-process/life-job.js';
 import { langGraphInProcessLife, type LangGraphLifeJob } from './in-process-job.js';
 import { SystemInputError } from '../../engine.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
-import type { LangGraphConfig } from './config.js';
+import { LANGGRAPH_BUNDLED_NEEDS, type LangGraphConfig } from './config.js';
 import { EXIT_BAD_INPUT, LG_ENV, LANGGRAPH_LIFE_TIMEOUT_VARIABLE, LANGGRAPH_STATE_FILES, type LangGraphFaults, type LangGraphRunSpec } from './run-spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
@@ -153,6 +153,7 @@ export function langGraphTier(config: LangGraphConfig, systemName: string, fault
       { name: LANGGRAPH_STATE_FILES.outbox, kind: 'bytes' },
     ],
     canonical: renameUuidsAndTimes,
+    needs: LANGGRAPH_BUNDLED_NEEDS,
     prepare: (scenario, stateDir) => prepareState(run(scenario), stateDir),
     cutsInOneLife: inProcess && variant.cutEach === undefined,
     life: (scenario, request) => (inProcess ? langGraphLifeInProcess(run(scenario), request, variant) : langGraphLife(run(scenario), request)),

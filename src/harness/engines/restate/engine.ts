@@ -24,6 +24,7 @@ import { requireAiMiddleware } from './packages.js';
 import { restateSession } from './session.js';
 import { DEFAULT_RESTATE_TIER, restateTier, type RestateLivesIn } from './tier.js';
 import { restateModuleSystemNamed } from './module/system.js';
+import { restateModuleEngine } from './module/module-engine.js';
 
 /** Every kind Restate's lives emit beyond the scenario's: a step's start, its journal entry, the invocation's output. */
 const EVENT_KINDS = [...RESTATE_EVENT_KINDS, STEP_RECORDED];
@@ -74,4 +75,5 @@ export const restateEngine: Engine = {
   system: restateSystem,
   tiers: [DEFAULT_RESTATE_TIER, 'process'],
   eventKinds: EVENT_KINDS,
+  module: restateModuleEngine,
 };

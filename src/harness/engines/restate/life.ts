@@ -26,7 +26,7 @@ import { Shop } from '../../../model/shop.js';
 import { isWriteTool, type ToolName, type ToolResult } from '../../../model/tools.js';
 import { FileOutbox } from '../../../model/file-stores.js';
 import type { EmitEvent } from '../../process/child-main.js';
-import { streamReply } from '../../process/stream-reply.js';
+import { scriptedModelCall } from '../../process/stream-reply.js';
 import type { RestateConfig } from './config.js';
 import { BatchGate } from '../../interleaving.js';
 import { invocationOutput, registerUnlessKnown, sendOnce, type AgentOutput } from './client.js';
@@ -83,18 +83,9 @@ export async function runRestateLife(inputs: RestateLifeInputs): Promise<Convers
   const startedUnsaid = new Set<string>();
 
   const modelStep = async (conversation: Conversation): Promise<AssistantMessage> => {
-    const modelCall = modelCalls++;
-    emit({ kind: 'model-request', modelCall });
-    let reply;
-    try {
-      reply = script.reply(conversation);
-    } catch (error) {
-      // A conversation the model rejects is the life's failure, not something to retry.
-      if ((error as Error).name === 'ConversationRejected') throw new restate.TerminalError(`ConversationRejected: ${(error as Error).message}`);
-      throw error;
-    }
-    await streamReply(reply, modelCall, emit);
-    return reply.message;
+    // A conversation the model rejects is the life's failure, not something to retry.
+    const terminal = (error: unknown): unknown => ((error as Error).name === 'ConversationRejected' ? new restate.TerminalError(`ConversationRejected: ${(error as Error).message}`) : error);
+    return scriptedModelCall(script, conversation, modelCalls++, emit, terminal);
   };
 
   const toolStep = async (call: ToolCall, step: number, invocationId: string): Promise<ToolResult> => {

@@ -24,6 +24,7 @@ import { allVercelConfigs, vercelConfigNamed, type VercelConfig } from './config
 import { VERCEL_EVENT_KINDS } from './event-kinds.js';
 import { vercelModuleSystemNamed } from './module/system.js';
 import { DEFAULT_VERCEL_TIER, vercelTier, type VercelLivesIn } from './tier.js';
+import { vercelModuleEngine } from './module/module-engine.js';
 
 /** Every kind the lives emit beyond the scenario's: the world's events, each step's record. */
 const EVENT_KINDS = [...VERCEL_EVENT_KINDS, STEP_RECORDED];
@@ -64,4 +65,5 @@ export const vercelWorkflowEngine: Engine = {
   system: vercelWorkflowSystem,
   tiers: [DEFAULT_VERCEL_TIER, 'process'],
   eventKinds: EVENT_KINDS,
+  module: vercelModuleEngine,
 };

@@ -18,7 +18,7 @@ import { Shop } from '../../../model/shop.js';
 import { FileOutbox } from '../../../model/file-stores.js';
 import { isWriteTool, TOOL_NAMES, type ToolName } from '../../../model/tools.js';
 import type { EmitEvent } from '../../process/child-main.js';
-import { streamReply } from '../../process/stream-reply.js';
+import { scriptedModelCall } from '../../process/stream-reply.js';
 import type { VercelConfig } from './config.js';
 import { answerOf, conversationOfMessages } from '../../../ai-sdk/model-messages.js';
 import { HOST_KEY, type StepContext, type WorkflowHost } from './host.js';
@@ -101,19 +101,11 @@ export async function runVercelLife(inputs: VercelLifeInputs): Promise<Conversat
       };
       return model;
     },
-    async reply(conversation): Promise<AssistantMessage> {
-      const modelCall = modelCalls++;
-      emit({ kind: 'model-request', modelCall });
-      let reply;
-      try {
-        reply = script.reply(conversation);
-      } catch (error) {
+    reply: (conversation): Promise<AssistantMessage> =>
+      scriptedModelCall(script, conversation, modelCalls++, emit, (error) => {
         reject(error);
-        throw error;
-      }
-      await streamReply(reply, modelCall, emit);
-      return reply.message;
-    },
+        return error;
+      }),
   };
   (globalThis as Record<string, unknown>)[HOST_KEY] = host;
 

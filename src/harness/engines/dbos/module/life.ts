@@ -17,10 +17,10 @@ import { join } from 'node:path';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
 import { getFunctionRegistration } from '@dbos-inc/dbos-sdk/internal/decorators';
-import type { EmitEvent } from '../../../process/child-main.js';
-import { exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
+import { exportedFunction, moduleOfLife, userCall } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
 import { runAndReadBack } from '../../../user-module/stores.js';
+import type { ModuleLifeInputs } from '../../../user-module/child-main.js';
 import { BatchGate } from '../../../interleaving.js';
 import { installCommitHooks } from '../hooks.js';
 import { dbosSettings } from '../life.js';
@@ -35,15 +35,8 @@ import '../event-kinds.js';
 /** How often a life asks the database whether the workflow's output is recorded. */
 const RESULT_POLLING_MS = 10;
 
-export interface DbosModuleLifeInputs {
-  spec: DbosModuleRunFile;
-  /** The module as the bundled child loaded it (or why it failed to load); absent, the life loads it (through tsx). */
-  loaded?: BundledModule;
-  stateDir: string;
-  lifeIndex: number;
-  picks: number[];
-  emit: EmitEvent;
-  onPick: (pick: number, width: number) => void;
+/** What every module life is given (the module as the bundled child loaded it, or absent: the life loads it through tsx), and in process its fence. */
+export interface DbosModuleLifeInputs extends ModuleLifeInputs<DbosModuleRunFile> {
   /** In killpoint's own process: the life's fence, and its name in errors. */
   inProcess?: { fence: LifeFence; what: string };
 }

@@ -22,7 +22,7 @@ import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
 import { holdingBackend, POSTGRES_URL_VARIABLE, systemDatabase } from '../backend.js';
-import type { Backend } from '../config.js';
+import { dbosNeeds, type Backend } from '../config.js';
 import { identityOf, runIdentity } from '../identity.js';
 import { DBOS_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
 import { dbosRowsState, DEFAULT_DBOS_TIER, lifeUrl, type DbosLivesIn } from '../tier.js';
@@ -107,6 +107,7 @@ function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn, variant: DataFol
       dataFolderFile(DBOS_MODULE_FILES.data, variant),
     ],
     outside: dbosRowsState(spec.backend, spec.moduleArg),
+    needs: dbosNeeds(spec.backend),
     prepare: (scenario, stateDir) => {
       mkdirSync(stateDir, { recursive: true });
       writeFileSync(join(stateDir, DBOS_MODULE_FILES.identity), JSON.stringify(runIdentity(scenario)));

@@ -4,22 +4,11 @@
 // starts it with the module already loaded; the unbundled one (child.ts) lets the life load it. A
 // set-up that cannot be checked exits with its own status and one line on stderr: bad input.
 
-import { ENV } from '../../../process/protocol.js';
-import { picksFromVariable, requiredVariable, runChildMain, runProtocolLife } from '../../../process/child-main.js';
+import { runModuleChild } from '../../../user-module/child-main.js';
 import { NotACheckpointDatabase } from '../checkpoint-file.js';
 import { runModuleLife, type LoadedGraphModule } from './life.js';
-import { EXIT_BAD_SETUP, UserModuleSetupError } from '../../../user-module/setup-error.js';
 import { MODULE_ENV, type ModuleRunFile } from './spec.js';
 
 export function startModuleChild(loaded?: LoadedGraphModule): void {
-  // A user's graph may leave timers or connections open: the life is over when its run is.
-  runChildMain(
-    () =>
-      runProtocolLife<ModuleRunFile>(
-        MODULE_ENV.run,
-        (spec, { emit, onPick }) => runModuleLife({ spec, stateDir: requiredVariable(ENV.stateDir), picks: picksFromVariable(MODULE_ENV.picks), emit, onPick, ...(loaded === undefined ? {} : { loaded }) }),
-        { badInputExit: (error) => (error instanceof UserModuleSetupError || error instanceof NotACheckpointDatabase ? EXIT_BAD_SETUP : undefined) },
-      ),
-    { exitWhenDone: true },
-  );
+  runModuleChild<ModuleRunFile, LoadedGraphModule>({ env: MODULE_ENV, life: runModuleLife, alsoBadInput: (error) => error instanceof NotACheckpointDatabase }, loaded);
 }

@@ -37,6 +37,7 @@ import type { LoadedGraphModule } from './life.js';
 import '../event-kinds.js';
 import type { CassetteMode } from './cassette.js';
 import { LANGGRAPH_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
+import { LANGGRAPH_MODULE_NEEDS } from '../config.js';
 import { DEFAULT_LANGGRAPH_TIER, type LangGraphLivesIn } from '../run.js';
 import { DEFAULT_EFFECTS_EXPORT, DEFAULT_GRAPH_EXPORT, MODULE_ENV, MODULE_STATE_FILES, type LangGraphModuleSpec, type ModuleRunFile } from './spec.js';
 
@@ -118,6 +119,7 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, casset
     ],
     canonical: renameUuidsAndTimes,
     ...(inProcess ? { cutsInOneLife: true } : {}),
+    needs: LANGGRAPH_MODULE_NEEDS,
     prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
     life: async (_scenario, request) => {
       if (inProcess) {
