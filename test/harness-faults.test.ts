@@ -69,7 +69,7 @@ describe('a recovery that hangs is a verdict on it', () => {
 
   it('the hung life ends as failed, with the kill point it followed, in the life it was in', async () => {
     const { judged } = await checkAgentSchedule({ agent: agent('stale-lock.mjs'), lifeTimeoutMs: 4_000 }, [1]);
-    expect(judged.outcome.lives[1]).toEqual({ events: [], end: 'failed', killedAfter: null, error: 'the recovery hung: it did not end within 4 s after kill point 1 (shop-commit[refund-1])', errorKind: 'stopped' });
+    expect(judged.outcome.lives[1]).toEqual({ events: [], end: 'failed', killedAfter: null, error: 'the recovery hung: it did not end within 4 s after kill point 1 (shop-commit[refund-1])', errorKind: 'stopped', hung: true });
     const during = await checkAgentSchedule({ agent: agent('stale-lock.mjs'), lifeTimeoutMs: 4_000 }, [2, 0]);
     expect(during.judged.outcome.lives.map((l) => l.end)).toEqual(['killed', 'killed', 'failed']);
     expect(during.judged.outcome.lives[2]!.error).toBe('the recovery hung: it did not end within 4 s after kill point 0 (lock-taken) of life 2');

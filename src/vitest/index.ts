@@ -50,7 +50,7 @@ export interface AgentSuiteOptions extends SuiteOptions {
    * task, the agent's own.
    */
   tasks?: Record<string, readonly string[]>;
-  /** A life that runs longer is taken to hang: the test fails with that error. Default 120 s. */
+  /** A life that runs longer is taken to hang. Default: ten times the longest life of the run never killed plus 5 s (120 s for that run). */
   lifeTimeoutMs?: number;
 }
 

@@ -7,7 +7,6 @@
 import { killPointIdentity } from '../check/kill-points.js';
 import type { CheckName } from '../check/checks.js';
 import type { ExternalHarness } from '../engines/external/external.js';
-import { DEFAULT_LIFE_TIMEOUT_MS } from '../process/processes.js';
 import { externalSystem, externalTask } from '../engines/external/engine.js';
 import { differences } from '../check/verdict-lines.js';
 import { formatExploration, formatFailure, replayCommand, type CaseSource } from '../report/text.js';
@@ -27,10 +26,13 @@ export interface CheckAgentOptions {
   /** Lives run side by side. Default 2. */
   concurrency?: number;
   /**
-   * A life that runs longer is taken to hang. Default 120 s. A recovery that hangs fails its kill
-   * point (a verdict, like a crash); a run never killed that hangs stops the check with an error.
+   * A life that runs longer is taken to hang. Default: ten times the longest life of the run never
+   * killed plus 5 s (120 s for that run). A recovery that hangs fails its kill point (a verdict,
+   * like a crash); a run never killed that hangs stops the check with an error.
    */
   lifeTimeoutMs?: number;
+  /** Every kill point even after a recovery hung, each hang at its limit. Default: the search stops after the earliest (Exploration.stoppedAtHang counts what it left out). */
+  all?: boolean;
 }
 
 export interface MinimalFailure {
@@ -56,14 +58,14 @@ export interface AgentCheck {
   exploration: Exploration;
 }
 
-export function agentHarness(agent: AgentCommand, lifeTimeoutMs = DEFAULT_LIFE_TIMEOUT_MS): ExternalHarness {
+export function agentHarness(agent: AgentCommand, lifeTimeoutMs?: number): ExternalHarness {
   const words = Array.isArray(agent) ? [...(agent as readonly string[])] : [(agent as { command: string }).command, ...((agent as { args?: readonly string[] }).args ?? [])];
   if (words.length === 0 || words.some((w) => typeof w !== 'string') || words[0] === '') {
     throw new TypeError('killpoint: agent: expected the command that starts one life, e.g. ["node", "agent.js"]');
   }
-  if (!(Number.isFinite(lifeTimeoutMs) && lifeTimeoutMs > 0)) throw new TypeError(`killpoint: lifeTimeoutMs: expected milliseconds > 0, got ${lifeTimeoutMs}`);
+  if (lifeTimeoutMs !== undefined && !(Number.isFinite(lifeTimeoutMs) && lifeTimeoutMs > 0)) throw new TypeError(`killpoint: lifeTimeoutMs: expected milliseconds > 0, got ${lifeTimeoutMs}`);
   const [command, ...args] = words as [string, ...string[]];
-  return { name: words.map(shellWord).join(' '), command, args, lifeTimeoutMs };
+  return { name: words.map(shellWord).join(' '), command, args, ...(lifeTimeoutMs === undefined ? {} : { lifeTimeoutMs }) };
 }
 
 /** A judged case as the minimal failure a caller gets: its kill points, checks, differences and replay. */
@@ -89,7 +91,7 @@ export async function checkAgent(options: CheckAgentOptions): Promise<AgentCheck
   const concurrency = options.concurrency ?? 2;
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new TypeError(`killpoint: concurrency: expected a whole number >= 1, got ${concurrency}`);
   const { harness, system, source } = setUp(options);
-  const exploration = await explore(externalTask(harness), system, { kills, interleavingBound: 1, seed: 1 }, { concurrency });
+  const exploration = await explore(externalTask(harness), system, { kills, interleavingBound: 1, seed: 1, everyKillPointAfterHang: options.all === true }, { concurrency });
   return {
     ok: exploration.brokenPromises.length === 0,
     schedulesExplored: exploration.schedulesExplored,

@@ -26,6 +26,11 @@ export interface LifeRecord {
   killedAfter: number | null;
   error: string | null;
   errorKind: LifeErrorKind | null;
+  /**
+   * Set on a recovery stopped at its time limit (it waited for something its killed predecessor
+   * left): the search stops after the earliest run that hung, unless asked for every kill point.
+   */
+  hung?: true;
 }
 
 export interface RunOutcome {

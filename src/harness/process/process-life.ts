@@ -157,7 +157,7 @@ export async function runEngineLife(child: EngineChild, request: TierLifeRequest
     ...lifeOfRequest(request), bundle: child.bundle, what,
     env: { [child.runFileVariable]: runFilePath },
     picksVariable: child.picksVariable,
-    timeoutMs: lifeTimeoutFrom(child.timeoutVariable),
+    timeoutMs: lifeTimeoutFrom(child.timeoutVariable, request),
   });
   if (child.badInputExit !== undefined && ran.exit.code === child.badInputExit) throw new SystemInputError(`${what}: ${child.badInputPhrase ?? 'the life cannot run on its durable state'}${errorLine(ran.exit.stderr)}`);
   const { record, conversation } = engineLifeRecord(child.engine, ran, request.killAfter, what);

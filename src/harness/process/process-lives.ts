@@ -25,6 +25,7 @@ import type { Scenario } from '../../model/scenario.js';
 import type { DurableState, LifeRun, LifeStart, Session, SessionLives } from '../engine.js';
 import { inPool } from './pool.js';
 import { heldSession, heldTempDir } from './processes.js';
+import { LifeTimes } from '../life-time-limit.js';
 import { copyFolder } from './folder-files.js';
 import { requirePackages, type PackageNeeds } from './package-paths.js';
 import { digestStateFolder, folderBytesKey, type Canonical, type StateFile } from './state-digest.js';
@@ -56,6 +57,11 @@ export interface TierLifeRequest {
   lifeIndex: number;
   killAfter: number | null;
   picks: readonly number[];
+  /**
+   * How long the life may run, as its session's lives never killed say (life-time-limit.ts:
+   * LifeTimes): pass the request to lifeTimeoutFrom, which lets the engine's variable override it.
+   */
+  timeoutMs?: number;
   /** The exploration's processes started ahead of their lives: pass it to runProcessLife. */
   warm?: WarmPool;
   /**
@@ -272,14 +278,14 @@ export interface ProcessSessionLives extends SessionLives {
   close(): Promise<void>;
 }
 
-/** The lives of a process engine's sessions: one set per session, on the session's scenario. */
-export type ProcessLivesOf = (scenario: Scenario) => ProcessSessionLives;
+/** The lives of a process engine's sessions: one set per session, on the session's scenario, limited by the session's times. */
+export type ProcessLivesOf = (scenario: Scenario, times?: LifeTimes) => ProcessSessionLives;
 
 export function processLives(tier: ProcessTier, options: ProcessLivesOptions = {}): ProcessLivesOf {
-  return (scenario) => sessionLives(tier, scenario, options);
+  return (scenario, times = new LifeTimes()) => sessionLives(tier, scenario, options, times);
 }
 
-function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLivesOptions): ProcessSessionLives {
+function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLivesOptions, times: LifeTimes): ProcessSessionLives {
   // Made when first asked for: a session that only runs whole schedules keeps no state.
   let space: StateSpace | null = null;
   let closed = false;
@@ -300,7 +306,7 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
       const stateDir = join(runDir, 'state');
       copyFolder(from.dir, stateDir);
       await tier.outside?.copy(from.dir, stateDir);
-      const life = await tier.life(scenario, { runDir, stateDir, lifeIndex: start.lifeIndex, killAfter, picks: start.picks, ...(from.space.warm === undefined ? {} : { warm: from.space.warm }), ...(copies === undefined ? {} : { cutInto: copies.dir, onCut: copies.onCut }) });
+      const life = await tier.life(scenario, { runDir, stateDir, lifeIndex: start.lifeIndex, killAfter, picks: start.picks, timeoutMs: times.limitMs(), ...(from.space.warm === undefined ? {} : { warm: from.space.warm }), ...(copies === undefined ? {} : { cutInto: copies.dir, onCut: copies.onCut }) });
       return then(life, stateDir, runDir);
     });
   };
@@ -381,8 +387,11 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
         cutsOf.set(run, cuts);
         return run;
       };
-      if (!tier.cutsInOneLife || start.lifeIndex !== 0) return lifeFrom(start, null, runOf);
-      return withCopies(start, (copies) =>
+      // The first life from the fresh state is a run never killed: it sets the time limit of the session's other lives (life-time-limit.ts).
+      const neverKilled = start.lifeIndex === 0 && start.state === space?.initial;
+      const timed = (life: () => Promise<LifeRun>): Promise<LifeRun> => (neverKilled ? times.timed(life) : life());
+      if (!tier.cutsInOneLife || start.lifeIndex !== 0) return timed(() => lifeFrom(start, null, runOf));
+      return timed(() => withCopies(start, (copies) =>
         lifeFrom(
           start,
           null,
@@ -394,7 +403,7 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
           },
           copies,
         ),
-      );
+      ));
     },
     cutEvery: async (start, run, concurrency) => {
       const cuts = cutsOf.get(run);
@@ -431,17 +440,20 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
 
 /**
  * A session of a process engine: whole runs by `run` (the engine's run of a schedule, on this
- * scenario), lives by `livesOf` when the engine runs them one at a time. It is held open in
- * processes.ts until closed, so an interrupted parent closes it too; closing twice is closing once.
+ * scenario), lives by `livesOf` when the engine runs them one at a time. Both are handed the
+ * session's LifeTimes: its runs never killed set the time limit of its other lives (pass them to
+ * runWholeInProcesses). It is held open in processes.ts until closed, so an interrupted parent
+ * closes it too; closing twice is closing once.
  */
-export function processSession(scenario: Scenario, run: (schedule: Schedule) => Promise<RunOutcome>, livesOf?: ProcessLivesOf): Session {
-  const lives = livesOf?.(scenario);
+export function processSession(scenario: Scenario, run: (schedule: Schedule, times: LifeTimes) => Promise<RunOutcome>, livesOf?: ProcessLivesOf): Session {
+  const times = new LifeTimes();
+  const lives = livesOf?.(scenario, times);
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => (closing ??= (lives?.close() ?? Promise.resolve()).finally(() => held.release()));
   const held = heldSession(close);
   return {
     scenario,
-    run,
+    run: (schedule) => run(schedule, times),
     ...(lives === undefined ? {} : { lives: { initial: lives.initial, key: lives.key, runLife: lives.runLife, cutEvery: lives.cutEvery, ...(lives.cutsInOneLife ? { cutsInOneLife: true } : {}) } }),
     close,
   };

@@ -34,7 +34,7 @@ export function processSystem(spec: ProcessSystemSpec): SystemUnderTest {
     selector: ['--engine', engine, '--strategy', name, ...(spec.selectorTail ?? [])],
     inProcess: false,
     tier: runsIn,
-    open: (scenario) => processSession(scenario, (schedule) => runWholeInProcesses(tier, scenario, name, schedule), livesOf),
+    open: (scenario) => processSession(scenario, (schedule, times) => runWholeInProcesses(tier, scenario, name, schedule, times), livesOf),
   };
 }
 

@@ -160,18 +160,8 @@ export class LifeTimedOut extends Error {
   }
 }
 
-/** A life of a bundled task takes well under a second; one that runs this long is hung. */
-export const DEFAULT_LIFE_TIMEOUT_MS = 120_000;
-
-/**
- * The time a process engine's life may take: the seconds in `variable` when it holds a positive
- * number (a shorter limit for a test, a longer one for a slow machine), else the default.
- */
-export function lifeTimeoutFrom(variable: string): number {
-  const raw = process.env[variable];
-  const seconds = raw === undefined || raw === '' ? NaN : Number(raw);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_LIFE_TIMEOUT_MS;
-}
+// Where a life's limit comes from: src/harness/life-time-limit.ts (it follows the run never killed).
+export { DEFAULT_LIFE_TIMEOUT_MS, lifeTimeoutFrom } from '../life-time-limit.js';
 
 export interface ChildExit {
   code: number | null;

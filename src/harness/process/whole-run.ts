@@ -12,6 +12,7 @@ import type { Scenario } from '../../model/scenario.js';
 import { runLives } from '../life-loop.js';
 import { picksLeft } from './process-life.js';
 import { withTempDir } from './processes.js';
+import type { LifeTimes } from '../life-time-limit.js';
 import type { TierLife, TierLifeRequest } from './process-lives.js';
 import { requirePackages, type PackageNeeds } from './package-paths.js';
 
@@ -29,8 +30,12 @@ export interface WholeRunTier {
   stores(scenario: Scenario, stateDir: string, lives: readonly LifeRecord[]): Pick<RunOutcome, 'delivered' | 'writes' | 'refusals' | 'shop'>;
 }
 
-/** Runs `scenario` under `schedule` on `tier`, one process per life; `systemName` is the outcome's strategy. */
-export function runWholeInProcesses(tier: WholeRunTier, scenario: Scenario, systemName: string, schedule: Schedule): Promise<RunOutcome> {
+/**
+ * Runs `scenario` under `schedule` on `tier`, one process per life; `systemName` is the outcome's
+ * strategy. `times`: the session's (processSession), which a run never killed adds to and which
+ * limits each life (TierLifeRequest.timeoutMs); without it, each life has the default limit.
+ */
+export function runWholeInProcesses(tier: WholeRunTier, scenario: Scenario, systemName: string, schedule: Schedule, times?: LifeTimes): Promise<RunOutcome> {
   return withTempDir(`killpoint-${tier.name.replaceAll('/', '-')}-`, async (dir) => {
     const stateDir = join(dir, 'state');
     requirePackages(tier.needs);
@@ -39,7 +44,9 @@ export function runWholeInProcesses(tier: WholeRunTier, scenario: Scenario, syst
     const pickWidths: number[] = [];
     let finalConversation: Conversation | null = null;
     const lives = await runLives(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
-      const life = await tier.life(scenario, { runDir: dir, stateDir, lifeIndex, killAfter, picks: picksLeft(schedule.interleaving, picksTaken.length) });
+      const run = () => tier.life(scenario, { runDir: dir, stateDir, lifeIndex, killAfter, picks: picksLeft(schedule.interleaving, picksTaken.length), ...(times === undefined ? {} : { timeoutMs: times.limitMs() }) });
+      // A run never killed sets the time limit of the session's other lives (life-time-limit.ts).
+      const life = await (times !== undefined && schedule.kills.length === 0 ? times.timed(run) : run());
       picksTaken.push(...life.picks);
       pickWidths.push(...life.widths);
       if (life.conversation !== null) finalConversation = life.conversation;

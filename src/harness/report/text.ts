@@ -175,6 +175,7 @@ export function formatExploration(e: Exploration, source: CaseSource): string {
     `${e.scenarioId} ${e.strategy}: ${header}`,
     `  ${e.schedulesExplored} schedules of up to ${e.kills} kill${e.kills === 1 ? '' : 's'}, ${coverage}`,
     ...minimalSearchLines(e),
+    ...stoppedAtHangLines(e),
     ...tierLines(e),
     ...(r === null ? [] : [`  covered by ${r.livesRun} lives run${r.childrenKilled === undefined ? '' : ` to their end and ${r.childrenKilled} ${e.tier === 'in-process' ? 'lives' : 'children'} killed at a kill point`}${r.livesRepeatedToCut === undefined ? '' : ` to their end and ${r.livesRepeatedToCut} run again, the state copied at ${r.killPointsCopied} kill points`}${r.livesJoined === undefined ? '' : `, ${r.livesJoined} of them stopped where they joined a life run before`} (${r.livesUnreduced} from scratch): ${r.distinctStates} distinct durable states, ${r.verdictsJudged} verdicts judged`]),
     `  promised: ${e.promised.map((c) => CHECK_LABELS[c]).join(', ')}`,
@@ -194,6 +195,14 @@ export function formatExploration(e: Exploration, source: CaseSource): string {
     }
   }
   return lines.join('\n');
+}
+
+/** What a search that stopped after a hung recovery left out: counted, never judged. */
+function stoppedAtHangLines(e: Exploration): string[] {
+  const s = e.stoppedAtHang;
+  if (s === undefined) return [];
+  const more = s.notAsked.map((what) => (what === 'recoveries' ? ', nor the kill points of the recoveries' : ', nor the other interleavings')).join('');
+  return [`  stopped after the earliest recovery that hung: ${s.hung} run${s.hung === 1 ? '' : 's'} hung, ${s.notExplored} later kill point${s.notExplored === 1 ? '' : 's'} not explored${more} (--all explores every one, each hang at its time limit)`];
 }
 
 /** Where a real engine's lives ran, said once (simulated lives need no word: they are killpoint's own). */
@@ -218,6 +227,7 @@ export function explorationJson(e: Exploration, source: CaseSource): Record<stri
     ok: e.brokenPromises.length === 0,
     reduction: e.reduction,
     minimalSearch: e.minimalSearch,
+    stoppedAtHang: e.stoppedAtHang ?? null,
     minimalByCheck: e.minimal === null ? {} : Object.fromEntries(Object.entries(e.minimalByCheck).map(([c, m]) => [c, { schedule: { kills: m.kills, killAt: m.killAt, interleaving: m.interleaving }, replay: replayCommand(source, { system: e.minimal!.system, schedule: { kills: m.kills, interleaving: m.interleaving } }) }])),
     minimal: e.minimal === null ? null : {
       reproduced: e.minimal.broken.length > 0,

@@ -24,7 +24,7 @@ import { judge, type Verdict } from '../check/verdict.js';
 import { tierOf, type Answer, type LifeTier, type Session, type SystemUnderTest } from '../engine.js';
 import { andThen, type MaybePromise } from '../maybe-promise.js';
 import { withSession } from '../session.js';
-import { runPlan, type DriveOptions, type Plan } from './plan.js';
+import { everyRun, NOT_RUN, runPlan, runStoppingPlan, type DriveOptions, type Plan, type StopRule, type StoppingPlan } from './plan.js';
 import { equivalencePlan, type EquivalenceResult, type ReductionFigures } from './equivalence.js';
 import { runLifePlan } from './life-plan.js';
 import { compareSchedules, DEFAULT_EXPLORE_OPTIONS, interleavingsSearch, keepCheckMinima, MINIMAL_ORDERS_IN_PROCESS, type CheckMinimum, type ExploredInterleaving, type ExploreOptions, type InterleavingCoverage, type MinimalSearch } from './search-common.js';
@@ -71,6 +71,28 @@ export interface Exploration {
   reduction: ReductionFigures | null;
   /** When orders were sampled and a failure found: how far the minimum was checked beyond the sample; else null. */
   minimalSearch: MinimalSearch | null;
+  /** Set when the search stopped after a run whose recovery hung (ExploreOptions.everyKillPointAfterHang). */
+  stoppedAtHang?: StoppedAtHang;
+}
+
+/** What a search that stopped after a hung recovery left out, counted rather than judged. */
+export interface StoppedAtHang {
+  /** Runs explored whose recovery hung (the earliest is the minimal counterexample, unless an earlier kill point fails otherwise). */
+  hung: number;
+  /** Schedules asked for and never run: the later kill points of the level where it stopped. */
+  notExplored: number;
+  /** What was never asked for: the kill points of the recoveries (more kills), other interleavings. */
+  notAsked: ('recoveries' | 'interleavings')[];
+}
+
+/** Whether a run has a recovery that hung (stopped at its time limit). */
+export function recoveryHung(outcome: RunOutcome): boolean {
+  return outcome.lives.some((life) => life.hung === true);
+}
+
+/** What the drive of an exploration is told: how many runs at once, progress, and each run whose recovery hung as soon as it is in. */
+export interface ExploreDrive extends DriveOptions {
+  onHang?: (outcome: RunOutcome) => void;
 }
 
 /** Asks for one run and hands back its outcome. */
@@ -144,25 +166,30 @@ export interface ExploredRun {
 
 /**
  * Every schedule of up to `options.kills` kills, over every explored interleaving, each run from
- * scratch. `onRun` sees each run as it is judged (in the order the plan asked for them).
+ * scratch. `onRun` sees each run as it is judged (in the order the plan asked for them). Unless
+ * `options.everyKillPointAfterHang`, the search stops after a level in which a recovery hung: run
+ * by runStoppingPlan with recoveryHung, the level's runs not started by then are answered NOT_RUN
+ * and counted as not explored (stoppedAtHang), never judged.
  */
-export function* explorePlan(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, onRun?: (run: ExploredRun) => void): Plan<Exploration> {
-  const { list, coverage } = yield* baselineInterleavingsPlan(scenario, system, options);
+export function* explorePlan(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, onRun?: (run: ExploredRun) => void): StoppingPlan<Exploration> {
+  const { list, coverage } = yield* everyRun(baselineInterleavingsPlan(scenario, system, options));
   const promised = system.promised;
   const failures = Object.fromEntries(CHECK_NAMES.map((c) => [c, 0])) as Record<CheckName, number>;
   let explored = 0;
-  let minimal: { kills: number[]; order: number; picks: number[]; baseline: RunOutcome } | null = null;
+  let minimal: { kills: number[]; order: number; picks: number[]; baseline: RunOutcome; outcome: RunOutcome } | null = null;
   const minimalByCheck: Partial<Record<CheckName, CheckMinimum>> = {};
+  const hang: StoppedAtHang = { hung: 0, notExplored: 0, notAsked: [] };
 
   const visit = (kills: number[], order: number, it: ExploredInterleaving, outcome: RunOutcome): void => {
     onRun?.({ kills, order, picks: it.picks, baseline: it.baseline, outcome });
     const verdict = judge(scenario, outcome, it.baseline);
     explored++;
+    if (recoveryHung(outcome)) hang.hung++;
     const failed = failedChecks({ scenario, outcome, verdict });
     for (const c of failed) failures[c]++;
     keepCheckMinima(minimalByCheck, promised, failed, kills, order, it.picks, () => outcome);
     if (failed.some((c) => promised.includes(c)) && (minimal === null || compareSchedules({ kills, order }, minimal) < 0)) {
-      minimal = { kills, order, picks: it.picks, baseline: it.baseline };
+      minimal = { kills, order, picks: it.picks, baseline: it.baseline, outcome };
     }
   };
 
@@ -172,20 +199,33 @@ export function* explorePlan(scenario: Scenario, system: SystemUnderTest, option
     for (let first = -1; first < it.baseline.lives[0]!.events.length; first++) level.push([first]);
     for (let n = 1; n <= options.kills && level.length > 0; n++) {
       const outcomes = yield level.map((kills) => ({ kills, interleaving: it.picks }));
-      for (const [i, kills] of level.entries()) visit(kills, order, it, outcomes[i]!);
+      const ran = outcomes.map((outcome, i) => (outcome === NOT_RUN ? null : { kills: level[i]!, outcome }));
+      for (const r of ran) if (r !== null) visit(r.kills, order, it, r.outcome);
+      hang.notExplored += ran.filter((r) => r === null).length;
+      if (!options.everyKillPointAfterHang && hang.hung > 0) {
+        if (n < options.kills) hang.notAsked.push('recoveries');
+        if (order < list.length - 1) hang.notAsked.push('interleavings');
+        break;
+      }
       if (n === options.kills) break;
       const deeper: number[][] = [];
-      for (const [i, kills] of level.entries()) {
-        const lifeEvents = outcomes[i]!.lives[n]?.events.length ?? 0;
-        for (let k = -1; k < lifeEvents; k++) deeper.push([...kills, k]);
+      for (const r of ran) {
+        if (r === null) continue;
+        const lifeEvents = r.outcome.lives[n]?.events.length ?? 0;
+        for (let k = -1; k < lifeEvents; k++) deeper.push([...r.kills, k]);
       }
       level = deeper;
     }
+    if (!options.everyKillPointAfterHang && hang.hung > 0) break;
   }
 
-  const found = minimal as { kills: number[]; picks: number[]; baseline: RunOutcome } | null;
-  const judgedMinimal = found === null ? null : yield* judgeCasePlan(scenario, system, { kills: found.kills, interleaving: found.picks }, found.baseline);
-  return explorationOf(scenario, system, options, coverage, { schedulesExplored: explored, failures, minimalByCheck, reduction: null }, judgedMinimal);
+  const found = minimal as { kills: number[]; picks: number[]; baseline: RunOutcome; outcome: RunOutcome } | null;
+  // A minimum whose recovery hung is judged from the run that hung: run again, it would cost a full time limit more.
+  const again = (f: NonNullable<typeof found>): Plan<JudgedCase> | null => (recoveryHung(f.outcome) ? null : judgeCasePlan(scenario, system, { kills: f.kills, interleaving: f.picks }, f.baseline));
+  const plan = found === null ? null : again(found);
+  const judgedMinimal = found === null ? null : plan === null ? judged(scenario, system, { kills: found.kills, interleaving: found.picks }, found.baseline, found.outcome) : yield* everyRun(plan);
+  const exploration = explorationOf(scenario, system, options, coverage, { schedulesExplored: explored, failures, minimalByCheck, reduction: null }, judgedMinimal);
+  return hang.hung > 0 && !options.everyKillPointAfterHang ? { ...exploration, stoppedAtHang: hang } : exploration;
 }
 
 /**
@@ -245,6 +285,18 @@ function* minimalBeyondTheSamplePlan(scenario: Scenario, system: SystemUnderTest
   return { ...e, minimal, minimalByCheck, minimalSearch: { orders: r.orders, everyOrder: r.everyOrder, foundEarlier: true } };
 }
 
+/**
+ * The stop rule of a search from scratch: a run whose recovery hung is told as soon as it is in
+ * (drive.onHang) and, unless every kill point is asked for, stops its batch there.
+ */
+function stopAtHang(options: ExploreOptions, drive: ExploreDrive): StopRule<RunOutcome> {
+  return (outcome) => {
+    if (!recoveryHung(outcome)) return false;
+    drive.onHang?.(outcome);
+    return options.everyKillPointAfterHang !== true;
+  };
+}
+
 /** Explores by equivalence where the session runs lives (see equivalence.ts), else every schedule from scratch. */
 function reduces(session: Session, options: ExploreOptions): boolean {
   return session.lives !== undefined && options.reduce !== false;
@@ -276,20 +328,20 @@ function explorationOf(scenario: Scenario, system: SystemUnderTest, options: Exp
  * closed at the end. A plain Exploration for a system typed in process, else one to await;
  * `drive` sets how many runs (or lives) of processes run at once.
  */
-export function explore<S extends SystemUnderTest>(scenario: Scenario, system: S, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, drive?: DriveOptions): Answer<S, Exploration> {
+export function explore<S extends SystemUnderTest>(scenario: Scenario, system: S, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, drive?: ExploreDrive): Answer<S, Exploration> {
   const sys: SystemUnderTest = system;
   return withSession(sys, scenario, (session) => exploreIn(session, sys, options, drive)) as Answer<S, Exploration>;
 }
 
 /** Explores a system in a session of it the caller holds (see explore): for callers that run more in the same session. */
-export function exploreIn<X extends Session>(session: X, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, drive?: DriveOptions): Answer<X, Exploration> {
+export function exploreIn<X extends Session>(session: X, system: SystemUnderTest, options: ExploreOptions = DEFAULT_EXPLORE_OPTIONS, drive?: ExploreDrive): Answer<X, Exploration> {
   return andThen(exploreSample(session, system, options, drive), (sample) => runPlan(minimalBeyondTheSamplePlan(session.scenario, system, options, sample), session, drive)) as Answer<X, Exploration>;
 }
 
 /** The exploration of the orders explored (the sample, above the bound), before the minimum is made sure of. */
-function exploreSample(session: Session, system: SystemUnderTest, options: ExploreOptions, drive?: DriveOptions): MaybePromise<Exploration> {
+function exploreSample(session: Session, system: SystemUnderTest, options: ExploreOptions, drive: ExploreDrive = {}): MaybePromise<Exploration> {
   const { scenario } = session;
-  if (!reduces(session, options)) return runPlan(explorePlan(scenario, system, options), session, drive);
+  if (!reduces(session, options)) return runStoppingPlan(explorePlan(scenario, system, options), session, drive, stopAtHang(options, drive));
   const reduced = runLifePlan(equivalencePlan(session, system, { search: options }, options.kills), session, drive);
   return andThen(reduced, (result) => {
     const found = result.minimal === null ? null : result.list[result.minimal.order]!;

@@ -29,6 +29,13 @@ export interface ExploreOptions {
    * processes (the report then says the minimum is among the sampled orders).
    */
   minimalOrders?: number;
+  /**
+   * A run whose recovery hung (LifeRecord.hung) costs a full time limit, and an agent that hangs
+   * after one kill point mostly hangs after every later one. Default: the search stops after the
+   * earliest run that hung, its other runs under way awaited and those not started counted as not
+   * explored (Exploration.stoppedAtHang). true: every kill point is run, each hang at its limit.
+   */
+  everyKillPointAfterHang?: boolean;
 }
 
 /** Orders searched for a kill point earlier than the sampled minimum, in process. */

@@ -17,8 +17,8 @@ type RunRead = Pick<RunOutcome, 'writes' | 'delivered' | 'shop'> & { lives: read
  * goes first, before any life: with a cassette to record, it is the run that records it.
  */
 export function livesHeldToARunFromScratch(livesOf: ProcessLivesOf, runFromScratch: (schedule: Schedule) => Promise<RunOutcome>, moduleArg: string): ProcessLivesOf {
-  return (scenario) => {
-    const lives = livesOf(scenario);
+  return (scenario, times) => {
+    const lives = livesOf(scenario, times);
     let yardstick: Promise<RunOutcome> | null = null;
     let checked = false;
     return {

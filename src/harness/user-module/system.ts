@@ -12,6 +12,7 @@ import type { SystemUnderTest } from '../engine.js';
 import { processSession, type ProcessLivesOf } from '../process/process-lives.js';
 import { shellWord, shellWords } from '../shell-words.js';
 import { livesHeldToARunFromScratch, mustRepeatItself } from './repeat.js';
+import type { LifeTimes } from '../life-time-limit.js';
 import { isModulePath, moduleTask, type UserModuleTarget } from './target.js';
 
 export interface ModuleSystemSpec {
@@ -34,8 +35,11 @@ export interface ModuleSystemSpec {
   lives?: ProcessLivesOf;
 }
 
-/** How a session runs a schedule, and what it stops when it closes (a server it started), if anything. */
-export type SessionRuns = ((schedule: Schedule) => Promise<RunOutcome>) & { close?: () => Promise<void> };
+/**
+ * How a session runs a schedule, and what it stops when it closes (a server it started), if
+ * anything; `times`: the session's (processSession), to pass to runWholeInProcesses.
+ */
+export type SessionRuns = ((schedule: Schedule, times?: LifeTimes) => Promise<RunOutcome>) & { close?: () => Promise<void> };
 
 export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
   const { target } = spec;
@@ -54,11 +58,11 @@ export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
     open: (scenario) => {
       const runs = spec.sessionRuns(scenario, name);
       let baselineChecked = false;
-      const run = async (schedule: Schedule): Promise<RunOutcome> => {
-        const outcome = await runs(schedule);
+      const run = async (schedule: Schedule, times: LifeTimes): Promise<RunOutcome> => {
+        const outcome = await runs(schedule, times);
         if (schedule.kills.length > 0 || baselineChecked) return outcome;
         baselineChecked = true;
-        mustRepeatItself(target.moduleArg, outcome, await runs(schedule));
+        mustRepeatItself(target.moduleArg, outcome, await runs(schedule, times));
         return outcome;
       };
       const lives = spec.lives === undefined ? undefined : livesHeldToARunFromScratch(spec.lives, runs, target.moduleArg);

@@ -1,17 +1,18 @@
-// killpoint harness [--kills 1|2] [--schedule k1,k2] [--concurrency N] [--life-timeout S] [--json] -- <command> [args...]
+// killpoint harness [--kills 1|2] [--schedule k1,k2] [--concurrency N] [--life-timeout S] [--all] [--json] -- <command> [args...]
 // Kills an agent in any language at every kill point through the kill protocol (src/harness/process/protocol.ts),
 // with --kills 2 also at every kill point of its recovery, restarts it, and judges each run against
 // one never killed: the same explorer, checks, minimal counterexample and report as `check`.
 // --schedule replays one schedule. Exit 1 when a check the protocol can make fails (a recovery
-// that runs longer than --life-timeout seconds, default 120, hung: a failure too), 2 when the
-// harness breaks the protocol, its lives do not repeat the run never killed, or that run does not
-// finish (it stopped, crashed or hung).
+// that runs longer than --life-timeout seconds hung: a failure too; by default ten times the
+// longest life of the run never killed plus 5 s), 2 when the harness breaks the protocol, its
+// lives do not repeat the run never killed, or that run does not finish (it stopped, crashed or
+// hung). The first recovery that hangs is told on stderr as soon as it is in, with its replay, and
+// the search stops after it (the later kill points counted, not run) unless --all.
 
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../usage-error.js';
 import type { ExternalHarness } from '../../engines/external/external.js';
-import { DEFAULT_LIFE_TIMEOUT_MS } from '../../process/processes.js';
 import { externalSystem, externalTask } from '../../engines/external/engine.js';
 import { watchNothingWritten } from '../../engines/external/nothing-written.js';
 import { explore, judgeCasePlan, mustFinish, resolveKillsPlan } from '../../search/explore.js';
@@ -20,9 +21,12 @@ import { withSession } from '../../session.js';
 import { decimalInt, decimalNumber, killDepth, killPointList } from '../options.js';
 import { mustLandEveryKill } from '../../search/schedule-bounds.js';
 import { differences } from '../../check/verdict-lines.js';
-import { explorationJson, formatExploration, formatFailure, type CaseSource } from '../../report/text.js';
+import { explorationJson, formatExploration, formatFailure, replayCommand, type CaseSource } from '../../report/text.js';
+import type { RunOutcome } from '../../check/outcome.js';
+import type { SystemUnderTest } from '../../engine.js';
+import { compareSchedules } from '../../search/search-common.js';
 import { shellWord } from '../../shell-words.js';
-import { startProgress } from '../progress.js';
+import { startProgress, type Progress } from '../progress.js';
 import { prepareCorpusFolder, saveCorpusEntry } from '../../search/corpus.js';
 import { relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../../model/load.js';
@@ -41,10 +45,27 @@ function negativeScheduleJoined(args: readonly string[]): string[] {
   return joined;
 }
 
+/**
+ * Tells of a run whose recovery hung as soon as it is in, with the command that replays it: each
+ * one earlier than those told before (the runs under way when the first came in may hang too).
+ */
+export function hangTeller(source: CaseSource, system: SystemUnderTest, write: (line: string) => void): (outcome: RunOutcome, all: boolean) => void {
+  let earliest: number[] | null = null;
+  return (outcome, all) => {
+    const kills = outcome.schedule.kills;
+    if (earliest !== null && compareSchedules({ kills, order: 0 }, { kills: earliest, order: 0 }) >= 0) return;
+    const first = earliest === null;
+    earliest = kills;
+    const hung = outcome.lives.find((life) => life.hung === true)!;
+    const then = !first ? '' : all ? '; --all: every later kill point is run too, each hang at its time limit' : '; the search stops after it: the later kill points are counted, not run (--all runs every one)';
+    write(`killpoint harness: kill schedule ${kills.join(',')}: ${hung.error}; replay: ${replayCommand(source, { system, schedule: outcome.schedule })}${then}`);
+  };
+}
+
 export async function harnessCommand(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: negativeScheduleJoined(args), allowPositionals: true, options: { kills: { type: 'string' }, schedule: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'boolean' }, 'life-timeout': { type: 'string' }, save: { type: 'string' } } });
+    parsed = parseArgs({ args: negativeScheduleJoined(args), allowPositionals: true, options: { kills: { type: 'string' }, schedule: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'boolean' }, 'life-timeout': { type: 'string' }, save: { type: 'string' }, all: { type: 'boolean' } } });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -57,10 +78,11 @@ export async function harnessCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency: expected a whole number >= 1, got "${parsed.values.concurrency}"`);
   const kills = parsed.values.kills === undefined ? 1 : killDepth(parsed.values.kills, '--kills');
   const schedule = parsed.values.schedule === undefined ? null : killPointList(parsed.values.schedule, '--schedule');
-  const timeoutS = parsed.values['life-timeout'] === undefined ? DEFAULT_LIFE_TIMEOUT_MS / 1000 : decimalNumber(parsed.values['life-timeout']);
-  if (!(Number.isFinite(timeoutS) && timeoutS > 0)) throw new UsageError(`--life-timeout: expected seconds > 0, got "${parsed.values['life-timeout']}"`);
+  // Without --life-timeout the limit follows the run never killed (life-time-limit.ts).
+  const timeoutS = parsed.values['life-timeout'] === undefined ? undefined : decimalNumber(parsed.values['life-timeout']);
+  if (timeoutS !== undefined && !(Number.isFinite(timeoutS) && timeoutS > 0)) throw new UsageError(`--life-timeout: expected seconds > 0, got "${parsed.values['life-timeout']}"`);
   const words = [command, ...commandArgs];
-  const harness: ExternalHarness = { name: words.map(shellWord).join(' '), command, args: commandArgs, lifeTimeoutMs: timeoutS * 1000 };
+  const harness: ExternalHarness = { name: words.map(shellWord).join(' '), command, args: commandArgs, ...(timeoutS === undefined ? {} : { lifeTimeoutMs: timeoutS * 1000 }) };
   const system = externalSystem(harness);
   const task = externalTask(harness);
   const source: CaseSource = { kind: 'harness', command: harness.name };
@@ -85,8 +107,14 @@ export async function harnessCommand(args: string[]): Promise<number> {
   }
 
   // Each life is a process: a progress line for each batch of runs, at a terminal only.
-  const progress = (batch: number) => startProgress('killpoint harness: runs', batch, { enabled: !parsed.values.json });
-  const exploration = await explore(task, system, { kills, interleavingBound: 1, seed: 1 }, { concurrency, progress });
+  let shown: Progress | null = null;
+  const progress = (batch: number): Progress => (shown = startProgress('killpoint harness: runs', batch, { enabled: !parsed.values.json }));
+  const onHang = hangTeller(source, system, (line) => {
+    shown?.clear();
+    process.stderr.write(`${line}\n`);
+  });
+  const all = parsed.values.all === true;
+  const exploration = await explore(task, system, { kills, interleavingBound: 1, seed: 1, everyKillPointAfterHang: all }, { concurrency, progress, onHang: (outcome) => onHang(outcome, all) });
   if (parsed.values.json) console.log(JSON.stringify(explorationJson(exploration, source), null, 2));
   print(formatExploration(exploration, source));
   const note = exploration.brokenPromises.length === 0 ? nothingWritten() : null;

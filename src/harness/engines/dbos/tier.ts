@@ -195,7 +195,7 @@ async function dbosLifeInProcess(scenario: Scenario, config: DbosConfig, systemN
     databaseUrl: lifeUrl(databaseUrl, run),
     run,
     request,
-    timeoutMs: lifeTimeoutFrom(DBOS_LIFE_TIMEOUT_VARIABLE),
+    timeoutMs: lifeTimeoutFrom(DBOS_LIFE_TIMEOUT_VARIABLE, request),
     ...variant,
   });
 }

@@ -6,7 +6,8 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readOutbox } from '../../../model/file-stores.js';
-import { DEFAULT_LIFE_TIMEOUT_MS, LifeTimedOut, runChild, type ChildExit } from '../../process/processes.js';
+import { LifeTimedOut, runChild, type ChildExit } from '../../process/processes.js';
+import { DEFAULT_LIFE_TIMEOUT_MS, type LifeTimes } from '../../life-time-limit.js';
 import type { TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { runWholeInProcesses, type WholeRunTier } from '../../process/whole-run.js';
 import type { Scenario } from '../../../model/scenario.js';
@@ -23,7 +24,8 @@ export interface ExternalHarness {
   command: string;
   args: string[];
   /**
-   * How long one life may run before it is killed; default 120 s. A recovery that runs longer hung
+   * How long one life may run before it is killed; default: ten times the longest life of the run
+   * never killed plus 5 s (life-time-limit.ts), 120 s for that run. A recovery that runs longer hung
    * (a verdict on it); a run never killed that does leaves nothing to compare with (bad input).
    */
   lifeTimeoutMs?: number;
@@ -48,8 +50,8 @@ export const EXTERNAL_TASK: Scenario = {
  * the state folder. The shop's rows and refusals are the harness's own business: the outcome holds
  * its write_log and its delivered answers, no shop rows and no conversation.
  */
-export async function runExternal(harness: ExternalHarness, kills: number[], besideState?: (stateDir: string) => void): Promise<RunOutcome> {
-  const outcome = await runWholeInProcesses(externalTier(harness, besideState), EXTERNAL_TASK, harness.name, { kills, interleaving: [] });
+export async function runExternal(harness: ExternalHarness, kills: number[], times?: LifeTimes, besideState?: (stateDir: string) => void): Promise<RunOutcome> {
+  const outcome = await runWholeInProcesses(externalTier(harness, besideState), EXTERNAL_TASK, harness.name, { kills, interleaving: [] }, times);
   if (kills.length === 0) mustGiveSomethingToJudge(harness.name, outcome.lives[0]!, outcome.delivered);
   return outcome;
 }
@@ -64,17 +66,17 @@ export async function runExternal(harness: ExternalHarness, kills: number[], bes
  * killed) is bad input, never judged. The search runs the run never killed first; a run that comes
  * back before it still waits for it to be compared.
  */
-export function externalRuns(harness: ExternalHarness): (schedule: Schedule) => Promise<RunOutcome> {
+export function externalRuns(harness: ExternalHarness): (schedule: Schedule, times?: LifeTimes) => Promise<RunOutcome> {
   let neverKilled: Promise<LifeRecord | null> | null = null;
-  return async (schedule) => {
+  return async (schedule, times) => {
     const reference = neverKilled;
     if (reference === null && schedule.kills.length === 0) {
-      const running = runNeverKilledTwice(harness.name, (besideState) => runExternal(harness, [], besideState));
+      const running = runNeverKilledTwice(harness.name, (besideState) => runExternal(harness, [], times, besideState));
       // A run never killed that fails reports its own error to whoever asked for it.
       neverKilled = running.then((outcome) => outcome.lives[0] ?? null, () => null);
       return running;
     }
-    const outcome = await runExternal(harness, schedule.kills);
+    const outcome = await runExternal(harness, schedule.kills, times);
     const first = await reference;
     if (first !== null) mustRepeatTheRunNeverKilled(harness.name, first, outcome);
     return outcome;
@@ -114,7 +116,9 @@ async function externalLife(harness: ExternalHarness, request: TierLifeRequest, 
   const { lifeIndex, killAfter } = request;
   const eventsPath = join(request.runDir, `events-${lifeIndex}.jsonl`);
   const what = `${harness.name} life ${lifeIndex}`;
-  const exit = await startLifeOrHang(harness, what, previous, {
+  // Its session's limit (TierLifeRequest.timeoutMs) unless the harness sets one.
+  const timeoutMs = harness.lifeTimeoutMs ?? request.timeoutMs ?? DEFAULT_LIFE_TIMEOUT_MS;
+  const exit = await startLifeOrHang(harness, what, previous, timeoutMs, {
     ...process.env,
     [ENV.stateDir]: request.stateDir,
     [ENV.events]: eventsPath,
@@ -124,7 +128,7 @@ async function externalLife(harness: ExternalHarness, request: TierLifeRequest, 
   });
   const events = readEvents(eventsPath, what);
   if (events.length > MAX_EVENTS_PER_LIFE) throw new ProtocolError(`${what}: more than ${MAX_EVENTS_PER_LIFE} events, a runaway loop`);
-  const record = 'hungAfter' in exit ? hungRecovery(harness, what, request, events, exit.hungAfter) : endedLife(what, exit, events, killAfter);
+  const record = 'hungAfter' in exit ? hungRecovery(what, request, events, exit) : endedLife(what, exit, events, killAfter);
   return { record, conversation: null, picks: [], widths: [] };
 }
 
@@ -158,14 +162,13 @@ function stderrTail(stderr: string): string {
  * (a lock, say) and would wait forever. That is how the recovery behaves after that kill point, so
  * it is a verdict on it: the life stopped, with the kill point it followed.
  */
-function hungRecovery(harness: ExternalHarness, what: string, request: TierLifeRequest, events: ProtocolEvent[], previous: LifeRecord): LifeRecord {
+function hungRecovery(what: string, request: TierLifeRequest, events: ProtocolEvent[], hang: { hungAfter: LifeRecord; timeoutMs: number }): LifeRecord {
   const { lifeIndex, killAfter } = request;
   if (killAfter !== null && events.length > killAfter) {
     throw new ProtocolError(`${what}: the harness did not kill itself after event ${killAfter} (${ENV.killAfter}=${killAfter}): it wrote ${events.length} events and hung; a harness that breaks the protocol is bad input`);
   }
-  const timeoutS = (harness.lifeTimeoutMs ?? DEFAULT_LIFE_TIMEOUT_MS) / 1000;
-  const error = `the recovery hung: it did not end within ${timeoutS} s after kill point ${killPointText(previous, lifeIndex)}`;
-  return { events: events as unknown as RunEvent[], end: 'failed', killedAfter: null, error, errorKind: 'stopped' };
+  const error = `the recovery hung: it did not end within ${hang.timeoutMs / 1000} s after kill point ${killPointText(hang.hungAfter, lifeIndex)}`;
+  return { events: events as unknown as RunEvent[], end: 'failed', killedAfter: null, error, errorKind: 'stopped', hung: true };
 }
 
 /**
@@ -218,19 +221,19 @@ function mustGiveSomethingToJudge(name: string, life: LifeRecord, delivered: str
  * outlives its time hung after that kill, which is a verdict on it; a first life that does stays
  * an error: a run never killed that hangs leaves nothing to compare with.
  */
-async function startLifeOrHang(harness: ExternalHarness, what: string, previous: LifeRecord | undefined, env: NodeJS.ProcessEnv): Promise<ChildExit | { hungAfter: LifeRecord }> {
+async function startLifeOrHang(harness: ExternalHarness, what: string, previous: LifeRecord | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<ChildExit | { hungAfter: LifeRecord; timeoutMs: number }> {
   try {
-    return await startLife(harness, what, env);
+    return await startLife(harness, what, env, timeoutMs);
   } catch (error) {
-    if (previous !== undefined && error instanceof LifeTimedOut) return { hungAfter: previous };
+    if (previous !== undefined && error instanceof LifeTimedOut) return { hungAfter: previous, timeoutMs };
     throw error;
   }
 }
 
 /** Starts one life; a command that cannot be started is bad input, not a crash of ours. */
-async function startLife(harness: ExternalHarness, what: string, env: NodeJS.ProcessEnv): Promise<ChildExit> {
+async function startLife(harness: ExternalHarness, what: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<ChildExit> {
   try {
-    return await runChild(harness.command, harness.args, env, undefined, harness.lifeTimeoutMs ?? DEFAULT_LIFE_TIMEOUT_MS);
+    return await runChild(harness.command, harness.args, env, undefined, timeoutMs);
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     if (e.code === 'ENOENT' || e.code === 'EACCES') throw new ProtocolError(`${what}: cannot start ${harness.command} (${e.code === 'ENOENT' ? 'no such command' : 'permission denied'})`);

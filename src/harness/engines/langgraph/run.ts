@@ -105,7 +105,7 @@ export interface InProcessVariant extends BrokenLife {
 async function langGraphLifeInProcess(run: LangGraphRun, request: TierLifeRequest, variant: InProcessVariant): Promise<TierLife> {
   const { scenario, systemName, config } = run;
   const job: LangGraphLifeJob = {
-    ...lifeJobOf(request, `${scenario.id} langgraph ${systemName} life ${request.lifeIndex}`, lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE), variant),
+    ...lifeJobOf(request, `${scenario.id} langgraph ${systemName} life ${request.lifeIndex}`, lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE, request), variant),
     scenario: serializeScenario(scenario),
     config,
   };

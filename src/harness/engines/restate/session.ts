@@ -10,6 +10,7 @@ import { heldSession } from '../../process/processes.js';
 import { WarmPool } from '../../process/warm-pool.js';
 import { WARM_CHILDREN_VARIABLE } from '../../process/process-lives.js';
 import { runWholeInProcesses } from '../../process/whole-run.js';
+import { LifeTimes } from '../../life-time-limit.js';
 import type { WholeRunTier } from '../../process/whole-run.js';
 import { requireRestateSdk } from './packages.js';
 import { startRestateServer, type RestateServer } from './server.js';
@@ -56,9 +57,11 @@ export function restateSession(scenario: Scenario, systemName: string, tierOf: R
       }
     })());
   const held = heldSession(close);
+  // Its runs never killed set the time limit of its other lives (life-time-limit.ts).
+  const times = new LifeTimes();
   return {
     scenario,
-    run: (schedule: Schedule) => runWholeInProcesses(tier, scenario, systemName, schedule),
+    run: (schedule: Schedule) => runWholeInProcesses(tier, scenario, systemName, schedule, times),
     close,
   };
 }

@@ -69,7 +69,7 @@ export function restateTier(config: RestateConfig, systemName: string, server: (
       const what = `${scenario.id} restate ${systemName} life ${request.lifeIndex}`;
       if (livesIn === 'in-process') {
         const [started, module, run] = await Promise.all([server(), (inProcessModule ??= import('./in-process-life.js')), identityOf(scenario, request.stateDir)]);
-        return module.runRestateLifeInProcess({ scenario, config, what, server: started, run, request, timeoutMs: lifeTimeoutFrom(RESTATE_LIFE_TIMEOUT_VARIABLE), ...variant });
+        return module.runRestateLifeInProcess({ scenario, config, what, server: started, run, request, timeoutMs: lifeTimeoutFrom(RESTATE_LIFE_TIMEOUT_VARIABLE, request), ...variant });
       }
       const [{ ingressUrl, adminUrl }, bundle, run] = await Promise.all([server(), restateChild(), identityOf(scenario, request.stateDir)]);
       const spec: RestateRunSpec = { scenario: serializeScenario(scenario), config, ingressUrl, adminUrl, run };

@@ -60,7 +60,7 @@ export type VercelInProcessVariant = Pick<BrokenLife, 'brokenKill'>;
 /** One life on a thread of killpoint's process (at least one thread: the SDK's module state is never killpoint's own). */
 async function vercelLifeInProcess(scenario: Scenario, config: VercelConfig, request: TierLifeRequest, variant: VercelInProcessVariant): Promise<TierLife> {
   const job: VercelLifeJob = {
-    ...lifeJobOf(request, whatOf(scenario, config, request), lifeTimeoutFrom(VW_LIFE_TIMEOUT_VARIABLE), variant),
+    ...lifeJobOf(request, whatOf(scenario, config, request), lifeTimeoutFrom(VW_LIFE_TIMEOUT_VARIABLE, request), variant),
     scenario: serializeScenario(scenario),
     config,
   };

@@ -86,7 +86,7 @@ async function lifeInProcess(runFile: DbosModuleRunFile, request: TierLifeReques
     engine: 'DBOS',
     what,
     request,
-    timeoutMs: lifeTimeoutFrom(DBOS_LIFE_TIMEOUT_VARIABLE),
+    timeoutMs: lifeTimeoutFrom(DBOS_LIFE_TIMEOUT_VARIABLE, request),
     run: ({ emit, onPick }, fence, workDir) =>
       life.runDbosModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, lifeIndex: request.lifeIndex, picks: [...request.picks], emit, onPick, inProcess: { fence, what } }),
   });
@@ -150,7 +150,7 @@ export function dbosModuleSystem(spec: DbosModuleSpec, livesIn: DbosLivesIn = DE
         : `the DBOS workflow of ${spec.moduleArg} on ${spec.backend}, each life a process killed with SIGKILL`,
     promised: DBOS_MODULE_PROMISES,
     killPoints: DBOS_MODULE_KILL_POINTS,
-    sessionRuns: (scenario, name) => (schedule) => runWholeInProcesses(tier, scenario, name, schedule),
+    sessionRuns: (scenario, name) => (schedule, times) => runWholeInProcesses(tier, scenario, name, schedule, times),
     lives: processLives(tier),
   });
   return holdingBackend(system, spec.backend);

@@ -8,6 +8,7 @@
 // repeat itself (user-module/repeat.ts); with a cassette, a first run records the model's replies
 // before anything is judged.
 
+import type { LifeTimes } from '../../../life-time-limit.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CheckName } from '../../../check/checks.js';
@@ -122,7 +123,7 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, casset
     prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
     life: async (_scenario, request) => {
       if (inProcess) {
-        const job: ModuleLifeJob = { ...lifeJobOf(request, `${spec.moduleArg} life ${request.lifeIndex}`, lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE)), runFile };
+        const job: ModuleLifeJob = { ...lifeJobOf(request, `${spec.moduleArg} life ${request.lifeIndex}`, lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE, request)), runFile };
         const threads = await moduleLifeThreads(spec);
         if (threads !== null) return threads.run<TierLife, LifeCut>(job, request.onCut);
         const { life, loaded } = await inProcessLifeOf(spec);
@@ -162,15 +163,15 @@ export function langGraphModuleSystem(spec: LangGraphModuleSpec, asked: LangGrap
     sessionRuns: (scenario, name) => {
       // With a cassette that is not there yet, a run never killed records it before anything is judged.
       let recording: Promise<RunOutcome | null> | null = null;
-      const record = (): Promise<RunOutcome | null> => {
+      const record = (times?: LifeTimes): Promise<RunOutcome | null> => {
         if (spec.cassette === undefined || existsSync(spec.cassette.file)) return Promise.resolve(null);
-        return (recording ??= runWholeInProcesses(moduleTier(spec, livesIn, 'record'), scenario, name, { kills: [], interleaving: [] }));
+        return (recording ??= runWholeInProcesses(moduleTier(spec, livesIn, 'record'), scenario, name, { kills: [], interleaving: [] }, times));
       };
-      return async (schedule) => {
-        const recorded = await record();
+      return async (schedule, times) => {
+        const recorded = await record(times);
         // A recording run that did not finish wrote no cassette: it is the baseline that did not finish.
         if (recorded !== null && recorded.lives.at(-1)?.end !== 'finished') return recorded;
-        return runWholeInProcesses(tier, scenario, name, schedule);
+        return runWholeInProcesses(tier, scenario, name, schedule, times);
       };
     },
   });

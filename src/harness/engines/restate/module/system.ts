@@ -82,7 +82,7 @@ async function lifeInProcess(runFile: RestateModuleRunFile, request: TierLifeReq
     engine: 'Restate',
     what,
     request,
-    timeoutMs: lifeTimeoutFrom(RESTATE_LIFE_TIMEOUT_VARIABLE),
+    timeoutMs: lifeTimeoutFrom(RESTATE_LIFE_TIMEOUT_VARIABLE, request),
     run: ({ emit, onPick }, fence, workDir) =>
       life.runRestateModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, picks: [...request.picks], emit, onPick, serve: serveThrough(fence) }),
   });

@@ -114,7 +114,7 @@ export type VercelModuleVariant = Pick<BrokenLife, 'brokenKill'>;
 async function lifeInProcess(spec: VercelModuleSpec, runFile: VercelModuleRunFile, request: TierLifeRequest, what: string, variant: VercelModuleVariant): Promise<TierLife> {
   const script = await userModuleChildBundle({ module: spec.module, childMain: THREAD_MAIN, packages: {}, external: SDK_PACKAGES });
   if (script === null) throw new SystemInputError(`${spec.moduleArg}: its lives in process run on threads started from one bundle of the module, which was not made (${BUNDLE_VARIABLE}=0, or no node_modules folder above the module); check it with --tier process`);
-  const job: VercelModuleLifeJob = { ...lifeJobOf(request, what, lifeTimeoutFrom(VW_LIFE_TIMEOUT_VARIABLE), variant), runFile };
+  const job: VercelModuleLifeJob = { ...lifeJobOf(request, what, lifeTimeoutFrom(VW_LIFE_TIMEOUT_VARIABLE, request), variant), runFile };
   return lifeThreadsFor(script, 1)!.run<TierLife, LifeCut>(job, request.onCut);
 }
 
@@ -172,7 +172,7 @@ export function vercelModuleSystem(spec: VercelModuleSpec, livesIn: VercelLivesI
         : `the Vercel workflow of ${spec.moduleArg} in a local world, each life a process killed with SIGKILL`,
     promised: VW_MODULE_PROMISES,
     killPoints: VW_MODULE_KILL_POINTS,
-    sessionRuns: (scenario, name) => (schedule) => runWholeInProcesses(tier, scenario, name, schedule),
+    sessionRuns: (scenario, name) => (schedule, times) => runWholeInProcesses(tier, scenario, name, schedule, times),
     lives: processLives(tier),
   });
 }
