@@ -5,7 +5,7 @@
 import { ScenarioError } from '../../model/scenario.js';
 import { ProtocolError } from '../process/protocol.js';
 import { UnknownKillPoint } from '../check/kill-points.js';
-import { Interrupted, LifeTimedOut } from '../process/processes.js';
+import { Interrupted, LifeTimedOut, wasInterrupted } from '../process/processes.js';
 import { BaselineDidNotFinish, SystemInputError } from '../engine.js';
 import { LifeNotRepeatable } from '../process/process-lives.js';
 import { UsageError } from '../usage-error.js';
@@ -16,6 +16,9 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../model/load.js';
 
 type Command = (args: string[]) => Promise<number> | number;
+
+/** The killpoint command holds its Ctrl-C handling from its start to its end (bin/killpoint.mjs). */
+export { interruptibleUntilExit } from '../process/processes.js';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   experiment: {
@@ -96,10 +99,14 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    return await (await command.load())(args);
+    const status = await (await command.load())(args);
+    // Interrupted as it finished: no verdict stands, and the process ends by the signal.
+    return wasInterrupted() ? 130 : status;
   } catch (error) {
     // Ctrl-C: the message is out already, and the process ends by the signal (a shell reads 130).
-    if (error instanceof Interrupted) return 130;
+    // Any error after it is one of its effects (a server of the process group ended by the same
+    // Ctrl-C, a session closed under a search), not a finding.
+    if (error instanceof Interrupted || wasInterrupted()) return 130;
     if (error instanceof UsageError || error instanceof ScenarioError || error instanceof ProtocolError || error instanceof UnknownKillPoint || error instanceof BaselineDidNotFinish || error instanceof SystemInputError || error instanceof LifeNotRepeatable || error instanceof LifeTimedOut) {
       console.error(`killpoint ${name}: ${error.message}`);
       return 2;

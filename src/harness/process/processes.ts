@@ -1,6 +1,7 @@
 // Bookkeeping of the real tier's children, temp folders and open sessions, so that none outlives
 // the parent: every child is awaited (reaped) by whoever spawned it, and while any run is in
-// flight or a session of a process engine is open, SIGINT and SIGTERM to the parent first kill the
+// flight or a session of a process engine is open (for the killpoint command: from its start to
+// its end, interruptibleUntilExit), SIGINT and SIGTERM to the parent first kill the
 // live children, close the open sessions, wait until the children are reaped and the sessions
 // closed, remove the temp folders, then let the signal do what it would have done. A plain exit
 // closes the sessions left open and removes leftover folders too (an exit cannot wait: what a
@@ -14,6 +15,7 @@
 // short while longer, so that a descendant that keeps it open cannot keep its life from ending.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { constants } from 'node:os';
 import { ChildTree } from './child-tree.js';
 import { watchGroup } from './orphan-watcher.js';
 import { ownedTempDir, sweepOrphanedTempDirs } from './owned-temp-dirs.js';
@@ -25,6 +27,10 @@ const liveDirs = new Map<string, () => void>();
 /** The open sessions of process engines, each by its close. */
 const openSessions = new Set<() => unknown>();
 let inFlight = 0;
+/** Whether onSignal is a listener of SIGINT and SIGTERM now. */
+let handlersInstalled = false;
+/** Bumped by every hold, so that a removal asked for before it does not happen (holdHandlers). */
+let holdsSoFar = 0;
 let spawnListener: ((pid: number) => void) | null = null;
 /** Set by SIGINT/SIGTERM: from then on no child is started, so none can outlive the parent. */
 let interrupted = false;
@@ -74,6 +80,7 @@ export class Interrupted extends Error {
 
 function onSignal(signal: NodeJS.Signals): void {
   interrupted = true;
+  // A second Ctrl-C while this one cleans up ends the process at once (the watcher then cleans up).
   removeHandlers();
   const children = liveChildren.size;
   const reaped = [...liveChildren.values()].map((child) => {
@@ -82,23 +89,77 @@ function onSignal(signal: NodeJS.Signals): void {
   });
   const closing = closeSessions();
   process.stderr.write(`\nkillpoint: interrupted (${signal}): ${children === 1 ? 'the running child was' : `${children} running children were`} killed and the run's temp folders removed; no verdict was reached\n`);
-  const timeout = new Promise((resolveTimeout) => setTimeout(resolveTimeout, REAP_WAIT_MS).unref());
+  // Not unref'd: a command that returns meanwhile must not end the process with its own exit code
+  // before the signal does.
+  const timeout = new Promise((resolveTimeout) => setTimeout(resolveTimeout, REAP_WAIT_MS));
   void Promise.race([Promise.allSettled([...reaped, ...closing]), timeout]).then(() => {
     removeDirs();
-    process.kill(process.pid, signal);
+    endBySignal(signal);
   });
 }
 
+/**
+ * Ends this process by `signal`, as if it had had no handler (a shell reads 130 for SIGINT).
+ * Every listener left is removed first: one that stayed (a library's) would catch the signal raised
+ * again, and nothing would end the process.
+ */
+export function endBySignal(signal: NodeJS.Signals): void {
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
+  // Unreachable unless the signal is ignored (the default action of SIGINT and SIGTERM ends the process before kill returns).
+  process.exit(128 + (constants.signals[signal] ?? 0));
+}
+
 function installHandlers(): void {
+  handlersInstalled = true;
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('exit', onExit);
 }
 
 function removeHandlers(): void {
+  handlersInstalled = false;
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   process.off('exit', onExit);
+}
+
+/**
+ * One more thing in flight: the handlers are listening from now on. Never again after an interrupt
+ * (its cleanup is under way; a second Ctrl-C must end the process at once).
+ */
+function holdHandlers(): void {
+  inFlight++;
+  holdsSoFar++;
+  if (!handlersInstalled && !interrupted) installHandlers();
+}
+
+/**
+ * One thing less in flight. When none is left, the handlers stop listening two turns of the event
+ * loop later, and only if nothing was held meanwhile. Not at once: a signal that arrived during
+ * this turn has been caught but not yet handed to its listener (Node does that when the loop next
+ * polls), and a listener removed before then never hears of it. Removed and added again in the
+ * same turn (one session closed and the next opened), the signal was lost: the check ran on to its
+ * end as if Ctrl-C had not been pressed. Two turns: the loop polls at least once in between.
+ */
+function letGoOfHandlers(): void {
+  if (--inFlight > 0) return;
+  const holdsThen = holdsSoFar;
+  setImmediate(() =>
+    setImmediate(() => {
+      if (inFlight === 0 && holdsSoFar === holdsThen && handlersInstalled) removeHandlers();
+    }),
+  );
+}
+
+/**
+ * For the killpoint command: the handlers listen from now until the process ends, whatever is in
+ * flight, so that Ctrl-C ends it with its line in every phase (loading, between two sessions, the
+ * minimal search) and no moment is left where one is lost. A listener of a signal does not keep
+ * the process running.
+ */
+export function interruptibleUntilExit(): void {
+  holdHandlers();
 }
 
 /**
@@ -106,7 +167,7 @@ function removeHandlers(): void {
  * For what outlives one run (the durable states an exploration keeps, src/harness/process/process-lives.ts).
  */
 export function heldTempDir(prefix: string): { dir: string; release(): void } {
-  if (inFlight++ === 0) installHandlers();
+  holdHandlers();
   const owned = ownedTempDir(prefix);
   liveDirs.set(owned.dir, owned.release);
   let released = false;
@@ -117,7 +178,7 @@ export function heldTempDir(prefix: string): { dir: string; release(): void } {
       released = true;
       owned.release();
       liveDirs.delete(owned.dir);
-      if (--inFlight === 0) removeHandlers();
+      letGoOfHandlers();
     },
   };
 }
@@ -129,7 +190,7 @@ export function heldTempDir(prefix: string): { dir: string; release(): void } {
  * as it waits for its children; the session's folders are held temp folders, removed either way.
  */
 export function heldSession(close: () => unknown): { release(): void } {
-  if (inFlight++ === 0) installHandlers();
+  holdHandlers();
   openSessions.add(close);
   let released = false;
   return {
@@ -137,7 +198,7 @@ export function heldSession(close: () => unknown): { release(): void } {
       if (released) return;
       released = true;
       openSessions.delete(close);
-      if (--inFlight === 0) removeHandlers();
+      letGoOfHandlers();
     },
   };
 }

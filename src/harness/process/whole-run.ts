@@ -11,7 +11,7 @@ import type { Conversation } from '../../model/conversation.js';
 import type { Scenario } from '../../model/scenario.js';
 import { runLives } from '../life-loop.js';
 import { picksLeft } from './process-life.js';
-import { withTempDir } from './processes.js';
+import { Interrupted, wasInterrupted, withTempDir } from './processes.js';
 import type { TierLife, TierLifeRequest } from './process-lives.js';
 
 /** What a whole run asks of an engine (a ProcessTier gives it). */
@@ -35,6 +35,7 @@ export function runWholeInProcesses(tier: WholeRunTier, scenario: Scenario, syst
     const pickWidths: number[] = [];
     let finalConversation: Conversation | null = null;
     const lives = await runLives(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
+      if (wasInterrupted()) throw new Interrupted(`not starting ${tier.name} ${scenario.id} life ${lifeIndex}`);
       const life = await tier.life(scenario, { runDir: dir, stateDir, lifeIndex, killAfter, picks: picksLeft(schedule.interleaving, picksTaken.length) });
       picksTaken.push(...life.picks);
       pickWidths.push(...life.widths);
