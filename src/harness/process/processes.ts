@@ -103,7 +103,7 @@ function onSignal(signal: NodeJS.Signals): void {
  * Every listener left is removed first: one that stayed (a library's) would catch the signal raised
  * again, and nothing would end the process.
  */
-export function endBySignal(signal: NodeJS.Signals): void {
+function endBySignal(signal: NodeJS.Signals): void {
   process.removeAllListeners(signal);
   process.kill(process.pid, signal);
   // Unreachable unless the signal is ignored (the default action of SIGINT and SIGTERM ends the process before kill returns).
@@ -153,6 +153,19 @@ function letGoOfHandlers(): void {
 }
 
 /**
+ * Resolves once the event loop has polled at least once from now: a signal caught before the call
+ * has been handed to its listener by then (wasInterrupted tells). For what may be an effect of a
+ * Ctrl-C that reached the whole process group (a child or a server of ours ended by it, a pipe to
+ * it broken) before it is taken for a failure.
+ */
+export function afterPendingSignals(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
+/** The signals a terminal or a supervisor sends a whole process group; killpoint sends its children neither. */
+const GROUP_SIGNALS: ReadonlySet<NodeJS.Signals | null> = new Set<NodeJS.Signals>(['SIGINT', 'SIGTERM']);
+
+/**
  * For the killpoint command: the handlers listen from now until the process ends, whatever is in
  * flight, so that Ctrl-C ends it with its line in every phase (loading, between two sessions, the
  * minimal search) and no moment is left where one is lost. A listener of a signal does not keep
@@ -160,6 +173,20 @@ function letGoOfHandlers(): void {
  */
 export function interruptibleUntilExit(): void {
   holdHandlers();
+  process.on('uncaughtException', crashUnlessInterrupted);
+}
+
+/**
+ * A crash that comes with Ctrl-C is one of its effects (the bundler a build was waiting on, ended
+ * by the same Ctrl-C, throws from its own callback): the signal is given its turn first, and then
+ * onSignal ends the process. A crash without one ends it as Node would: its stack, exit 1.
+ */
+function crashUnlessInterrupted(error: unknown): void {
+  void afterPendingSignals().then(() => {
+    if (interrupted) return;
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
 }
 
 /**
@@ -298,6 +325,8 @@ class WatchedChild implements StartedChild {
   private timedOut = false;
   /** Set once a child killed at its limit has had its time to exit: it is reported as timed out even if it never does. */
   private killGraceOver = false;
+  /** Set once a child ended by SIGINT or SIGTERM has waited for this process's own handler (settle). */
+  private waitedForSignals = false;
   private reaped!: () => void;
   private waiter: Waiter | null = null;
   private limitTimer: NodeJS.Timeout | undefined;
@@ -406,6 +435,13 @@ class WatchedChild implements StartedChild {
   private settle(): void {
     const waiter = this.waiter;
     if (waiter === null || !(this.isEnded || (this.timedOut && this.killGraceOver))) return;
+    // Ended by a signal killpoint never sends it: the Ctrl-C that reached its process group reached
+    // this process too. Its handler goes first, so that the life reads as interrupted, not crashed.
+    if (!interrupted && !this.waitedForSignals && GROUP_SIGNALS.has(this.exit?.signal ?? null)) {
+      this.waitedForSignals = true;
+      void afterPendingSignals().then(() => this.settle());
+      return;
+    }
     this.waiter = null;
     if (this.spawnError !== null) waiter.reject(this.spawnError);
     else if (interrupted) waiter.reject(new Interrupted(`${this.command} was killed`));
