@@ -15,6 +15,7 @@
 // short while longer, so that a descendant that keeps it open cannot keep its life from ending.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { constants } from 'node:os';
 import { ChildTree } from './child-tree.js';
 import { watchGroup } from './orphan-watcher.js';
@@ -22,8 +23,8 @@ import { ownedTempDir, sweepOrphanedTempDirs } from './owned-temp-dirs.js';
 
 /** Live children, each with the promise that settles once it is reaped, and how to kill all it started. */
 const liveChildren = new Map<ChildProcess, { reaped: Promise<unknown>; killAll(): void }>();
-/** Held temp folders, each with what removes it. */
-const liveDirs = new Map<string, () => void>();
+/** Held temp folders. */
+const liveDirs = new Set<string>();
 /** The open sessions of process engines, each by its close. */
 const openSessions = new Set<() => unknown>();
 let inFlight = 0;
@@ -38,8 +39,20 @@ let interrupted = false;
 /** How long an interrupted parent waits for its killed children to be reaped. */
 const REAP_WAIT_MS = 5_000;
 
+/**
+ * Removes the held temp folders as the process ends, and leaves them on the watcher's list
+ * (orphan-watcher.ts), which removes them again once the process is gone: a thread of lives still
+ * running writes its copies into its session's folder, making it anew, until the very end (one
+ * Ctrl-C in 20 over a LangGraph --kills 2 check left its states folder so).
+ */
 function removeDirs(): void {
-  for (const remove of liveDirs.values()) remove();
+  for (const dir of liveDirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Written to as it went: the watcher removes it.
+    }
+  }
   liveDirs.clear();
 }
 
@@ -196,7 +209,7 @@ function crashUnlessInterrupted(error: unknown): void {
 export function heldTempDir(prefix: string): { dir: string; release(): void } {
   holdHandlers();
   const owned = ownedTempDir(prefix);
-  liveDirs.set(owned.dir, owned.release);
+  liveDirs.add(owned.dir);
   let released = false;
   return {
     dir: owned.dir,
