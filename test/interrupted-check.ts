@@ -41,6 +41,8 @@ export function momentName(moment: Moment): string {
 
 /** How long an interrupted check may take to end before it counts as hung. */
 export const HUNG_AFTER_MS = 20_000;
+/** How long its stderr is still read after its exit. */
+const STDERR_AFTER_EXIT_MS = 3_000;
 /** How long what it left may take to go (the watcher ends what a killed process could not). */
 const CLEANUP_LIMIT_MS = 10_000;
 
@@ -64,6 +66,8 @@ export async function interruptCheck(args: string[], moment: Moment): Promise<In
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const run: { exit: { status: number | null; signal: NodeJS.Signals | null; at: number } | null } = { exit: null };
   const exited = new Promise<void>((r) => child.on('exit', (status, signal) => ((run.exit = { status, signal, at: performance.now() }), r()))); // real clock: how long it took to end
+  // Its stderr is read to its end, which may come after its exit (a bundler of its own that shares it is given a moment to go).
+  const stderrRead = new Promise<void>((r) => child.on('close', () => r()));
   // real clock: the moment is a time in the check's run, as a person's Ctrl-C is.
   const started = performance.now();
   // When the moment's mark was seen (the start, the first folder), and how long after it the signal goes.
@@ -81,6 +85,7 @@ export async function interruptCheck(args: string[], moment: Moment): Promise<In
   await Promise.race([exited, sleep(HUNG_AFTER_MS)]);
   const end = run.exit as { status: number | null; signal: NodeJS.Signals | null; at: number } | null;
   if (end === null) process.kill(-pid, 'SIGKILL');
+  await Promise.race([stderrRead, sleep(STDERR_AFTER_EXIT_MS)]);
   let left = everythingLeftBy(pid);
   for (const until = performance.now() + CLEANUP_LIMIT_MS; left.length > 0 && performance.now() < until; left = everythingLeftBy(pid)) await sleep(100);
   return {
