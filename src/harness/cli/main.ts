@@ -5,7 +5,7 @@
 import { ScenarioError } from '../../model/scenario.js';
 import { ProtocolError } from '../process/protocol.js';
 import { UnknownKillPoint } from '../check/kill-points.js';
-import { Interrupted, LifeTimedOut } from '../process/processes.js';
+import { afterPendingSignals, Interrupted, LifeTimedOut, wasInterrupted } from '../process/processes.js';
 import { BaselineDidNotFinish, SystemInputError } from '../engine.js';
 import { LifeNotRepeatable } from '../process/process-lives.js';
 import { UsageError } from '../usage-error.js';
@@ -16,6 +16,9 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../model/load.js';
 
 type Command = (args: string[]) => Promise<number> | number;
+
+/** The killpoint command holds its Ctrl-C handling from its start to its end (bin/killpoint.mjs). */
+export { interruptibleUntilExit } from '../process/processes.js';
 
 /** `withModules`: its summary goes on with each kind of user's module the registered engines check. */
 const COMMANDS: Record<string, { summary: string; withModules?: true; load: () => Promise<Command> }> = {
@@ -107,10 +110,17 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    return await (await command.load())(args);
+    const status = await (await command.load())(args);
+    // Interrupted as it finished: no verdict stands, and the process ends by the signal.
+    await afterPendingSignals();
+    return wasInterrupted() ? 130 : status;
   } catch (error) {
     // Ctrl-C: the message is out already, and the process ends by the signal (a shell reads 130).
-    if (error instanceof Interrupted) return 130;
+    // An error that comes with it is one of its effects, not a finding: the same Ctrl-C reached the
+    // whole process group, and a server or a bundler of ours ended by it may be seen before the
+    // signal itself is (so the signal is given its turn first).
+    await afterPendingSignals();
+    if (error instanceof Interrupted || wasInterrupted()) return 130;
     if (error instanceof UsageError || error instanceof ScenarioError || error instanceof ProtocolError || error instanceof UnknownKillPoint || error instanceof BaselineDidNotFinish || error instanceof SystemInputError || error instanceof LifeNotRepeatable || error instanceof LifeTimedOut) {
       console.error(`killpoint ${name}: ${error.message}`);
       return 2;

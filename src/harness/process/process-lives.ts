@@ -24,7 +24,7 @@ import type { Conversation } from '../../model/conversation.js';
 import type { Scenario } from '../../model/scenario.js';
 import type { DurableState, LifeRun, LifeStart, Session, SessionLives } from '../engine.js';
 import { inPool } from './pool.js';
-import { heldSession, heldTempDir } from './processes.js';
+import { heldSession, heldTempDir, Interrupted, wasInterrupted } from './processes.js';
 import { LifeTimes } from '../life-time-limit.js';
 import { copyFolder } from './folder-files.js';
 import { requirePackages, type PackageNeeds } from './package-paths.js';
@@ -301,6 +301,8 @@ function sessionLives(tier: ProcessTier, scenario: Scenario, options: ProcessLiv
   };
   /** Runs a life in a copy of the state, in a folder of its own inside the space's (a state it leaves that is kept is moved there, not copied). */
   const lifeFrom = <T>(start: LifeStart, killAfter: number | null, then: (life: TierLife, stateDir: string, runDir: string) => T | Promise<T>, copies?: CutKeeper): Promise<T> => {
+    // As no child is started after Ctrl-C (processes.ts), no life in process is: the search stops at once.
+    if (wasInterrupted()) return Promise.reject(new Interrupted(`not starting ${tier.name} ${scenario.id} life ${start.lifeIndex}`));
     const from = stateOf(start);
     return from.space.inFolder('life-', async (runDir) => {
       const stateDir = join(runDir, 'state');

@@ -1,6 +1,7 @@
 // Bookkeeping of the real tier's children, temp folders and open sessions, so that none outlives
 // the parent: every child is awaited (reaped) by whoever spawned it, and while any run is in
-// flight or a session of a process engine is open, SIGINT and SIGTERM to the parent first kill the
+// flight or a session of a process engine is open (for the killpoint command: from its start to
+// its end, interruptibleUntilExit), SIGINT and SIGTERM to the parent first kill the
 // live children, close the open sessions, wait until the children are reaped and the sessions
 // closed, remove the temp folders, then let the signal do what it would have done. A plain exit
 // closes the sessions left open and removes leftover folders too (an exit cannot wait: what a
@@ -14,17 +15,23 @@
 // short while longer, so that a descendant that keeps it open cannot keep its life from ending.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { constants } from 'node:os';
 import { ChildTree } from './child-tree.js';
 import { watchGroup } from './orphan-watcher.js';
 import { ownedTempDir, sweepOrphanedTempDirs } from './owned-temp-dirs.js';
 
 /** Live children, each with the promise that settles once it is reaped, and how to kill all it started. */
 const liveChildren = new Map<ChildProcess, { reaped: Promise<unknown>; killAll(): void }>();
-/** Held temp folders, each with what removes it. */
-const liveDirs = new Map<string, () => void>();
+/** Held temp folders. */
+const liveDirs = new Set<string>();
 /** The open sessions of process engines, each by its close. */
 const openSessions = new Set<() => unknown>();
 let inFlight = 0;
+/** Whether onSignal is a listener of SIGINT and SIGTERM now. */
+let handlersInstalled = false;
+/** Bumped by every hold, so that a removal asked for before it does not happen (holdHandlers). */
+let holdsSoFar = 0;
 let spawnListener: ((pid: number) => void) | null = null;
 /** Set by SIGINT/SIGTERM: from then on no child is started, so none can outlive the parent. */
 let interrupted = false;
@@ -32,8 +39,20 @@ let interrupted = false;
 /** How long an interrupted parent waits for its killed children to be reaped. */
 const REAP_WAIT_MS = 5_000;
 
+/**
+ * Removes the held temp folders as the process ends, and leaves them on the watcher's list
+ * (orphan-watcher.ts), which removes them again once the process is gone: a thread of lives still
+ * running writes its copies into its session's folder, making it anew, until the very end (one
+ * Ctrl-C in 20 over a LangGraph --kills 2 check left its states folder so).
+ */
 function removeDirs(): void {
-  for (const remove of liveDirs.values()) remove();
+  for (const dir of liveDirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Written to as it went: the watcher removes it.
+    }
+  }
   liveDirs.clear();
 }
 
@@ -74,6 +93,7 @@ export class Interrupted extends Error {
 
 function onSignal(signal: NodeJS.Signals): void {
   interrupted = true;
+  // A second Ctrl-C while this one cleans up ends the process at once (the watcher then cleans up).
   removeHandlers();
   const children = liveChildren.size;
   const reaped = [...liveChildren.values()].map((child) => {
@@ -82,23 +102,104 @@ function onSignal(signal: NodeJS.Signals): void {
   });
   const closing = closeSessions();
   process.stderr.write(`\nkillpoint: interrupted (${signal}): ${children === 1 ? 'the running child was' : `${children} running children were`} killed and the run's temp folders removed; no verdict was reached\n`);
-  const timeout = new Promise((resolveTimeout) => setTimeout(resolveTimeout, REAP_WAIT_MS).unref());
+  // Not unref'd: a command that returns meanwhile must not end the process with its own exit code
+  // before the signal does.
+  const timeout = new Promise((resolveTimeout) => setTimeout(resolveTimeout, REAP_WAIT_MS));
   void Promise.race([Promise.allSettled([...reaped, ...closing]), timeout]).then(() => {
     removeDirs();
-    process.kill(process.pid, signal);
+    endBySignal(signal);
   });
 }
 
+/**
+ * Ends this process by `signal`, as if it had had no handler (a shell reads 130 for SIGINT).
+ * Every listener left is removed first: one that stayed (a library's) would catch the signal raised
+ * again, and nothing would end the process.
+ */
+function endBySignal(signal: NodeJS.Signals): void {
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
+  // Unreachable unless the signal is ignored (the default action of SIGINT and SIGTERM ends the process before kill returns).
+  process.exit(128 + (constants.signals[signal] ?? 0));
+}
+
 function installHandlers(): void {
+  handlersInstalled = true;
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('exit', onExit);
 }
 
 function removeHandlers(): void {
+  handlersInstalled = false;
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   process.off('exit', onExit);
+}
+
+/**
+ * One more thing in flight: the handlers are listening from now on. Never again after an interrupt
+ * (its cleanup is under way; a second Ctrl-C must end the process at once).
+ */
+function holdHandlers(): void {
+  inFlight++;
+  holdsSoFar++;
+  if (!handlersInstalled && !interrupted) installHandlers();
+}
+
+/**
+ * One thing less in flight. When none is left, the handlers stop listening two turns of the event
+ * loop later, and only if nothing was held meanwhile. Not at once: a signal that arrived during
+ * this turn has been caught but not yet handed to its listener (Node does that when the loop next
+ * polls), and a listener removed before then never hears of it. Removed and added again in the
+ * same turn (one session closed and the next opened), the signal was lost: the check ran on to its
+ * end as if Ctrl-C had not been pressed. Two turns: the loop polls at least once in between.
+ */
+function letGoOfHandlers(): void {
+  if (--inFlight > 0) return;
+  const holdsThen = holdsSoFar;
+  setImmediate(() =>
+    setImmediate(() => {
+      if (inFlight === 0 && holdsSoFar === holdsThen && handlersInstalled) removeHandlers();
+    }),
+  );
+}
+
+/**
+ * Resolves once the event loop has polled at least once from now: a signal caught before the call
+ * has been handed to its listener by then (wasInterrupted tells). For what may be an effect of a
+ * Ctrl-C that reached the whole process group (a child or a server of ours ended by it, a pipe to
+ * it broken) before it is taken for a failure.
+ */
+export function afterPendingSignals(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
+/** The signals a terminal or a supervisor sends a whole process group; killpoint sends its children neither. */
+const GROUP_SIGNALS: ReadonlySet<NodeJS.Signals | null> = new Set<NodeJS.Signals>(['SIGINT', 'SIGTERM']);
+
+/**
+ * For the killpoint command: the handlers listen from now until the process ends, whatever is in
+ * flight, so that Ctrl-C ends it with its line in every phase (loading, between two sessions, the
+ * minimal search) and no moment is left where one is lost. A listener of a signal does not keep
+ * the process running.
+ */
+export function interruptibleUntilExit(): void {
+  holdHandlers();
+  process.on('uncaughtException', crashUnlessInterrupted);
+}
+
+/**
+ * A crash that comes with Ctrl-C is one of its effects (the bundler a build was waiting on, ended
+ * by the same Ctrl-C, throws from its own callback): the signal is given its turn first, and then
+ * onSignal ends the process. A crash without one ends it as Node would: its stack, exit 1.
+ */
+function crashUnlessInterrupted(error: unknown): void {
+  void afterPendingSignals().then(() => {
+    if (interrupted) return;
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
 }
 
 /**
@@ -106,9 +207,9 @@ function removeHandlers(): void {
  * For what outlives one run (the durable states an exploration keeps, src/harness/process/process-lives.ts).
  */
 export function heldTempDir(prefix: string): { dir: string; release(): void } {
-  if (inFlight++ === 0) installHandlers();
+  holdHandlers();
   const owned = ownedTempDir(prefix);
-  liveDirs.set(owned.dir, owned.release);
+  liveDirs.add(owned.dir);
   let released = false;
   return {
     dir: owned.dir,
@@ -117,7 +218,7 @@ export function heldTempDir(prefix: string): { dir: string; release(): void } {
       released = true;
       owned.release();
       liveDirs.delete(owned.dir);
-      if (--inFlight === 0) removeHandlers();
+      letGoOfHandlers();
     },
   };
 }
@@ -129,7 +230,7 @@ export function heldTempDir(prefix: string): { dir: string; release(): void } {
  * as it waits for its children; the session's folders are held temp folders, removed either way.
  */
 export function heldSession(close: () => unknown): { release(): void } {
-  if (inFlight++ === 0) installHandlers();
+  holdHandlers();
   openSessions.add(close);
   let released = false;
   return {
@@ -137,7 +238,7 @@ export function heldSession(close: () => unknown): { release(): void } {
       if (released) return;
       released = true;
       openSessions.delete(close);
-      if (--inFlight === 0) removeHandlers();
+      letGoOfHandlers();
     },
   };
 }
@@ -227,6 +328,8 @@ class WatchedChild implements StartedChild {
   private timedOut = false;
   /** Set once a child killed at its limit has had its time to exit: it is reported as timed out even if it never does. */
   private killGraceOver = false;
+  /** Set once a child ended by SIGINT or SIGTERM has waited for this process's own handler (settle). */
+  private waitedForSignals = false;
   private reaped!: () => void;
   private waiter: Waiter | null = null;
   private limitTimer: NodeJS.Timeout | undefined;
@@ -335,6 +438,13 @@ class WatchedChild implements StartedChild {
   private settle(): void {
     const waiter = this.waiter;
     if (waiter === null || !(this.isEnded || (this.timedOut && this.killGraceOver))) return;
+    // Ended by a signal killpoint never sends it: the Ctrl-C that reached its process group reached
+    // this process too. Its handler goes first, so that the life reads as interrupted, not crashed.
+    if (!interrupted && !this.waitedForSignals && GROUP_SIGNALS.has(this.exit?.signal ?? null)) {
+      this.waitedForSignals = true;
+      void afterPendingSignals().then(() => this.settle());
+      return;
+    }
     this.waiter = null;
     if (this.spawnError !== null) waiter.reject(this.spawnError);
     else if (interrupted) waiter.reject(new Interrupted(`${this.command} was killed`));

@@ -11,7 +11,7 @@ import type { Conversation } from '../../model/conversation.js';
 import type { Scenario } from '../../model/scenario.js';
 import { runLives } from '../life-loop.js';
 import { picksLeft } from './process-life.js';
-import { withTempDir } from './processes.js';
+import { Interrupted, wasInterrupted, withTempDir } from './processes.js';
 import type { LifeTimes } from '../life-time-limit.js';
 import type { TierLife, TierLifeRequest } from './process-lives.js';
 import { requirePackages, type PackageNeeds } from './package-paths.js';
@@ -44,6 +44,7 @@ export function runWholeInProcesses(tier: WholeRunTier, scenario: Scenario, syst
     const pickWidths: number[] = [];
     let finalConversation: Conversation | null = null;
     const lives = await runLives(schedule.kills, async (lifeIndex, killAfter): Promise<LifeRecord> => {
+      if (wasInterrupted()) throw new Interrupted(`not starting ${tier.name} ${scenario.id} life ${lifeIndex}`);
       const run = () => tier.life(scenario, { runDir: dir, stateDir, lifeIndex, killAfter, picks: picksLeft(schedule.interleaving, picksTaken.length), ...(times === undefined ? {} : { timeoutMs: times.limitMs() }) });
       // A run never killed sets the time limit of the session's other lives (life-time-limit.ts).
       const life = await (times !== undefined && schedule.kills.length === 0 ? times.timed(run) : run());
