@@ -17,7 +17,7 @@ export type { Answer, Engine, InProcessSession, InProcessSystem, Session, Sessio
 export { runSchedule, withSession } from './harness/session.js';
 export { BaselineDidNotFinish, SystemInputError } from './harness/engine.js';
 export { registerEngine, engineNamed, engineNames, moduleEngines, DEFAULT_ENGINE } from './harness/registry.js';
-export type { ModuleEngine, ModuleFlag, ModuleEngineOptions } from './harness/user-module/module-engine.js';
+export type { ModuleEngine, ModuleFlag, ModuleEngineOptions } from './harness/engine.js';
 
 // What a run leaves and how it is judged.
 export type { RunOutcome, LifeRecord, Schedule, CommittedWrite } from './harness/check/outcome.js';

@@ -228,7 +228,43 @@ export interface Engine {
    * Set when the engine checks a user's own module (a graph, a workflow, a service): how the
    * command line, the API and the vitest helper name it, and its system (user-module/module-engine.ts).
    */
-  module?: import('./user-module/module-engine.js').ModuleEngine;
+  module?: ModuleEngine;
+}
+
+/** A user's module and its input, as the command line, the API and the vitest helper name them. */
+export interface UserModuleOptions {
+  /** The module's path (relative to the current folder). */
+  module: string;
+  /** The input: a JSON file's path, or the JSON itself (`inputFile`: a file when there is one, else JSON); or the value (`input`). */
+  inputFile?: string;
+  input?: unknown;
+}
+
+/** An option that belongs to one kind of module: its flag, the field of the options it sets, what it expects. */
+export interface ModuleFlag {
+  flag: `--${string}`;
+  field: string;
+  /** Its value in the help: NAME, FILE. */
+  value: string;
+  expected: string;
+}
+
+/** A user's module as given to an engine: its path, its input, and the fields of the engine's own flags. */
+export type ModuleEngineOptions = UserModuleOptions & { effectsExport?: string } & Record<string, unknown>;
+
+export interface ModuleEngine {
+  /** The command-line option that names the module: `--langgraph`. */
+  cliOption: `--${string}`;
+  /** The field of killpointTests' options that names it: `langgraph`. */
+  vitestField: string;
+  /** The kind of module, for help: "your own LangGraph graph". */
+  kind: string;
+  /** What the module exports, for messages and help: "createGraph(ctx)". */
+  exports: string;
+  /** The options of this kind of module alone (the input and --effects-export are every module's). */
+  flags: readonly ModuleFlag[];
+  /** Its system, from the options as given (checked: bad input names the option) and the tier asked for (else the engine's default). */
+  system(options: ModuleEngineOptions, tier?: 'in-process' | 'process'): SystemUnderTest;
 }
 
 /** The run never killed is the yardstick: one that does not finish leaves nothing to judge against. */

@@ -5,7 +5,7 @@
 
 import { isScenarioKind } from './check/events.js';
 import type { Engine } from './engine.js';
-import type { ModuleEngine } from './user-module/module-engine.js';
+import type { ModuleEngine } from './engine.js';
 import { registerEventKinds } from './check/event-kinds.js';
 import { dbosEngine } from './engines/dbos/engine.js';
 import { externalEngine } from './engines/external/engine.js';

@@ -19,7 +19,7 @@ import { agentKillPoints, checkAgent, checkAgentSchedule, type AgentCommand } fr
 import { checkScenario, checkScenarioSchedule, scenarioKillPoints, type ScenarioCheck, type ScenarioScheduleCheck } from '../harness/api/check-scenario.js';
 import { check, checkSchedule, killPointsOf } from '../harness/api/check-module.js';
 import { moduleEngines } from '../harness/registry.js';
-import type { ModuleEngine } from '../harness/user-module/module-engine.js';
+import type { ModuleEngine } from '../harness/engine.js';
 import { loadScenarioFile } from '../model/load.js';
 import { addToUserCorpus, loadUserCorpus } from './user-corpus.js';
 

@@ -8,9 +8,8 @@ import { formatExploration, formatFailure, type CaseSource } from '../report/tex
 import { explore, judgeCase, mustFinish } from '../search/explore.js';
 import { mustLandEveryKill } from '../search/schedule-bounds.js';
 import { runSchedule } from '../session.js';
-import type { SystemUnderTest } from '../engine.js';
+import type { ModuleEngineOptions, SystemUnderTest } from '../engine.js';
 import { moduleEngines } from '../registry.js';
-import type { ModuleEngineOptions } from '../user-module/module-engine.js';
 import { minimalOf } from './check-agent.js';
 import type { ScenarioCheck, ScenarioScheduleCheck } from './check-scenario.js';
 

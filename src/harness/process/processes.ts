@@ -261,8 +261,6 @@ export class LifeTimedOut extends Error {
   }
 }
 
-// Where a life's limit comes from: src/harness/life-time-limit.ts (it follows the run never killed).
-export { DEFAULT_LIFE_TIMEOUT_MS, lifeTimeoutFrom } from '../life-time-limit.js';
 
 export interface ChildExit {
   code: number | null;

@@ -5,15 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Scenario } from '../../model/scenario.js';
-import { SystemInputError } from '../engine.js';
-
-export interface UserModuleOptions {
-  /** The module's path (relative to the current folder). */
-  module: string;
-  /** The input: a JSON file's path, or the JSON itself (`inputFile`: a file when there is one, else JSON); or the value (`input`). */
-  inputFile?: string;
-  input?: unknown;
-}
+import { SystemInputError, type UserModuleOptions } from '../engine.js';
 
 export interface UserModuleTarget {
   /** The module's absolute path. */

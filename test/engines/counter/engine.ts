@@ -13,7 +13,7 @@ import { STEP_RECORDED } from '../../../src/harness/check/event-kinds.js';
 import { driveLife, runLives } from '../../../src/harness/life-loop.js';
 import type { Scenario } from '../../../src/model/scenario.js';
 import { loadScenarioFile } from '../../../src/model/load.js';
-import type { ModuleEngine } from '../../../src/harness/user-module/module-engine.js';
+import type { ModuleEngine } from '../../../src/harness/engine.js';
 
 /** What survives a kill: the service's counter and key table, the task's record, the answers sent. */
 interface Durable {

@@ -28,13 +28,13 @@ import { mustLandEveryKill, mustPickInRange } from '../../search/schedule-bounds
 import { startProgress } from '../progress.js';
 import { readerGone, yieldToReader } from '../reader.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames, moduleEngines } from '../../registry.js';
-import { tierOf, type SystemUnderTest } from '../../engine.js';
+import { tierOf, type ModuleEngine, type ModuleEngineOptions, type ModuleFlag, type SystemUnderTest } from '../../engine.js';
 import { stripCasesPlan, stripOf, type Strip } from '../../report/check-data.js';
 import { checkReportHtml } from '../../report/check-html.js';
 import { prepareReportFile, writeReportFile } from '../../report/write.js';
 import { explorationJson, formatExploration, formatFailure, type CaseSource } from '../../report/text.js';
 import { differences } from '../../check/verdict-lines.js';
-import { COMMON_MODULE_FLAGS, type ModuleEngine, type ModuleEngineOptions, type ModuleFlag } from '../../user-module/module-engine.js';
+import { COMMON_MODULE_FLAGS } from '../../user-module/module-engine.js';
 
 interface CheckArgs {
   files: string[];

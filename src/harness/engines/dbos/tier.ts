@@ -18,7 +18,7 @@ import { Shop } from '../../../model/shop.js';
 import { SystemInputError } from '../../engine.js';
 import type { OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { readRunStores, runEngineLife } from '../../process/process-life.js';
-import { lifeTimeoutFrom } from '../../process/processes.js';
+import { lifeTimeoutFrom } from '../../life-time-limit.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
 import { databaseClient as database, systemDatabase } from './backend.js';
 import type { Queryable } from './pg.js';

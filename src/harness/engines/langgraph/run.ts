@@ -22,7 +22,7 @@ import { runWholeInProcesses } from '../../process/whole-run.js';
 import type { LifeCut, ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { readRunStores, runEngineLife } from '../../process/process-life.js';
 import { renameUuidsAndTimes } from '../../process/state-digest.js';
-import { lifeTimeoutFrom } from '../../process/processes.js';
+import { lifeTimeoutFrom } from '../../life-time-limit.js';
 import { runInProcessLife } from '../../in-process/in-process-life.js';
 import { lifeThreadCount, lifeThreadsFor } from '../../in-process/life-threads.js';
 import { lifeJobOf, type BrokenLife } from '../../in-process/life-job.js';

@@ -17,7 +17,7 @@ import { serializeScenario } from '../../../model/scenario-json.js';
 import { Shop } from '../../../model/shop.js';
 import type { TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { readRunStores, runEngineLife } from '../../process/process-life.js';
-import { lifeTimeoutFrom } from '../../process/processes.js';
+import { lifeTimeoutFrom } from '../../life-time-limit.js';
 import type { WholeRunTier } from '../../process/whole-run.js';
 import type { WarmPool } from '../../process/warm-pool.js';
 import { restateChild } from './bundle.js';

@@ -16,7 +16,7 @@ import { Shop } from '../../../model/shop.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
 import type { LifeCut, OutsideState, ProcessTier, TierLife, TierLifeRequest } from '../../process/process-lives.js';
 import { readRunStores, runEngineLife } from '../../process/process-life.js';
-import { lifeTimeoutFrom } from '../../process/processes.js';
+import { lifeTimeoutFrom } from '../../life-time-limit.js';
 import { lifeThreadsFor } from '../../in-process/life-threads.js';
 import { lifeJobOf, type BrokenLife } from '../../in-process/life-job.js';
 import { vercelBundles } from './bundles.js';

@@ -20,14 +20,15 @@ import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-err
 import { dataFolderFile, type DataFolderVariant } from '../../../user-module/data-folder.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
-import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
+import { userModuleTarget } from '../../../user-module/target.js';
+import type { UserModuleOptions } from '../../../engine.js';
 import { holdingBackend, POSTGRES_URL_VARIABLE, systemDatabase } from '../backend.js';
 import { dbosNeeds, type Backend } from '../config.js';
 import { identityOf, runIdentity } from '../identity.js';
 import { DBOS_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
 import { dbosRowsState, DEFAULT_DBOS_TIER, lifeUrl, type DbosLivesIn } from '../tier.js';
 import { moduleLifeHere, runModuleLifeInProcess } from '../../../user-module/in-process.js';
-import { lifeTimeoutFrom } from '../../../process/processes.js';
+import { lifeTimeoutFrom } from '../../../life-time-limit.js';
 import { processLives, type ProcessTier, type TierLife, type TierLifeRequest } from '../../../process/process-lives.js';
 // Its events' kinds (step-recorded, workflow-started, ...) are known wherever its runs are read.
 import '../event-kinds.js';

@@ -26,12 +26,13 @@ import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-err
 import { dataFolderFile, type DataFolderVariant } from '../../../user-module/data-folder.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
-import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
+import { userModuleTarget } from '../../../user-module/target.js';
+import type { UserModuleOptions } from '../../../engine.js';
 import { runInProcessLife } from '../../../in-process/in-process-life.js';
 import { lifeThreadCount, lifeThreadsFor, type LifeThreads } from '../../../in-process/life-threads.js';
 import { lifeJobOf } from '../../../in-process/life-job.js';
 import { moduleInProcessLife, type ModuleLifeJob } from './in-process-job.js';
-import { lifeTimeoutFrom } from '../../../process/processes.js';
+import { lifeTimeoutFrom } from '../../../life-time-limit.js';
 import type { LoadedGraphModule } from './life.js';
 // Its events' kinds (node-start, checkpoint-saved, ...) are known wherever its runs are read.
 import '../event-kinds.js';

@@ -20,7 +20,8 @@ import { userModuleChildBundle } from '../../../user-module/bundle.js';
 import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
-import { userModuleTarget, type UserModuleOptions } from '../../../user-module/target.js';
+import { userModuleTarget } from '../../../user-module/target.js';
+import type { UserModuleOptions } from '../../../engine.js';
 import { INVOCATION_DONE, RUN_RETURN, RUN_START } from '../event-kinds.js';
 import { RESTATE_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
 import type { RestateServer } from '../server.js';
@@ -28,7 +29,7 @@ import { restateSession } from '../session.js';
 import { DEFAULT_RESTATE_TIER, identityOf, type RestateLivesIn } from '../tier.js';
 import { moduleLifeHere, runModuleLifeInProcess } from '../../../user-module/in-process.js';
 import type { BundledModule } from '../../../user-module/load.js';
-import { lifeTimeoutFrom } from '../../../process/processes.js';
+import { lifeTimeoutFrom } from '../../../life-time-limit.js';
 import type { TierLife, TierLifeRequest } from '../../../process/process-lives.js';
 import { DEFAULT_RESTATE_EFFECTS_EXPORT, DEFAULT_SERVICE_EXPORT, RESTATE_MODULE_ENV, type RestateModuleRunFile, type RestateModuleSpec } from './spec.js';
 

@@ -1,6 +1,6 @@
 // A user's own Vercel workflow, as the command line, the API and the vitest helper name it.
 
-import type { ModuleEngine } from '../../../user-module/module-engine.js';
+import type { ModuleEngine } from '../../../engine.js';
 import { vercelModuleSpec, vercelModuleSystem, type VercelModuleOptions } from './system.js';
 
 export const vercelModuleEngine: ModuleEngine = {
