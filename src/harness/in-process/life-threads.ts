@@ -13,7 +13,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { SystemInputError } from '../engine.js';
-import { LifeTimedOut } from '../process/processes.js';
+import { heldThread, LifeTimedOut } from '../process/processes.js';
 import { livesBetweenCollections } from './abandoned-lives.js';
 
 /** Set to the number of threads in-process lives run on; 0 runs them on killpoint's own thread. */
@@ -77,7 +77,11 @@ class LifeThread {
     this.worker.unref();
     this.worker.on('message', (message: ThreadAnswer | ThreadProgress) => ('progress' in message ? this.progressed(message) : this.answered(message)));
     this.worker.on('error', (error) => this.died(error));
-    this.worker.on('exit', (code) => this.died(new Error(`the thread of in-process lives exited (code ${code})`)));
+    const release = heldThread(this.worker);
+    this.worker.on('exit', (code) => {
+      release();
+      this.died(new Error(`the thread of in-process lives exited (code ${code})`));
+    });
   }
 
   get busy(): boolean {

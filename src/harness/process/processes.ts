@@ -27,6 +27,8 @@ const liveChildren = new Map<ChildProcess, { reaped: Promise<unknown>; killAll()
 const liveDirs = new Set<string>();
 /** The open sessions of process engines, each by its close. */
 const openSessions = new Set<() => unknown>();
+/** Threads of lives (the in-process tier's): an interrupted parent stops them before it removes the folders they write in. */
+const liveThreads = new Set<{ terminate(): Promise<unknown> }>();
 let inFlight = 0;
 /** Whether onSignal is a listener of SIGINT and SIGTERM now. */
 let handlersInstalled = false;
@@ -41,9 +43,9 @@ const REAP_WAIT_MS = 5_000;
 
 /**
  * Removes the held temp folders as the process ends, and leaves them on the watcher's list
- * (orphan-watcher.ts), which removes them again once the process is gone: a thread of lives still
- * running writes its copies into its session's folder, making it anew, until the very end (one
- * Ctrl-C in 20 over a LangGraph --kills 2 check left its states folder so).
+ * (orphan-watcher.ts), which removes them again once the process is gone: an interrupted parent
+ * stops its threads of lives first (heldThread), but a plain exit cannot wait for them, and a
+ * thread still running writes its copies into its session's folder, making it anew.
  */
 function removeDirs(): void {
   for (const dir of liveDirs) {
@@ -100,12 +102,16 @@ function onSignal(signal: NodeJS.Signals): void {
     child.killAll();
     return child.reaped;
   });
+  // A thread of lives stopped first: it would go on writing its copies into its session's folder,
+  // making the folder anew once removed.
+  const stopped = [...liveThreads].map((thread) => thread.terminate().catch(() => undefined));
+  liveThreads.clear();
   const closing = closeSessions();
   process.stderr.write(`\nkillpoint: interrupted (${signal}): ${children === 1 ? 'the running child was' : `${children} running children were`} killed and the run's temp folders removed; no verdict was reached\n`);
   // Not unref'd: a command that returns meanwhile must not end the process with its own exit code
   // before the signal does.
   const timeout = new Promise((resolveTimeout) => setTimeout(resolveTimeout, REAP_WAIT_MS));
-  void Promise.race([Promise.allSettled([...reaped, ...closing]), timeout]).then(() => {
+  void Promise.race([Promise.allSettled([...reaped, ...stopped, ...closing]), timeout]).then(() => {
     removeDirs();
     endBySignal(signal);
   });
@@ -251,6 +257,16 @@ export async function withTempDir<T>(prefix: string, work: (dir: string) => Prom
   } finally {
     held.release();
   }
+}
+
+/**
+ * Holds a thread that runs lives until the returned function is called (when it exits): an
+ * interrupted parent terminates it, and waits for that as for its children, before it removes
+ * the held folders.
+ */
+export function heldThread(thread: { terminate(): Promise<unknown> }): () => void {
+  liveThreads.add(thread);
+  return () => liveThreads.delete(thread);
 }
 
 /** A child that did not end within its time: killed, and bad input of whoever runs it. */
