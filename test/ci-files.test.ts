@@ -3,7 +3,7 @@
 // that order. `npx killpoint` is this clone's command; `npm ci` is left out (the project here needs
 // no install). A finding in one shard must fail the merge, not the shard; a missing shard too.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +51,17 @@ function sh(command: string, cwd: string, env: Record<string, string> = {}): { s
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
 
+/** `sh`, without waiting: the shards of a job run side by side, as a runner runs them. */
+function shLater(command: string, cwd: string, env: Record<string, string> = {}): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-e', '-c', command], { cwd, env: { PATH: `${shim}:${process.env.PATH}`, HOME: process.env.HOME ?? '/', ...env } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('close', (status) => resolve({ status, output }));
+  });
+}
+
 /** A job's commands, in order, but the install (the project here needs none). */
 function commands(lines: readonly string[]): string[] {
   return lines.filter((line) => line.trim() !== 'npm ci');
@@ -69,16 +80,16 @@ interface GithubRun {
 type Workflow = { jobs: { shard: { strategy: { matrix: { shard: number[] } }; steps: Step[] }; merge: { needs: string; steps: Step[] } } };
 
 /** GitHub Actions: every matrix entry of the shard job, each uploading its artifact. */
-function runGithubShards(strategy: string): GithubRun {
+async function runGithubShards(strategy: string): Promise<GithubRun> {
   const workflow = readYaml('github-actions.yml', strategy) as Workflow;
   const dir = project(`github-${strategy}`);
   const artifacts = join(dir, '.artifacts');
-  const shards = workflow.jobs.shard.strategy.matrix.shard.map((index) => {
+  const shards = workflow.jobs.shard.strategy.matrix.shard.map(async (index) => {
     const shardDir = project(`github-${strategy}-shard-${index}`);
     const at = (text: string): string => text.replaceAll('${{ matrix.shard }}', String(index));
     let last = { status: 0 as number | null, output: '' };
     for (const step of workflow.jobs.shard.steps) {
-      if (step.run !== undefined && last.status === 0) for (const command of commands([at(step.run)])) last = sh(command, shardDir);
+      if (step.run !== undefined && last.status === 0) for (const command of commands([at(step.run)])) last = await shLater(command, shardDir);
       if (step.uses?.startsWith('actions/upload-artifact')) {
         const name = at(String(step.with!.name));
         mkdirSync(join(artifacts, name), { recursive: true });
@@ -87,7 +98,7 @@ function runGithubShards(strategy: string): GithubRun {
     }
     return last;
   });
-  return { dir, artifacts, shards };
+  return { dir, artifacts, shards: await Promise.all(shards) };
 }
 
 /** The merge job that `needs` the shards, on the artifacts it downloads (all but `dropShard`'s); the reports it keeps. */
@@ -111,21 +122,23 @@ function runGithubMerge(strategy: string, shards: GithubRun, dropShard?: number)
 }
 
 /** GitLab CI: the shard job once per `parallel:` index (CI_NODE_INDEX, CI_NODE_TOTAL), its artifacts passed to the merge job by `needs:`. */
-function runGitlab(strategy: string): { shards: { status: number | null }[]; merge: { status: number | null; output: string }; reports: string[] } {
+async function runGitlab(strategy: string): Promise<{ shards: { status: number | null }[]; merge: { status: number | null; output: string }; reports: string[] }> {
   const pipeline = readYaml('gitlab-ci.yml', strategy) as Record<string, { stage?: string; parallel?: number; needs?: string[]; script?: string[]; artifacts?: { paths: string[] } }>;
   const shardJob = pipeline['killpoint-shard']!;
   const mergeJob = pipeline['killpoint-merge']!;
   expect(mergeJob.needs).toEqual(['killpoint-shard']);
   const dir = project(`gitlab-${strategy}`);
   const total = shardJob.parallel!;
-  const shards = Array.from({ length: total }, (_, i) => {
-    const shardDir = project(`gitlab-${strategy}-shard-${i + 1}`);
-    const env = { CI_NODE_INDEX: String(i + 1), CI_NODE_TOTAL: String(total) };
-    let last = { status: 0 as number | null, output: '' };
-    for (const command of commands(shardJob.script!)) if (last.status === 0) last = sh(command, shardDir, env);
-    for (const path of shardJob.artifacts!.paths) sh(`cp ${path} ${dir}/`, shardDir);
-    return last;
-  });
+  const shards = await Promise.all(
+    Array.from({ length: total }, async (_, i) => {
+      const shardDir = project(`gitlab-${strategy}-shard-${i + 1}`);
+      const env = { CI_NODE_INDEX: String(i + 1), CI_NODE_TOTAL: String(total) };
+      let last = { status: 0 as number | null, output: '' };
+      for (const command of commands(shardJob.script!)) if (last.status === 0) last = await shLater(command, shardDir, env);
+      for (const path of shardJob.artifacts!.paths) sh(`cp ${path} ${dir}/`, shardDir);
+      return last;
+    }),
+  );
   let merge = { status: 0 as number | null, output: '' };
   for (const command of commands(mergeJob.script!)) if (merge.status === 0) merge = sh(command, dir);
   const reports = sh(`ls ${mergeJob.artifacts!.paths.join(' ')}`, dir).output.trim().split('\n').filter((l) => l !== '');
@@ -135,8 +148,8 @@ function runGitlab(strategy: string): { shards: { status: number | null }[]; mer
 describe('docs/ci/github-actions.yml, run locally in the order the runner would', () => {
   let keyed: GithubRun;
 
-  test('keyed: every shard and the merge pass, and the merge job keeps each shard\'s HTML report', () => {
-    keyed = runGithubShards('journal+keys');
+  test('keyed: every shard and the merge pass, and the merge job keeps each shard\'s HTML report', async () => {
+    keyed = await runGithubShards('journal+keys');
     expect(keyed.shards.map((s) => s.status)).toEqual([0, 0, 0, 0]);
     const merge = runGithubMerge('journal+keys', keyed);
     expect(merge.status, merge.output).toBe(0);
@@ -150,8 +163,8 @@ describe('docs/ci/github-actions.yml, run locally in the order the runner would'
     expect(merge.output).toMatch(/shard 3\/4 is missing/);
   }, 120_000);
 
-  test('a finding: the shards pass, the merge fails the build with the command that replays it', () => {
-    const finding = runGithubShards('journal+random-keys');
+  test('a finding: the shards pass, the merge fails the build with the command that replays it', async () => {
+    const finding = await runGithubShards('journal+random-keys');
     expect(finding.shards.map((s) => s.status)).toEqual([0, 0, 0, 0]);
     const merge = runGithubMerge('journal+random-keys', finding);
     expect(merge.status, merge.output).toBe(1);
@@ -161,8 +174,8 @@ describe('docs/ci/github-actions.yml, run locally in the order the runner would'
 });
 
 describe('docs/ci/gitlab-ci.yml, run locally in the order the runner would', () => {
-  test('a finding: every parallel shard passes, the merge fails the pipeline, the HTML reports are kept', () => {
-    const { shards, merge, reports } = runGitlab('journal+random-keys');
+  test('a finding: every parallel shard passes, the merge fails the pipeline, the HTML reports are kept', async () => {
+    const { shards, merge, reports } = await runGitlab('journal+random-keys');
     expect(shards.map((s) => s.status)).toEqual([0, 0, 0, 0]);
     expect(merge.status, merge.output).toBe(1);
     expect(merge.output).toMatch(/4 shards, 2 results: \d broke a promised check/);

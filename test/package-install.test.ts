@@ -5,6 +5,10 @@
 // (package-examples.test.ts) resolves every example's packages together, with our versions.
 //
 // Each project then runs `npx killpoint --help` and one check on the engine it installed.
+// `npm test` installs two projects: killpoint alone and the LangGraph example's. The projects
+// beside DBOS, Restate and Vercel Workflow (a minute or more of CPU each) are installed by
+// `npm run installs` (KILLPOINT_INSTALLS=engines: those three alone), which CI runs after
+// `npm test`; CI's legs of other Nodes install all five (KILLPOINT_INSTALLS=all).
 //
 // npm's cache is warm, as on any machine that has installed these packages once: the registry's
 // tarballs are in it from this clone's `npm ci`, and the one native addon (better-sqlite3) is put
@@ -30,6 +34,12 @@ const ENGINE_PACKAGES: Record<string, readonly string[]> = {
   restate: ['@restatedev/restate-sdk', '@restatedev/restate-server'],
   'vercel-workflow': ['workflow', '@workflow/core', '@workflow/world-local', '@workflow/builders', '@workflow/utils', '@workflow/ai', 'ai', '@opentelemetry/api'],
 };
+
+/** Which projects are installed: the sample (killpoint alone, the LangGraph example's), the engines' or all. */
+const WHICH = process.env.KILLPOINT_INSTALLS ?? 'sample';
+if (!['sample', 'engines', 'all'].includes(WHICH)) throw new Error(`KILLPOINT_INSTALLS: expected sample, engines or all, got "${WHICH}"`);
+const SAMPLE = new Set(['alone', 'langgraph']);
+const installsProject = (project: string): boolean => WHICH === 'all' || SAMPLE.has(project) === (WHICH === 'sample');
 
 /** The user's LangGraph project is the example's, whose package.json names LangGraph 1.7.3 and @langchain/core 1.4.0. */
 const LANGGRAPH_EXAMPLE = join(PROJECT_ROOT, 'examples', 'support-agent-langgraph');
@@ -63,8 +73,8 @@ beforeAll(() => {
   tarball = join(work, name);
   warmNativeAddon();
   // The installs run side by side: each waits mostly on npm's cache and the registry's metadata.
-  for (const [project, packages] of Object.entries(ENGINE_PACKAGES)) installs.set(project, installProject(project, packages));
-  installs.set('langgraph', installLangGraphExample());
+  for (const [project, packages] of Object.entries(ENGINE_PACKAGES)) if (installsProject(project)) installs.set(project, installProject(project, packages));
+  if (installsProject('langgraph')) installs.set('langgraph', installLangGraphExample());
 }, 60_000);
 
 // The installs under way are awaited before their folders go (a test filtered out still started its install).
@@ -86,7 +96,7 @@ async function npx(dir: string, ...args: string[]): Promise<Ran> {
 }
 
 describe('the tarball installed with a plain npm install, in an empty project of its own', () => {
-  test('killpoint alone: --help, a check by its own runner, and an engine not installed refused naming its packages', async () => {
+  test.runIf(installsProject('alone'))('killpoint alone: --help, a check by its own runner, and an engine not installed refused naming its packages', async () => {
     const dir = await installed('alone');
     const help = await npx(dir, '--help');
     expect(help.status).toBe(0);
@@ -101,7 +111,7 @@ describe('the tarball installed with a plain npm install, in an empty project of
     expect(dbos.output).toMatch(/dbos: @dbos-inc\/dbos-sdk, @electric-sql\/pglite are not installed/);
   }, 300_000);
 
-  test('beside LangGraph 1.7.3 and @langchain/core 1.4.0: the user\'s graph checked by the CLI and from one vitest line', async () => {
+  test.runIf(installsProject('langgraph'))('beside LangGraph 1.7.3 and @langchain/core 1.4.0: the user\'s graph checked by the CLI and from one vitest line', async () => {
     const dir = await installed('langgraph');
     expect((await npx(dir, '--help')).status).toBe(0);
     const check = await npx(dir, 'check', '--langgraph', 'src/agent-keyed.ts', '--input', 'input.json', '--interleavings', '1');
@@ -112,7 +122,7 @@ describe('the tarball installed with a plain npm install, in an empty project of
   }, 300_000);
 
   // One kill at the gap (the refund's commit) with keys: the check runs the engine for real.
-  test.each(['dbos pglite/workflow+keys', 'restate service+keys', 'vercel-workflow steps+keys'])('beside %s\'s packages: --help and one check', async (engineAndStrategy) => {
+  test.runIf(installsProject('dbos')).each(['dbos pglite/workflow+keys', 'restate service+keys', 'vercel-workflow steps+keys'])('beside %s\'s packages: --help and one check (npm run installs)', async (engineAndStrategy) => {
     const [engine, strategy] = engineAndStrategy.split(' ') as [string, string];
     const dir = await installed(engine);
     expect((await npx(dir, '--help')).status).toBe(0);
@@ -123,7 +133,7 @@ describe('the tarball installed with a plain npm install, in an empty project of
 });
 
 describe('the versions installed', () => {
-  test('each engine package a project installs is an optional peer of killpoint, at a version its range admits', () => {
+  test.runIf(WHICH !== 'engines')('each engine package a project installs is an optional peer of killpoint, at a version its range admits', () => {
     for (const p of Object.values(ENGINE_PACKAGES).flat()) {
       expect(OURS.peerDependencies[p], p).toBeDefined();
       expect(OURS.peerDependencies[p], p).toBe(`^${OURS.devDependencies[p]}`);
