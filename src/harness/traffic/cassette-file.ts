@@ -1,0 +1,72 @@
+// The cassette: an agent's whole traffic as the runs never killed had it, recorded once and kept in
+// the user's repository, so that every life after is answered from it and CI runs offline. JSON
+// that reads well in a diff (one exchange per entry, headers sorted, secrets left out: secrets.ts),
+// with what it was recorded for, so that a cassette of another module or input is refused by name
+// rather than replayed into a divergence.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { HttpExchange, TrafficRole } from './exchange.js';
+
+export const CASSETTE_FORMAT = 'killpoint-http-cassette';
+export const CASSETTE_VERSION = 1;
+
+/** What the traffic was recorded for: the module's path as given, and a digest of its input. */
+export interface RecordedFor {
+  module: string;
+  input: string;
+}
+
+export interface CassetteEntry extends HttpExchange {
+  role: TrafficRole;
+  /** How many writes the services had committed when the request was made (reads are answered by it: replay.ts). */
+  afterWrites: number;
+}
+
+export interface Cassette {
+  format: typeof CASSETTE_FORMAT;
+  version: typeof CASSETTE_VERSION;
+  recordedFor: RecordedFor;
+  exchanges: CassetteEntry[];
+}
+
+/** A cassette that cannot be used, named by its file and what is wrong: bad input of the check (exit 2). */
+export class CassetteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CassetteError';
+  }
+}
+
+/** The cassette in `file`, checked to be one killpoint wrote, in this format's version, for `expected`. */
+export function readCassette(file: string, expected: RecordedFor): Cassette {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new CassetteError(`${file}: not a cassette: ${(error as Error).message}`);
+  }
+  const c = value as Partial<Cassette> | null;
+  if (c === null || typeof c !== 'object' || c.format !== CASSETTE_FORMAT) throw new CassetteError(`${file}: not a killpoint HTTP cassette (its "format" should be "${CASSETTE_FORMAT}")`);
+  if (c.version !== CASSETTE_VERSION) throw new CassetteError(`${file}: "version" is ${JSON.stringify(c.version)}; this killpoint reads version ${CASSETTE_VERSION} (record it again with --record)`);
+  if (!Array.isArray(c.exchanges)) throw new CassetteError(`${file}: "exchanges" should be a list`);
+  const made = c.recordedFor;
+  if (made?.module !== expected.module) throw new CassetteError(`${file}: recorded for module ${JSON.stringify(made?.module)}, not ${expected.module} (record it again with --record)`);
+  if (made.input !== expected.input) throw new CassetteError(`${file}: recorded for ${expected.module} with another input (digest ${made.input}, now ${expected.input}); record it again with --record`);
+  c.exchanges.forEach((e, i) => mustBeEntry(file, e, i));
+  return c as Cassette;
+}
+
+function mustBeEntry(file: string, e: unknown, i: number): void {
+  const entry = e as Partial<CassetteEntry> | null;
+  const where = `${file}: exchanges[${i}]`;
+  if (entry === null || typeof entry !== 'object') throw new CassetteError(`${where} should be an object`);
+  if (entry.role !== 'model' && entry.role !== 'read' && entry.role !== 'write') throw new CassetteError(`${where}.role is ${JSON.stringify(entry.role)}: expected model, read or write`);
+  if (typeof entry.request?.method !== 'string' || typeof entry.request.url !== 'string' || typeof entry.request.body !== 'string') throw new CassetteError(`${where}.request should have a method, a url and a body (strings)`);
+  if (typeof entry.response?.status !== 'number' || !Array.isArray(entry.response.chunks)) throw new CassetteError(`${where}.response should have a status (a number) and chunks (a list)`);
+  if (!Number.isInteger(entry.afterWrites) || entry.afterWrites! < 0) throw new CassetteError(`${where}.afterWrites should be a whole number >= 0`);
+}
+
+/** Writes the cassette, two-space indented with a newline at the end (a file for the repository). */
+export function writeCassette(file: string, cassette: Cassette): void {
+  writeFileSync(file, `${JSON.stringify(cassette, null, 2)}\n`);
+}
