@@ -56,6 +56,8 @@ export interface RunEvent {
   tool?: string;
   /** The graph node an event belongs to (a user's LangGraph graph: node-start, node-end). */
   node?: string;
+  /** An HTTP request an event belongs to, as `POST host/path` (the network boundary's events: traffic/event-kinds.ts). */
+  request?: string;
   /** The name of the workflow step an event belongs to (a user's DBOS workflow). */
   stepName?: string;
   /** Step number, where an engine's event names one (a workflow's step record, a checkpoint; tool events under a workflow). */
