@@ -10,10 +10,9 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../src/model/load.js';
-import { cleanEnv, run, warmNativeAddon } from './user-project.js';
+import { packTarball, run, warmNativeAddon } from './user-project.js';
 
 const AI_7 = '7.0.185';
 const AI_7_RUNS_HERE = Number(process.versions.node.split('.')[0]) >= 22;
@@ -46,10 +45,10 @@ afterAll(() => {
 /** The example as a project of its own whose devDependencies ask for ai 7. */
 function makeProject(): string {
   work = mkdtempSync(join(tmpdir(), 'killpoint-ai7-'));
-  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: PROJECT_ROOT, env: cleanEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!;
+  const packed = packTarball(work);
   const dir = join(work, 'project');
   cpSync(EXAMPLE, dir, { recursive: true, filter: (src) => !/node_modules|killpoint-corpus|\.tgz$/.test(src) });
-  cpSync(join(work, name), join(dir, 'killpoint.tgz'));
+  cpSync(packed, join(dir, 'killpoint.tgz'));
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
   manifest.devDependencies.ai = AI_7;
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));

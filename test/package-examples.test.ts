@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../src/model/load.js';
+import { packTarball } from './user-project.js';
 import { AI_MIDDLEWARE_PACKAGES } from '../src/harness/engines/restate/packages.js';
 
 const EXAMPLES = join(PROJECT_ROOT, 'examples');
@@ -114,8 +115,7 @@ function run(command: string, args: string[], cwd: string): string {
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'killpoint-examples-'));
   // npm pack runs prepack (the build) and prints the tarball's name on its last line.
-  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: PROJECT_ROOT, env: cleanEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!;
-  tarball = join(work, name);
+  tarball = packTarball(work);
   const devDependencies = sharedDependencies(readdirSync(EXAMPLES).sort(), basename(tarball));
   writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'killpoint-examples', private: true, devDependencies }, null, 2));
   run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], work);

@@ -16,13 +16,12 @@
 // build of the same pinned version. Compiling it in every project would cost a minute each and test
 // the C++ toolchain, not killpoint.
 
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../src/model/load.js';
-import { cleanEnv, run, warmNativeAddon, type Ran } from './user-project.js';
+import { packTarball, run, warmNativeAddon, type Ran } from './user-project.js';
 
 const OURS = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string>; peerDependencies: Record<string, string> };
 const T01 = 'node_modules/killpoint/scenarios/lantern/T01-dana-torn-pad.json';
@@ -69,8 +68,7 @@ function installLangGraphExample(): Promise<Ran> {
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'killpoint-install-'));
-  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: PROJECT_ROOT, env: cleanEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!;
-  tarball = join(work, name);
+  tarball = packTarball(work);
   warmNativeAddon();
   // The installs run side by side: each waits mostly on npm's cache and the registry's metadata.
   for (const [project, packages] of Object.entries(ENGINE_PACKAGES)) if (installsProject(project)) installs.set(project, installProject(project, packages));

@@ -20,6 +20,12 @@ export function cleanEnv(): NodeJS.ProcessEnv {
   return { ...env, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` };
 }
 
+/** Packs this clone (`npm pack`, which builds dist/ first) into `into`; the tarball's path. */
+export function packTarball(into: string): string {
+  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', into], { cwd: PROJECT_ROOT, env: cleanEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!;
+  return join(into, name);
+}
+
 /** Runs a command to its end, stdout and stderr together (a message may be on either). */
 export function run(command: string, args: string[], cwd: string): Promise<Ran> {
   return new Promise((resolve) => {

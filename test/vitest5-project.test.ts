@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../src/model/load.js';
-import { cleanEnv, run, warmNativeAddon } from './user-project.js';
+import { cleanEnv, packTarball, run, warmNativeAddon } from './user-project.js';
 
 const VITEST_5 = '5.1.2';
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
@@ -35,12 +35,12 @@ afterAll(() => {
 /** The example's graphs in a project of their own whose devDependencies ask for vitest 5. */
 function makeProject(): string {
   work = mkdtempSync(join(tmpdir(), 'killpoint-vitest5-'));
-  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: PROJECT_ROOT, env: cleanEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!;
+  const packed = packTarball(work);
   const dir = join(work, 'project');
   mkdirSync(join(dir, 'test'), { recursive: true });
   cpSync(join(EXAMPLE, 'src'), join(dir, 'src'), { recursive: true });
   copyFileSync(join(EXAMPLE, 'input.json'), join(dir, 'input.json'));
-  copyFileSync(join(work, name), join(dir, 'killpoint.tgz'));
+  copyFileSync(packed, join(dir, 'killpoint.tgz'));
   const example = JSON.parse(readFileSync(join(EXAMPLE, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
   const devDependencies = { ...example.devDependencies, vitest: VITEST_5 };
   delete (devDependencies as Record<string, string>).vite;
