@@ -10,6 +10,7 @@ import { mustLandEveryKill } from '../search/schedule-bounds.js';
 import { runSchedule } from '../session.js';
 import type { ModuleEngineOptions, SystemUnderTest } from '../engine.js';
 import { moduleEngines } from '../registry.js';
+import { ownModuleSystem } from '../user-module/module-engine.js';
 import { minimalOf } from './check-agent.js';
 import type { ScenarioCheck, ScenarioScheduleCheck } from './check-scenario.js';
 
@@ -20,6 +21,9 @@ interface ModuleTarget {
   input?: unknown;
   inputFile?: string;
   effectsExport?: string;
+  /** The outside world's turns, one per wait of the run, in order (a person's answers); or `resumeFile`, a JSON file holding the list. Engines that cannot see their waits refuse them. */
+  resume?: unknown[];
+  resumeFile?: string;
 }
 
 interface ExploreChoices {
@@ -77,7 +81,7 @@ function systemOf(options: ModuleCheckTarget): SystemUnderTest {
   if (typeof options.module !== 'string' || options.module === '') throw new TypeError(`killpoint: module: expected the path of the module that exports ${found.module.exports}`);
   if (options.input === undefined && options.inputFile === undefined) throw new TypeError("killpoint: input: expected the module's input (or inputFile, a JSON file)");
   const { engine: _engine, ...given } = options;
-  return found.module.system(given as ModuleEngineOptions);
+  return ownModuleSystem(found.module, given as ModuleEngineOptions, undefined, known.map((m) => m.module));
 }
 
 const SOURCE: CaseSource = { kind: 'own-task' };

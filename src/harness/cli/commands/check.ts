@@ -34,7 +34,7 @@ import { checkReportHtml } from '../../report/check-html.js';
 import { prepareReportFile, writeReportFile } from '../../report/write.js';
 import { explorationJson, formatExploration, formatFailure, type CaseSource } from '../../report/text.js';
 import { differences } from '../../check/verdict-lines.js';
-import { COMMON_MODULE_FLAGS } from '../../user-module/module-engine.js';
+import { COMMON_MODULE_FLAGS, ownModuleSystem } from '../../user-module/module-engine.js';
 
 interface CheckArgs {
   files: string[];
@@ -242,7 +242,7 @@ export async function checkCommand(args: string[]): Promise<number> {
     ? a.files
     : readdirSync(LANTERN_DIR).filter((n) => n.endsWith('.json')).sort().map((n) => displayPath(join(LANTERN_DIR, n)));
   const engine = engineNamed(a.engine)!;
-  const ownSystem = a.ownModule === null ? null : a.ownModule.engine!.system(a.ownModule.options, a.tier ?? undefined);
+  const ownSystem = a.ownModule === null ? null : ownModuleSystem(a.ownModule.engine!, a.ownModule.options, a.tier ?? undefined, moduleEngines().map((m) => m.module));
   const systems = ownSystem !== null ? [ownSystem] : (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name, a.tier === null ? {} : { tier: a.tier })!);
   const scenarios: { scenario: Scenario; source: CaseSource }[] = ownSystem?.ownTask === undefined ? [] : [{ scenario: ownSystem.ownTask, source: { kind: 'own-task' } }];
   const corpusFiles: string[] = [];
