@@ -7,10 +7,12 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkLangGraph, langGraphKillPoints } from '../src/harness/api/check-module.js';
+import { killpointTests, type TestApi } from '../src/vitest/index.js';
 import { runMain } from './helpers.js';
 
 const EXAMPLE = 'examples/refund-approval-langgraph';
 const KEYED = `${EXAMPLE}/src/agent-keyed.ts`;
+const NOTE_WHEN_ASKING = `${EXAMPLE}/src/agent-note-when-asking.ts`;
 const ONE_LINE = `${EXAMPLE}/input.json`;
 const TWO_LINES = `${EXAMPLE}/input-two.json`;
 
@@ -72,3 +74,36 @@ describe('lives across the waits', () => {
     expect(check.ok).toBe(true);
   }, 300_000);
 });
+
+describe('done twice without any kill: the node that asks runs again when resumed', () => {
+  test('an email sent in the node that asks, before it waits, goes twice in the run never killed: exit 1, named apart from the kill findings, with both writes', async () => {
+    const r = await runMain(['check', '--langgraph', NOTE_WHEN_ASKING, '--input', ONE_LINE, '--resume', '[true]', '--schedule', '-1']);
+    const out = r.out.join('\n');
+    expect(out).toContain('holds at the kill, but its run never killed does an effect twice (below)');
+    expect(out).toContain('what differs from the baseline:\n    nothing\n  done twice without any kill: ask runs again when resumed\n');
+    expect(out).toContain('    effect 1, before the run waited at ask#1: email dana@example.com {"subject":"we are looking at it"}\n    effect 2, after ask#1 was answered: email dana@example.com {"subject":"we are looking at it"} again');
+    expect(r.status).toBe(1);
+  }, 120_000);
+
+  test('the exploration says it once, beside the kill findings, and --json carries it', async () => {
+    const r = await runMain(['check', '--langgraph', NOTE_WHEN_ASKING, '--input', ONE_LINE, '--resume', '[true]', '--json']);
+    const [result] = JSON.parse(r.out.join('\n')) as { ok: boolean; repeatsWithoutKill: { finding: string; wait: string; effects: number[] }[] }[];
+    expect(result!.repeatsWithoutKill).toEqual([expect.objectContaining({ finding: 'done twice without any kill: ask runs again when resumed', wait: 'ask#1', effects: [1, 2] })]);
+    expect(result!.ok).toBe(false);
+    expect(r.status).toBe(1);
+  }, 300_000);
+
+  test('the keyed graph, which emails only once the answer came, is not found', async () => {
+    const r = await runMain(['check', '--langgraph', KEYED, '--input', ONE_LINE, '--resume', '[true]', '--schedule', '-1']);
+    expect(r.out.join('\n')).not.toContain('without any kill');
+    expect(r.status).toBe(0);
+  }, 120_000);
+});
+
+test('killpointTests with resume: [true] declares one test, which passes', async () => {
+  const declared: { name: string; body: () => Promise<void> }[] = [];
+  const api: TestApi = { describe: (_name, body) => body(), test: (name, body) => void declared.push({ name, body }) };
+  killpointTests('refund approval', { langgraph: KEYED, inputFile: ONE_LINE, resume: [true] }, api);
+  expect(declared.map((t) => t.name)).toEqual(['agent-keyed.ts: survives every kill point, up to 1 kill (with seed=1)']);
+  await declared[0]!.body();
+}, 300_000);
