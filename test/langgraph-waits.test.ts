@@ -5,6 +5,9 @@
 // answers is bad input: exit 2, one line. The graphs are examples/refund-approval-langgraph's,
 // run in this process through the command line's main.
 
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkLangGraph, langGraphKillPoints } from '../src/harness/api/check-module.js';
 import { killpointTests, type TestApi } from '../src/vitest/index.js';
@@ -67,6 +70,26 @@ describe('lives across the waits', () => {
     expect(out).toContain('what differs from the baseline:\n    nothing');
     expect(r.status).toBe(0);
   }, 120_000);
+
+  test('without keys, the refund after the approval is done twice at the commit after the resume: exit 1; kept with --save, the entry names --resume and replays', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'killpoint-waits-corpus-'));
+    try {
+      const r = await runMain(['check', '--langgraph', `${EXAMPLE}/src/agent.ts`, '--input', ONE_LINE, '--resume', `${EXAMPLE}/resume.json`, '--save', dir]);
+      const out = r.out.join('\n');
+      expect(out).toMatch(/kill schedule: 17 \(node-end\[refund\]\)/);
+      expect(out).toMatch(/resume ask#1: turn delivered[\s\S]*node refund: end {3}<-- KILL/);
+      expect(out).toContain('refund A-17/L1 committed twice');
+      expect(out).toContain(`replay: npx killpoint check --langgraph ${EXAMPLE}/src/agent.ts --input ${ONE_LINE} --resume ${EXAMPLE}/resume.json --schedule 17`);
+      expect(r.status).toBe(1);
+      const entry = /kept as a corpus entry: (\S+\.json)/.exec(out)?.[1];
+      expect(JSON.parse(readFileSync(entry!, 'utf8'))).toMatchObject({ strategy: `${EXAMPLE}/src/agent.ts --input ${ONE_LINE} --resume ${EXAMPLE}/resume.json`, schedule: { killAt: ['node-end[refund]'] } });
+      const replay = await runMain(['check', entry!]);
+      expect(replay.out.join('\n')).toContain('replays as expected');
+      expect(replay.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 
   test('two questions answered "approve" then "decline", every kill point: exit 0, from the API with resume as a value', async () => {
     const check = await checkLangGraph({ module: KEYED, inputFile: TWO_LINES, resume: ['approve', 'decline'] });
