@@ -108,12 +108,21 @@ describe('done twice without any kill: the node that asks runs again when resume
     expect(r.status).toBe(1);
   }, 120_000);
 
-  test('the exploration says it once, beside the kill findings, and --json carries it', async () => {
-    const r = await runMain(['check', '--langgraph', NOTE_WHEN_ASKING, '--input', ONE_LINE, '--resume', '[true]', '--json']);
-    const [result] = JSON.parse(r.out.join('\n')) as { ok: boolean; repeatsWithoutKill: { finding: string; wait: string; effects: number[] }[] }[];
-    expect(result!.repeatsWithoutKill).toEqual([expect.objectContaining({ finding: 'done twice without any kill: ask runs again when resumed', wait: 'ask#1', effects: [1, 2] })]);
-    expect(result!.ok).toBe(false);
-    expect(r.status).toBe(1);
+  test('the exploration says it once, beside the kill findings; --json and --html carry it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'killpoint-waits-html-'));
+    try {
+      const html = join(dir, 'report.html');
+      const r = await runMain(['check', '--langgraph', NOTE_WHEN_ASKING, '--input', ONE_LINE, '--resume', '[true]', '--json', '--html', html]);
+      const [result] = JSON.parse(r.out.join('\n')) as { ok: boolean; repeatsWithoutKill: { finding: string; wait: string; effects: number[] }[] }[];
+      expect(result!.repeatsWithoutKill).toEqual([expect.objectContaining({ finding: 'done twice without any kill: ask runs again when resumed', wait: 'ask#1', effects: [1, 2] })]);
+      expect(result!.ok).toBe(false);
+      expect(r.status).toBe(1);
+      const page = readFileSync(html, 'utf8');
+      expect(page).toContain('done twice without any kill</span>');
+      expect(page).toContain('<b>done twice without any kill: ask runs again when resumed</b><br>effect 1, before the run waited at ask#1: email dana@example.com');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 300_000);
 
   test('the keyed graph, which emails only once the answer came, is not found', async () => {
