@@ -5,7 +5,8 @@
 //   - LangGraph react/sync, every single kill point of the 14 tasks, in process;
 //   - Dana's task with every schedule of two kills; a seeded sample of three-kill schedules;
 //   - a user's graph (the support agent) with every schedule of two kills, and a whole check of it
-//     in each tier (as of a user's DBOS workflow and Vercel workflow below);
+//     in each tier (as of a user's DBOS workflow and Vercel workflow below); a user's graph that
+//     waits for approval (the refund approval, answered from --resume) with every schedule of two kills;
 //   - the heap before and after many in-process lives in this one process (abandoned lives must
 //     leave nothing behind), run on killpoint's own thread so that the heap measured is theirs;
 //   - DBOS (pglite/workflow+keys) the same way: a kill-and-resume from scratch and each kill point
@@ -119,6 +120,12 @@ const ownTwo = await timed(async () => explore(own.ownTask!, own, { kills: 2, in
 console.log(`a user's graph (support agent, keyed), every schedule of up to two kills in process: ${ownTwo.value.schedulesExplored} schedules over ${ownTwo.value.interleavings.explored} interleavings in ${seconds(ownTwo.ms)} ${target(ownTwo.ms <= 30_000, 'within 30 s')}`);
 
 await wholeCheckBothTiers("a user's graph (support agent, keyed)", ownGraph, `${concurrency} at a time on threads`);
+
+// A graph that waits for a person (interrupt()), answered from --resume: its waits add two kill points each.
+const approval = langGraphModuleSystem(langGraphModuleSpec({ module: 'examples/refund-approval-langgraph/src/agent-keyed.ts', inputFile: 'examples/refund-approval-langgraph/input.json', resumeFile: 'examples/refund-approval-langgraph/resume.json' }), 'in-process');
+await runSchedule(approval, approval.ownTask!, NONE);
+const approvalTwo = await timed(async () => explore(approval.ownTask!, approval, { kills: 2, interleavingBound: 32, seed: 1 }, { concurrency }));
+console.log(`a user's graph that waits for approval (refund approval, keyed), every schedule of up to two kills in process: ${approvalTwo.value.schedulesExplored} schedules in ${seconds(approvalTwo.ms)} ${target(approvalTwo.ms <= 30_000, 'within 30 s')}`);
 
 // On killpoint's own thread: a thread's heap is not this one, and the point is what lives leave behind.
 process.env[LIFE_THREADS_VARIABLE] = '0';

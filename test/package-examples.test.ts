@@ -45,6 +45,10 @@ const SUBSETS: Record<string, string> = {
   // installed killpoint and killpoint/agent and finds the refund done twice. A search shrunk to its
   // minimal kill point through the installed package runs in support-agent-langgraph's whole suite.
   'journal-agent': 'one kill replayed',
+  // Its sweeps across the wait (keyed, two questions, the email in the node that asks) are half a
+  // minute in all; "without keys" runs checkLangGraph from the package with --resume's file and
+  // finds the refund done twice after the approval. The rest is test/langgraph-waits.test.ts's.
+  'refund-approval-langgraph': 'without keys',
   // langgraph-scenario and support-agent-langgraph take seconds: whole suite, including
   // killpointTests from the installed killpoint/vitest run for real.
 };

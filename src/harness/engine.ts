@@ -238,6 +238,13 @@ export interface UserModuleOptions {
   /** The input: a JSON file's path, or the JSON itself (`inputFile`: a file when there is one, else JSON); or the value (`input`). */
   inputFile?: string;
   input?: unknown;
+  /**
+   * The outside world's turns, one per wait of the run, in order (a person's answer to an
+   * approval): a JSON file's path, or the JSON itself (`resumeFile`); or the list (`resume`).
+   * Only engines that expose their waits take it (ModuleEngine.waits).
+   */
+  resumeFile?: string;
+  resume?: unknown[];
 }
 
 /** An option that belongs to one kind of module: its flag, the field of the options it sets, what it expects. */
@@ -263,6 +270,8 @@ export interface ModuleEngine {
   exports: string;
   /** The options of this kind of module alone (the input and --effects-export are every module's). */
   flags: readonly ModuleFlag[];
+  /** What the run waits on, for engines that deliver --resume's turns at their waits (LangGraph: "interrupt()"); absent, the engine refuses --resume. */
+  waits?: string;
   /** Its system, from the options as given (checked: bad input names the option) and the tier asked for (else the engine's default). */
   system(options: ModuleEngineOptions, tier?: 'in-process' | 'process'): SystemUnderTest;
 }

@@ -74,6 +74,9 @@ interface OwnModuleOptions extends SuiteOptions {
   input?: unknown;
   inputFile?: string;
   effectsExport?: string;
+  /** The outside world's turns, one per wait of the run, in order (a person's answers: `resume: [true]`); or `resumeFile`, a JSON file holding the list. */
+  resume?: unknown[];
+  resumeFile?: string;
   /** Most interleavings of parallel calls or steps explored; above it a seeded sample. Default 32. */
   interleavingBound?: number;
   seed?: number;
@@ -204,7 +207,7 @@ function moduleTasks(suite: string, options: OwnModuleOptions & Record<string, u
   if (typeof module !== 'string' || module === '') throw new TypeError(`killpointTests("${suite}"): ${field}: expected the path of the module that exports ${kind.module.exports}`);
   if (options.input === undefined && options.inputFile === undefined) throw new TypeError(`killpointTests("${suite}"): input: expected the module's input (or inputFile, a JSON file)`);
   const given = (fields: readonly string[]) => Object.fromEntries(fields.filter((f) => options[f] !== undefined).map((f) => [f, options[f]]));
-  const target = { engine: kind.engine, module, ...given(['input', 'inputFile', 'effectsExport', ...kind.module.flags.map((f) => f.field)]) };
+  const target = { engine: kind.engine, module, ...given(['input', 'inputFile', 'effectsExport', 'resume', 'resumeFile', ...kind.module.flags.map((f) => f.field)]) };
   const choices = { kills, seed: options.seed ?? 1, interleavingBound: options.interleavingBound, concurrency: options.concurrency };
   const checks = { explore: () => check({ ...target, ...choices }), replay: (k: readonly number[], p: readonly number[]) => checkSchedule(target, k, p), killPoints: () => killPointsOf(target) };
   return [{

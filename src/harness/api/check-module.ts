@@ -5,11 +5,12 @@
 
 import { killPointIdentity } from '../check/kill-points.js';
 import { formatExploration, formatFailure, type CaseSource } from '../report/text.js';
-import { explore, judgeCase, mustFinish } from '../search/explore.js';
+import { caseFails, explore, explorationFails, judgeCase, mustFinish } from '../search/explore.js';
 import { mustLandEveryKill } from '../search/schedule-bounds.js';
 import { runSchedule } from '../session.js';
 import type { ModuleEngineOptions, SystemUnderTest } from '../engine.js';
 import { moduleEngines } from '../registry.js';
+import { ownModuleSystem } from '../user-module/module-engine.js';
 import { minimalOf } from './check-agent.js';
 import type { ScenarioCheck, ScenarioScheduleCheck } from './check-scenario.js';
 
@@ -20,6 +21,9 @@ interface ModuleTarget {
   input?: unknown;
   inputFile?: string;
   effectsExport?: string;
+  /** The outside world's turns, one per wait of the run, in order (a person's answers); or `resumeFile`, a JSON file holding the list. Engines that cannot see their waits refuse them. */
+  resume?: unknown[];
+  resumeFile?: string;
 }
 
 interface ExploreChoices {
@@ -77,7 +81,7 @@ function systemOf(options: ModuleCheckTarget): SystemUnderTest {
   if (typeof options.module !== 'string' || options.module === '') throw new TypeError(`killpoint: module: expected the path of the module that exports ${found.module.exports}`);
   if (options.input === undefined && options.inputFile === undefined) throw new TypeError("killpoint: input: expected the module's input (or inputFile, a JSON file)");
   const { engine: _engine, ...given } = options;
-  return found.module.system(given as ModuleEngineOptions);
+  return ownModuleSystem(found.module, given as ModuleEngineOptions, undefined, known.map((m) => m.module));
 }
 
 const SOURCE: CaseSource = { kind: 'own-task' };
@@ -87,7 +91,7 @@ async function exploreModule(system: SystemUnderTest, options: ExploreChoices): 
   if (kills !== 1 && kills !== 2) throw new TypeError(`killpoint: kills: expected 1 or 2, got ${String(kills)}`);
   const exploration = await explore(system.ownTask!, system, { kills, interleavingBound: options.interleavingBound ?? 32, seed: options.seed ?? 1 }, { concurrency: options.concurrency ?? 2 });
   const m = exploration.minimal;
-  return { ok: exploration.brokenPromises.length === 0, schedulesExplored: exploration.schedulesExplored, report: formatExploration(exploration, SOURCE), minimal: m === null ? null : minimalOf(m, SOURCE), exploration };
+  return { ok: !explorationFails(exploration), schedulesExplored: exploration.schedulesExplored, report: formatExploration(exploration, SOURCE), minimal: m === null ? null : minimalOf(m, SOURCE), exploration };
 }
 
 async function judgeModuleSchedule(system: SystemUnderTest, kills: readonly number[], interleaving: readonly number[]): Promise<ScenarioScheduleCheck> {
@@ -97,7 +101,7 @@ async function judgeModuleSchedule(system: SystemUnderTest, kills: readonly numb
   const judged = await judgeCase(system.ownTask!, system, { kills: [...kills], interleaving: [...interleaving] });
   mustFinish(judged.baseline, system);
   mustLandEveryKill(judged.outcome, kills, 'kills');
-  return { ok: judged.broken.length === 0, report: formatFailure({ judged, source: SOURCE }), failure: minimalOf(judged, SOURCE), judged };
+  return { ok: !caseFails(judged), report: formatFailure({ judged, source: SOURCE }), failure: minimalOf(judged, SOURCE), judged };
 }
 
 async function moduleKillPoints(system: SystemUnderTest): Promise<{ index: number; identity: string }[]> {

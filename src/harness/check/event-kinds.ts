@@ -35,11 +35,18 @@ export interface EngineEventKind {
    * '' for nothing in particular (default: the event's call, if it has one).
    */
   subject?(e: RunEvent): string;
+  /**
+   * Set on the kinds that mark a run's waits for the outside world, for the checks that read them
+   * whatever the engine: `recorded`, the wait is durably recorded (the run stops there until a
+   * turn comes); `resumed`, a turn was accepted by the waiting run (not yet recorded).
+   */
+  readonly waitRole?: 'recorded' | 'resumed';
 }
 
 // Kinds that more than one kind of agent emits, declared once here: a journal's two moments of a
 // save (the scripted runner's journal strategies, an agent written with killpoint/agent, the batch
-// refund seed system) and a workflow's step record (the scripted workflow strategies, DBOS).
+// refund seed system), a workflow's step record (the scripted workflow strategies, DBOS) and a
+// turn of the outside world handed to a run that waits for it (every engine that takes --resume).
 
 /** The journal's new text was written, not yet renamed over the journal. */
 export const JOURNAL_WRITE = {
@@ -64,6 +71,17 @@ export const STEP_RECORDED = {
   glyph: 'r',
   label: (e) => `workflow step ${e.step}${e.stepName === undefined ? '' : ` (${e.stepName})`} recorded`,
   subject: (e) => (e.callId === undefined ? `step ${e.step}` : e.callId),
+} as const satisfies EngineEventKind;
+
+/** A turn of the outside world (--resume: a person's answer) was accepted by a waiting run, not yet recorded by it. */
+export const RESUME_ACCEPTED = {
+  kind: 'resume',
+  meaning: 'a turn of --resume (a person\'s answer) was handed to the waiting run, not yet recorded by it',
+  group: 'save',
+  glyph: 'A',
+  waitRole: 'resumed',
+  label: (e) => `resume ${e.wait}: turn delivered`,
+  subject: (e) => e.wait ?? '',
 } as const satisfies EngineEventKind;
 
 /** Every declared kind by name, in the order they were declared (the order of the glyph legend). */
@@ -97,7 +115,7 @@ export function engineEventKinds(): EngineEventKind[] {
 }
 
 /** The shared kinds, known as soon as events are. */
-export const SHARED_EVENT_KINDS: readonly EngineEventKind[] = [JOURNAL_WRITE, JOURNAL_SAVE, STEP_RECORDED];
+export const SHARED_EVENT_KINDS: readonly EngineEventKind[] = [JOURNAL_WRITE, JOURNAL_SAVE, STEP_RECORDED, RESUME_ACCEPTED];
 registerEventKinds(SHARED_EVENT_KINDS, 'shared kinds');
 
 /** A short label for reports: `refund call_refund: shop commit`. */

@@ -68,4 +68,8 @@ export interface RunEvent {
   refused?: string;
   /** The tool calls whose results a save records (an engine's save of several calls' results). */
   callIds?: string[];
+  /** The wait an event belongs to, named by where the run waits and which time there (`ask#1`): a wait recorded, a turn delivered to it. */
+  wait?: string;
+  /** How many effects the run had done when its wait was recorded (read back by the module), to tell what it does again once resumed. */
+  effectsDone?: number;
 }

@@ -12,7 +12,7 @@ import type { SystemUnderTest } from '../engine.js';
 import type { Scenario } from '../../model/scenario.js';
 import { judged, type Exploration, type JudgedCase } from '../search/explore.js';
 import type { Plan } from '../search/plan.js';
-import { replayCommand, type CaseSource } from './text.js';
+import { repeatWithoutKillLines, replayCommand, type CaseSource } from './text.js';
 import { differences } from '../check/verdict-lines.js';
 import { verdictClass, type VerdictClass } from './verdict-class.js';
 
@@ -48,6 +48,8 @@ export interface Strip {
     exhaustive: boolean;
     failures: Partial<Record<CheckName, number>>;
     brokenPromises: CheckName[];
+    /** Effects the run never killed did twice across a wait, each as the text report tells it (its lines). */
+    repeatsWithoutKill?: string[][];
     minimal: { kills: number[]; killAt: string[]; interleaving: number[]; broken: CheckName[]; replay: string; reproduced: boolean } | null;
   };
   /** Single kills of the default order, one per event of the baseline, and -1 first. */
@@ -116,6 +118,7 @@ export function stripOf(exploration: Exploration, system: SystemUnderTest, scena
       exhaustive: exploration.interleavings.exhaustive,
       failures,
       brokenPromises: exploration.brokenPromises,
+      repeatsWithoutKill: exploration.repeatsWithoutKill.map((r) => repeatWithoutKillLines([r]).map((l) => l.trim())),
       minimal: m === null ? null : {
         kills: m.schedule.kills,
         killAt: m.schedule.kills.map((k, life) => (k < 0 ? 'start' : eventIdentities(m.outcome.lives[life]?.events ?? [])[k] ?? `(no event ${k})`)),

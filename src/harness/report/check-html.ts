@@ -97,8 +97,12 @@ function stripHtml(s: Strip, index: number): string {
   const e = s.exploration;
   const failures = (Object.entries(e.failures) as [CheckName, number][])
     .map(([c, n]) => `${CHECK_LABELS[c]} ${n}${s.promised.includes(c) ? '' : ' (not promised)'}`);
-  const ok = e.brokenPromises.length === 0;
-  const status = ok ? '<span class="status ok">ok: every promised check holds</span>' : `<span class="status fail">FAIL: breaks ${esc(labels(e.brokenPromises))}</span>`;
+  const repeats = e.repeatsWithoutKill ?? [];
+  const ok = e.brokenPromises.length === 0 && repeats.length === 0;
+  const found = [...(e.brokenPromises.length > 0 ? [`breaks ${labels(e.brokenPromises)}`] : []), ...(repeats.length > 0 ? ['done twice without any kill'] : [])];
+  const status = ok ? '<span class="status ok">ok: every promised check holds</span>' : `<span class="status fail">FAIL: ${esc(found.join('; '))}</span>`;
+  // Told apart from the strip: no kill point shows it, every one is judged against the run that does it.
+  const withoutKill = repeats.map((lines) => `<p class="minimal-line"><b>${esc(lines[0] ?? '')}</b><br>${lines.slice(1).map(esc).join('<br>')}</p>`).join('\n');
   const counts = (Object.entries(s.counts) as [VerdictClass, number][])
     .map(([v, n]) => `<span data-verdict="${v}" data-count="${n}">${swatch(v)}${esc(VERDICT_LABELS[v])} ${n}</span>`).join('');
   const cells = s.killPoints.map((c, i) => {
@@ -122,6 +126,7 @@ function stripHtml(s: Strip, index: number): string {
 <p class="explored">${e.schedulesExplored} schedules explored (up to ${e.kills} kill${e.kills === 1 ? '' : 's'}, ${e.interleavings} interleaving${e.interleavings === 1 ? '' : 's'}${e.exhaustive ? ', all' : ', a seeded sample'}); failures: ${esc(failures.join(', ')) || 'none'}. The strip shows the ${s.killPoints.length} single kills of the default order:</p>
 <div class="counts">${counts}</div>
 <div class="cells">${cells}</div>
+${withoutKill}
 ${minimal}
 </section>`;
 }
@@ -133,7 +138,7 @@ export function checkReportHtml(data: CheckReportData): string {
     entry.blocks.push(stripHtml(s, i));
     byScenario.set(s.scenario, entry);
   });
-  const failing = data.strips.filter((s) => s.exploration.brokenPromises.length > 0).length;
+  const failing = data.strips.filter((s) => s.exploration.brokenPromises.length > 0 || (s.exploration.repeatsWithoutKill ?? []).length > 0).length;
   const legend = VERDICT_CLASSES.map((v) => `<span>${swatch(v)}${esc(VERDICT_LABELS[v])}</span>`).join('');
   const drawn = data.strips.flatMap((s) => s.killPoints.flatMap((c) => (c.event === null ? [] : [c.event.kind])));
   const glyphs = glyphLegend(drawn).map(({ kind, glyph: g, meaning }) => `<span title="${esc(meaning)}"><b class="mono">${esc(g)}</b> ${esc(kind)}</span>`).join('');

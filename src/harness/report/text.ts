@@ -7,7 +7,8 @@ import { shellWord } from '../shell-words.js';
 import { CHECK_LABELS, CHECK_NAMES, differentWritesBecause, lostWrites, type CheckName } from '../check/checks.js';
 import { describeEvent } from '../check/event-kinds.js';
 import { killPointIdentity } from '../check/kill-points.js';
-import type { JudgedCase, Exploration } from '../search/explore.js';
+import { explorationFails, type JudgedCase, type Exploration } from '../search/explore.js';
+import { repeatWithoutKillTitle, type RepeatWithoutKill } from '../check/repeat-without-kill.js';
 import { type LifeRecord } from '../check/outcome.js';
 import { differences } from '../check/verdict-lines.js';
 
@@ -114,6 +115,7 @@ export function formatFailure(f: Failure): string {
   // rather than "FAILS" above a summary that says every promised check holds.
   const head = judged.broken.length > 0 ? `FAILS: ${labels(judged.broken)}`
     : judged.failed.length > 0 ? `fails checks the strategy does not promise: ${labels(judged.failed)}`
+    : judged.repeatsWithoutKill.length > 0 ? 'holds at the kill, but its run never killed does an effect twice (below)'
     : 'holds';
   const lines = [
     `${judged.scenario.id} (${judged.scenario.title}) under ${judged.strategy}: ${head}`,
@@ -124,6 +126,7 @@ export function formatFailure(f: Failure): string {
     ...(differences(judged.verdict).map((d) => `    ${d}`).concat(differences(judged.verdict).length === 0 ? ['    nothing'] : [])),
     ...causeLines(judged),
     ...repeatKeyLines(judged),
+    ...repeatWithoutKillLines(judged.repeatsWithoutKill),
   ];
   if (f.origin) lines.push(`  found by fast-check: property "${f.origin.property}", seed ${f.origin.seed}, path "${f.origin.path}"`);
   lines.push(`  replay: ${replayCommand(f.source, judged)}`);
@@ -153,19 +156,36 @@ function minimalSearchLines(e: Exploration): string[] {
     : `  no order fails at an earlier kill point: searched ${searched} for one`];
 }
 
+/**
+ * Each effect the run never killed made twice across a wait, apart from the kill findings (every
+ * kill schedule is judged against that same run, so none of them shows it): its name, both writes.
+ */
+export function repeatWithoutKillLines(repeats: readonly RepeatWithoutKill[]): string[] {
+  return repeats.flatMap((r) => {
+    const write = `${r.write.kind} ${r.write.target} ${r.write.args}`;
+    return [
+      `  ${repeatWithoutKillTitle(r)}`,
+      `    effect ${r.first}, before the run waited at ${r.wait}: ${write}`,
+      `    effect ${r.second}, after ${r.wait} was answered: ${write} again`,
+      `    what ${r.place} does before it waits, it does again once resumed: move it after the wait, into a step of its own, or give it a key`,
+    ];
+  });
+}
+
 /** One line per check count, for an exploration's summary. */
 export function formatExploration(e: Exploration, source: CaseSource): string {
   const coverage = e.interleavings.exhaustive
     ? `${e.interleavings.explored} interleaving${e.interleavings.explored === 1 ? '' : 's'} (all)`
     : `more than ${e.interleavings.bound} interleavings: a seeded sample of ${e.interleavings.explored} (seed ${e.interleavings.sampleSeed})`;
-  const status = e.brokenPromises.length === 0 ? 'ok' : `FAIL (${e.brokenPromises.map((c) => CHECK_LABELS[c]).join(', ')})`;
+  const found = [...e.brokenPromises.map((c) => CHECK_LABELS[c]), ...(e.repeatsWithoutKill.length > 0 ? ['done twice without any kill'] : [])];
+  const status = found.length === 0 ? 'ok' : `FAIL (${found.join(', ')})`;
   const counts = (Object.entries(e.failures) as [CheckName, number][])
     .filter(([, n]) => n > 0)
     .map(([c, n]) => `${CHECK_LABELS[c]} ${n}${e.promised.includes(c) ? '' : ' (not promised)'}`);
   // "ok" beside counts of checks the system does not promise must not read as a pass of them.
   const notPromised = CHECK_NAMES.filter((c) => !e.promised.includes(c));
   const seenNotPromised = notPromised.filter((c) => e.failures[c] > 0);
-  const header = e.brokenPromises.length > 0
+  const header = found.length > 0
     ? status
     : seenNotPromised.length > 0
       ? `ok (every promised check held; not promised, and failed here: ${seenNotPromised.map((c) => CHECK_LABELS[c]).join(', ')})`
@@ -181,12 +201,14 @@ export function formatExploration(e: Exploration, source: CaseSource): string {
     `  promised: ${e.promised.map((c) => CHECK_LABELS[c]).join(', ')}`,
     `  not promised: ${notPromised.map((c) => CHECK_LABELS[c]).join(', ') || 'nothing (every check is promised)'}`,
     `  failures: ${counts.join(', ') || 'none'}`,
+    ...repeatWithoutKillLines(e.repeatsWithoutKill),
   ];
   if (e.minimal) {
     // The explorer re-runs the earliest failing schedule to explain it; a system that does not
     // fail again at the same schedule is not deterministic there, which is a finding of its own.
     if (e.minimal.broken.length === 0) lines.push('  NOT REPRODUCED: the earliest failing schedule broke no promise when run again; the system under test does not run the same way twice there');
-    lines.push('  minimal counterexample:', ...formatFailure({ judged: e.minimal, source }).split('\n').map((l) => `  ${l}`));
+    // The effects done twice without any kill are told once, above: not again under the kill's case.
+    lines.push('  minimal counterexample:', ...formatFailure({ judged: { ...e.minimal, repeatsWithoutKill: [] }, source }).split('\n').map((l) => `  ${l}`));
     // Each other broken promise with its own earliest schedule, when it is not the one above.
     for (const c of e.brokenPromises) {
       const m = e.minimalByCheck[c];
@@ -224,7 +246,8 @@ export function explorationJson(e: Exploration, source: CaseSource): Record<stri
     promised: e.promised,
     failures: e.failures,
     brokenPromises: e.brokenPromises,
-    ok: e.brokenPromises.length === 0,
+    repeatsWithoutKill: e.repeatsWithoutKill.map((r) => ({ finding: repeatWithoutKillTitle(r), wait: r.wait, write: r.write, effects: [r.first, r.second] })),
+    ok: !explorationFails(e),
     reduction: e.reduction,
     minimalSearch: e.minimalSearch,
     stoppedAtHang: e.stoppedAtHang ?? null,

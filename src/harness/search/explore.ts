@@ -18,6 +18,7 @@
 
 import type { Scenario } from '../../model/scenario.js';
 import { brokenPromises, CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
+import { repeatsWithoutKill, type RepeatWithoutKill } from '../check/repeat-without-kill.js';
 import { findKillPoint, killPointIdentity, UnknownKillPoint, type KillPointSpec } from '../check/kill-points.js';
 import type { RunOutcome, Schedule } from '../check/outcome.js';
 import { judge, type Verdict } from '../check/verdict.js';
@@ -45,6 +46,8 @@ export interface JudgedCase {
   failed: CheckName[];
   /** The failed checks the system promises. */
   broken: CheckName[];
+  /** Effects its baseline made twice with no kill, across a wait (check/repeat-without-kill.ts): findings apart from the kill's. */
+  repeatsWithoutKill: RepeatWithoutKill[];
 }
 
 export interface Exploration {
@@ -62,6 +65,8 @@ export interface Exploration {
   brokenPromises: CheckName[];
   /** The earliest schedule that breaks a promise, re-run with everything needed to explain it. */
   minimal: JudgedCase | null;
+  /** Effects the run never killed made twice by itself, across a wait: findings apart from every kill schedule's. */
+  repeatsWithoutKill: RepeatWithoutKill[];
   /**
    * Each broken promise's own earliest schedule: a variant that breaks two promises shows the
    * minimal case of each, not only the one that comes first.
@@ -83,6 +88,16 @@ export interface StoppedAtHang {
   notExplored: number;
   /** What was never asked for: the kill points of the recoveries (more kills), other interleavings. */
   notAsked: ('recoveries' | 'interleavings')[];
+}
+
+/** Whether an exploration found anything: a broken promise, or an effect done twice without any kill. */
+export function explorationFails(e: Pick<Exploration, 'brokenPromises' | 'repeatsWithoutKill'>): boolean {
+  return e.brokenPromises.length > 0 || e.repeatsWithoutKill.length > 0;
+}
+
+/** Whether a judged case found anything: a broken promise, or (in its baseline) an effect done twice without any kill. */
+export function caseFails(j: Pick<JudgedCase, 'broken' | 'repeatsWithoutKill'>): boolean {
+  return j.broken.length > 0 || j.repeatsWithoutKill.length > 0;
 }
 
 /** Whether a run has a recovery that hung (stopped at its time limit). */
@@ -138,7 +153,7 @@ export function baselineInterleavings<S extends SystemUnderTest>(scenario: Scena
 export function judged(scenario: Scenario, system: SystemUnderTest, schedule: Schedule, baseline: RunOutcome, outcome: RunOutcome): JudgedCase {
   const verdict = judge(scenario, outcome, baseline);
   const j = { scenario, outcome, verdict };
-  return { scenario, system, strategy: system.name, schedule, baseline, outcome, verdict, failed: failedChecks(j), broken: brokenPromises(system.promised, j) };
+  return { scenario, system, strategy: system.name, schedule, baseline, outcome, verdict, failed: failedChecks(j), broken: brokenPromises(system.promised, j), repeatsWithoutKill: repeatsWithoutKill(baseline) };
 }
 
 /** Runs one schedule (and its baseline, unless given) and judges it. */
@@ -224,7 +239,7 @@ export function* explorePlan(scenario: Scenario, system: SystemUnderTest, option
   const again = (f: NonNullable<typeof found>): Plan<JudgedCase> | null => (recoveryHung(f.outcome) ? null : judgeCasePlan(scenario, system, { kills: f.kills, interleaving: f.picks }, f.baseline));
   const plan = found === null ? null : again(found);
   const judgedMinimal = found === null ? null : plan === null ? judged(scenario, system, { kills: found.kills, interleaving: found.picks }, found.baseline, found.outcome) : yield* everyRun(plan);
-  const exploration = explorationOf(scenario, system, options, coverage, { schedulesExplored: explored, failures, minimalByCheck, reduction: null }, judgedMinimal);
+  const exploration = explorationOf(scenario, system, options, coverage, { schedulesExplored: explored, failures, minimalByCheck, reduction: null }, judgedMinimal, list[0]?.baseline);
   return hang.hung > 0 && !options.everyKillPointAfterHang ? { ...exploration, stoppedAtHang: hang } : exploration;
 }
 
@@ -303,7 +318,7 @@ function reduces(session: Session, options: ExploreOptions): boolean {
 }
 
 /** An exploration's result from what its search counted, whichever search it was: the promises broken are those with failures. */
-function explorationOf(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, coverage: InterleavingCoverage, counted: Pick<Exploration, 'schedulesExplored' | 'failures' | 'minimalByCheck' | 'reduction'>, minimal: JudgedCase | null): Exploration {
+function explorationOf(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, coverage: InterleavingCoverage, counted: Pick<Exploration, 'schedulesExplored' | 'failures' | 'minimalByCheck' | 'reduction'>, minimal: JudgedCase | null, baseline: RunOutcome | undefined): Exploration {
   const promised = system.promised;
   return {
     scenarioId: scenario.id,
@@ -316,6 +331,7 @@ function explorationOf(scenario: Scenario, system: SystemUnderTest, options: Exp
     failures: counted.failures,
     brokenPromises: promised.filter((c) => counted.failures[c] > 0),
     minimal,
+    repeatsWithoutKill: baseline === undefined ? [] : repeatsWithoutKill(baseline),
     minimalByCheck: counted.minimalByCheck,
     reduction: counted.reduction,
     minimalSearch: null,
@@ -346,6 +362,6 @@ function exploreSample(session: Session, system: SystemUnderTest, options: Explo
   return andThen(reduced, (result) => {
     const found = result.minimal === null ? null : result.list[result.minimal.order]!;
     const minimal = found === null ? null : runPlan(judgeCasePlan(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline), session, drive);
-    return andThen(minimal, (m) => explorationOf(scenario, system, options, result.coverage!, result, m));
+    return andThen(minimal, (m) => explorationOf(scenario, system, options, result.coverage!, result, m, result.list[0]?.baseline));
   });
 }

@@ -1,19 +1,33 @@
-// What every kind of user's module shares on the command line (its input, --effects-export) and
-// its help line. What an engine declares to check a user's own module (ModuleEngine: its option,
-// its killpointTests field, its flags, its system) is part of the seam, engine.ts; the command
-// line, the API and the vitest helper read the declarations from the registry
-// (registry.ts: moduleEngines) and name no engine.
+// What every kind of user's module shares on the command line (its input, --effects-export,
+// --resume) and its help line. What an engine declares to check a user's own module (ModuleEngine:
+// its option, its killpointTests field, its flags, its waits, its system) is part of the seam,
+// engine.ts; the command line, the API and the vitest helper read the declarations from the
+// registry (registry.ts: moduleEngines) and name no engine.
 
-import type { ModuleEngine, ModuleFlag } from '../engine.js';
+import { SystemInputError, type ModuleEngine, type ModuleEngineOptions, type ModuleFlag, type SystemUnderTest } from '../engine.js';
 
 /** The options every module takes, whatever its engine: on the command line, and the fields they set. */
 export const COMMON_MODULE_FLAGS: readonly ModuleFlag[] = [
   { flag: '--input', field: 'inputFile', value: 'FILE', expected: "a JSON file with the module's input" },
   { flag: '--effects-export', field: 'effectsExport', value: 'NAME', expected: 'the name of the export that reads the effects' },
+  { flag: '--resume', field: 'resumeFile', value: 'FILE', expected: 'a JSON file with a list of one value per wait of the run, in order' },
 ];
 
 /** The help line of a kind of module: `your own LangGraph graph: --langgraph <module.ts> --input <input.json> [--graph-export NAME] ...`. */
 export function moduleUsage(m: ModuleEngine): string {
-  const flags = [...m.flags, COMMON_MODULE_FLAGS[1]!].map((f) => `[${f.flag} ${f.value}]`);
+  const flags = [...m.flags, ...COMMON_MODULE_FLAGS.slice(1).filter((f) => f.flag !== '--resume' || m.waits !== undefined)].map((f) => `[${f.flag} ${f.value}]`);
   return `${m.kind}: ${m.cliOption} <module.ts> --input <input.json> ${flags.join(' ')}`;
+}
+
+/**
+ * The system of a user's module from the options as given, whatever asks for it (the command line,
+ * the API, the vitest helper): an engine that cannot deliver turns at its run's waits refuses them
+ * (bad input) rather than run a module that would never be given them.
+ */
+export function ownModuleSystem(m: ModuleEngine, options: ModuleEngineOptions, tier: 'in-process' | 'process' | undefined, every: readonly ModuleEngine[]): SystemUnderTest {
+  if (m.waits === undefined && (options.resumeFile !== undefined || options.resume !== undefined)) {
+    const taking = every.filter((e) => e.waits !== undefined).map((e) => `${e.cliOption} (${e.waits})`);
+    throw new SystemInputError(`--resume: ${m.cliOption} cannot be given turns: killpoint does not see where ${m.kind.replace(/^your own /, 'a ')} waits (--resume is for ${taking.join(', ') || 'no engine yet'})`);
+  }
+  return m.system(options, tier);
 }

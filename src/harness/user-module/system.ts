@@ -43,7 +43,7 @@ export type SessionRuns = ((schedule: Schedule, times?: LifeTimes) => Promise<Ru
 
 export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
   const { target } = spec;
-  const selector = [spec.option, target.moduleArg, '--input', target.inputArg, ...spec.options.flat()];
+  const selector = [spec.option, target.moduleArg, '--input', target.inputArg, ...(target.resume === undefined ? [] : ['--resume', target.resume.arg]), ...spec.options.flat()];
   const name = selector.slice(1).map(shellWord).join(' ');
   return {
     engine: spec.engine,
@@ -93,23 +93,25 @@ export function tierNamed(values: Map<string, string>, asked?: 'in-process' | 'p
 }
 
 /**
- * A system's name read back (a corpus entry's strategy): the module, then `--input` and the
- * engine's `flags`, each with its value. Undefined when the words are not one.
+ * A system's name read back (a corpus entry's strategy): the module, then `--input`, `--resume`
+ * and the engine's `flags`, each with its value. Undefined when the words are not one.
  */
-export function moduleOptionsNamed(name: string, flags: readonly string[]): { module: string; inputFile?: string; values: Map<string, string> } | undefined {
+export function moduleOptionsNamed(name: string, flags: readonly string[]): { module: string; inputFile?: string; resumeFile?: string; values: Map<string, string> } | undefined {
   const words = shellWords(name);
   if (words === undefined || words.length === 0) return undefined;
   const [module, ...rest] = words as [string, ...string[]];
   if (!isModulePath(module)) return undefined;
   const values = new Map<string, string>();
   let inputFile: string | undefined;
+  let resumeFile: string | undefined;
   for (let i = 0; i < rest.length; i += 2) {
     const flag = rest[i]!;
     const value = rest[i + 1];
     if (value === undefined) return undefined;
     if (flag === '--input') inputFile = value;
+    else if (flag === '--resume') resumeFile = value;
     else if (flags.includes(flag)) values.set(flag, value);
     else return undefined;
   }
-  return { module, ...(inputFile === undefined ? {} : { inputFile }), values };
+  return { module, ...(inputFile === undefined ? {} : { inputFile }), ...(resumeFile === undefined ? {} : { resumeFile }), values };
 }

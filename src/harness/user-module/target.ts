@@ -15,6 +15,8 @@ export interface UserModuleTarget {
   input: unknown;
   /** The input as `--input` names it again in replays: its file, as given, or its JSON inline. */
   inputArg: string;
+  /** The outside world's turns (--resume), one per wait in order, and how replays name them again (the file as given, or the JSON inline). */
+  resume?: { values: unknown[]; arg: string };
 }
 
 /** `option`: the command-line option that names the module (for messages); `exports`: what it must export. */
@@ -23,7 +25,38 @@ export function userModuleTarget(options: UserModuleOptions, option: string, exp
   const module = resolve(options.module);
   if (!existsSync(module)) throw new SystemInputError(`${options.module}: no such module`);
   const { input, inputArg } = inputOf(options);
-  return { module, moduleArg: options.module, input, inputArg };
+  const resume = resumeOf(options);
+  return { module, moduleArg: options.module, input, inputArg, ...(resume === undefined ? {} : { resume }) };
+}
+
+const RESUME_EXPECTED = 'a JSON list with one value per wait of the run, in order';
+
+/** --resume's turns: a file, the JSON inline (a replay), or the list given from code. */
+function resumeOf(options: UserModuleOptions): { values: unknown[]; arg: string } | undefined {
+  const file = options.resumeFile;
+  if (file === undefined) {
+    if (options.resume === undefined) return undefined;
+    if (!Array.isArray(options.resume)) throw new SystemInputError(`resume: expected ${RESUME_EXPECTED}, got ${typeof options.resume}`);
+    let arg: string | undefined;
+    try {
+      arg = JSON.stringify(options.resume);
+    } catch (error) {
+      throw new SystemInputError(`resume: cannot be written as JSON (${(error as Error).message})`);
+    }
+    return { values: JSON.parse(arg) as unknown[], arg };
+  }
+  let text = file;
+  if (!isInlineJson(file)) {
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new SystemInputError(`--resume ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  }
+  const parsed = parsedJson(text);
+  if (parsed === undefined) throw new SystemInputError(`--resume ${file}: not JSON (expected ${RESUME_EXPECTED})`);
+  if (!Array.isArray(parsed.value)) throw new SystemInputError(`--resume ${file}: expected ${RESUME_EXPECTED}, got ${parsed.value === null ? 'null' : typeof parsed.value === 'object' ? 'an object' : `a ${typeof parsed.value}`}`);
+  return { values: parsed.value, arg: file };
 }
 
 function inputOf(options: UserModuleOptions): { input: unknown; inputArg: string } {

@@ -19,7 +19,7 @@ import { LANTERN_DIR, loadScenarioFile, PROJECT_ROOT } from '../../../model/load
 import { ScenarioError, type Scenario } from '../../../model/scenario.js';
 import { UsageError } from '../../usage-error.js';
 import { isCorpusEntry, loadCorpusEntry, prepareCorpusFolder, replayEntry, saveCorpusEntry } from '../../search/corpus.js';
-import { DEFAULT_EXPLORE_OPTIONS, exploreIn, judgeCasePlan, resolveKillsPlan, type JudgedCase } from '../../search/explore.js';
+import { caseFails, DEFAULT_EXPLORE_OPTIONS, explorationFails, exploreIn, judgeCasePlan, resolveKillsPlan, type JudgedCase } from '../../search/explore.js';
 import { runPlan } from '../../search/plan.js';
 import { withSession } from '../../session.js';
 import type { KillPointSpec } from '../../check/kill-points.js';
@@ -34,7 +34,7 @@ import { checkReportHtml } from '../../report/check-html.js';
 import { prepareReportFile, writeReportFile } from '../../report/write.js';
 import { explorationJson, formatExploration, formatFailure, type CaseSource } from '../../report/text.js';
 import { differences } from '../../check/verdict-lines.js';
-import { COMMON_MODULE_FLAGS } from '../../user-module/module-engine.js';
+import { COMMON_MODULE_FLAGS, ownModuleSystem } from '../../user-module/module-engine.js';
 
 interface CheckArgs {
   files: string[];
@@ -242,7 +242,7 @@ export async function checkCommand(args: string[]): Promise<number> {
     ? a.files
     : readdirSync(LANTERN_DIR).filter((n) => n.endsWith('.json')).sort().map((n) => displayPath(join(LANTERN_DIR, n)));
   const engine = engineNamed(a.engine)!;
-  const ownSystem = a.ownModule === null ? null : a.ownModule.engine!.system(a.ownModule.options, a.tier ?? undefined);
+  const ownSystem = a.ownModule === null ? null : ownModuleSystem(a.ownModule.engine!, a.ownModule.options, a.tier ?? undefined, moduleEngines().map((m) => m.module));
   const systems = ownSystem !== null ? [ownSystem] : (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name, a.tier === null ? {} : { tier: a.tier })!);
   const scenarios: { scenario: Scenario; source: CaseSource }[] = ownSystem?.ownTask === undefined ? [] : [{ scenario: ownSystem.ownTask, source: { kind: 'own-task' } }];
   const corpusFiles: string[] = [];
@@ -311,8 +311,8 @@ export async function checkCommand(args: string[]): Promise<number> {
         });
         mustPickInRange([judged.baseline, judged.outcome], a.interleaving, '--interleaving');
         mustLandEveryKill(judged.outcome, kills, '--schedule');
-        if (judged.broken.length > 0) failing++;
-        json.push({ scenario: scenario.id, engine: system.engine, strategy: system.name, tier: tierOf(system), ok: judged.broken.length === 0, schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) });
+        if (caseFails(judged)) failing++;
+        json.push({ scenario: scenario.id, engine: system.engine, strategy: system.name, tier: tierOf(system), ok: !caseFails(judged), schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) });
         print(formatFailure({ judged, source }));
         continue;
       }
@@ -325,7 +325,7 @@ export async function checkCommand(args: string[]): Promise<number> {
         const explored = await exploreIn(session, system, options, { concurrency: availableParallelism(), progress: runs });
         return { exploration: explored, cases: a.htmlPath === null ? null : await runPlan(stripCasesPlan(scenario, system), session, { concurrency: availableParallelism() }) };
       });
-      if (exploration.brokenPromises.length > 0) failing++;
+      if (explorationFails(exploration)) failing++;
       if (cases !== null) strips.push(stripOf(exploration, system, scenario, cases, source));
       json.push({ engine: system.engine, ...explorationJson(exploration, source) });
       print(formatExploration(exploration, source));

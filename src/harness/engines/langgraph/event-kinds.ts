@@ -2,7 +2,7 @@
 // emitted once the row is committed (evented-saver.ts), and a user's graph's nodes beginning and
 // returning (module/observer.ts).
 
-import { registerEventKinds, type EngineEventKind } from '../../check/event-kinds.js';
+import { registerEventKinds, RESUME_ACCEPTED, type EngineEventKind } from '../../check/event-kinds.js';
 
 export const CHECKPOINT_SAVED = {
   kind: 'checkpoint-saved',
@@ -39,8 +39,19 @@ export const NODE_END = {
   subject: (e) => e.node ?? '',
 } as const satisfies EngineEventKind;
 
-/** Every kind LangGraph adds to the scenario's. */
-export const LANGGRAPH_EVENT_KINDS: readonly EngineEventKind[] = [CHECKPOINT_SAVED, WRITES_SAVED, NODE_START, NODE_END];
+/** A user's graph stopped at interrupt(): the wait is durably recorded (invoke returned with it), named by its node and which time there. */
+export const INTERRUPT_RECORDED = {
+  kind: 'interrupt',
+  meaning: 'the graph stopped at interrupt() and its wait is saved (invoke returned with it)',
+  group: 'save',
+  glyph: '?',
+  waitRole: 'recorded',
+  label: (e) => `interrupt ${e.wait}: the run waits`,
+  subject: (e) => e.wait ?? '',
+} as const satisfies EngineEventKind;
+
+/** Every kind LangGraph adds to the scenario's (a turn handed to a wait is a shared kind: check/event-kinds.ts). */
+export const LANGGRAPH_EVENT_KINDS: readonly EngineEventKind[] = [CHECKPOINT_SAVED, WRITES_SAVED, NODE_START, NODE_END, INTERRUPT_RECORDED, RESUME_ACCEPTED];
 
 // Known as soon as this file loads: the code that emits these kinds imports it.
 registerEventKinds(LANGGRAPH_EVENT_KINDS, 'langgraph');

@@ -28,6 +28,6 @@ export function moduleInProcessLife(job: ModuleLifeJob, code: ModuleLifeCode): I
     engine: 'LangGraph',
     isBadInput: (error) => isSetupError(error, LANGGRAPH_SETUP_ERRORS),
     badInputPhrase: BAD_SETUP_PHRASE,
-    run: ({ emit, onPick }, fence, workDir) => code.runModuleLife({ spec: job.runFile, stateDir: workDir, picks: [...job.picks], emit, onPick, fence, ...(code.loaded === undefined ? {} : { loaded: code.loaded }) }),
+    run: ({ emit, onPick }, fence, workDir) => code.runModuleLife({ spec: job.runFile, stateDir: workDir, lifeIndex: job.lifeIndex, picks: [...job.picks], emit, onPick, fence, ...(code.loaded === undefined ? {} : { loaded: code.loaded }) }),
   };
 }

@@ -5,7 +5,9 @@
 // graph's state).
 
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { canonicalJson } from '../../../../model/canonical-json.js';
 import type { Conversation } from '../../../../model/conversation.js';
 import type { EmitEvent } from '../../../process/child-main.js';
@@ -14,12 +16,14 @@ import { effectRecords } from '../../../user-module/effects.js';
 import { exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
 import { writeModuleStores } from '../../../user-module/stores.js';
+import { Turns } from '../../../user-module/turns.js';
 import { assertCheckpointDatabase } from '../checkpoint-file.js';
 import { toConversation } from '../convert.js';
 import { EventedSqliteSaver } from '../evented-saver.js';
 import { Gate } from '../gate.js';
 import { installCassette } from './cassette.js';
 import { GraphObserver } from './observer.js';
+import { pendingWait, runAcrossWaits, type WaitingGraph } from './waits.js';
 import { MODULE_STATE_FILES, type LangGraphModuleContext, type LangGraphModuleSpec, type ModuleRunFile } from './spec.js';
 
 /** The thread every run of a user's graph is on: killpoint's, the same in every life. */
@@ -29,6 +33,8 @@ export const MODULE_THREAD_ID = 'killpoint-run';
 export interface LoadedGraphModule extends BundledModule {
   chatModels: unknown;
   caches: unknown;
+  /** The graph's own @langchain/langgraph (its Command resumes a wait). */
+  langgraph?: unknown;
 }
 
 export interface ModuleLifeInputs {
@@ -36,6 +42,8 @@ export interface ModuleLifeInputs {
   /** The module as the bundled child loaded it; absent, the life loads it (through tsx). */
   loaded?: LoadedGraphModule;
   stateDir: string;
+  /** The life's number in its run (0: the life that starts it, whose waits without a turn are bad input). */
+  lifeIndex?: number;
   picks: number[];
   emit: EmitEvent;
   onPick: (pick: number, width: number) => void;
@@ -43,9 +51,8 @@ export interface ModuleLifeInputs {
   fence?: LifeFence;
 }
 
-interface UserGraph {
-  invoke(input: unknown, config: Record<string, unknown>): Promise<unknown>;
-  getState(config: Record<string, unknown>): Promise<{ values?: Record<string, unknown>; next?: string[]; config?: { configurable?: Record<string, unknown> } }>;
+interface UserGraph extends WaitingGraph {
+  getState(config: Record<string, unknown>): Promise<{ values?: Record<string, unknown>; next?: string[]; config?: { configurable?: Record<string, unknown> }; tasks?: { name?: string; interrupts?: { id?: string; value?: unknown }[] }[] }>;
   checkpointer?: unknown;
 }
 
@@ -78,8 +85,15 @@ export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversat
   const thread = { configurable: { thread_id: MODULE_THREAD_ID } };
 
   const status = await threadStatus(graph, saver);
+  const turns = new Turns(stateDir, spec.resume, (inputs.lifeIndex ?? 0) === 0);
   try {
-    if (status !== 'finished') await graph.invoke(status === 'new' ? spec.input : null, { ...thread, callbacks: [observer], recursionLimit: 200 });
+    if (status !== 'finished') {
+      const command = await commandOf(inputs.loaded, spec.module);
+      const effectsDone = async () => effectRecords(await userCall(() => exportedFunction(module, spec.effectsExport, spec.moduleArg)(ctx), spec.effectsExport), spec.effectsExport).length;
+      const run = { graph, config: { ...thread, callbacks: [observer], recursionLimit: 200 }, thread, turns, emit, effectsDone, command };
+      await runAcrossWaits(run, status === 'new' ? spec.input : null, status === 'waiting');
+    }
+    turns.mustAllBeHanded();
   } catch (error) {
     // A life that stops on an error has still done what it did: the verdict reads its effects.
     await readBack(graph, ctx, spec, stateDir, module, inputs.fence).catch(() => undefined);
@@ -90,6 +104,13 @@ export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversat
   saver.close();
   if (messages === null) return null;
   return toConversation(messages.filter((m) => m.getType?.() !== 'system') as never);
+}
+
+/** LangGraph's Command from the copy the graph uses: the bundle's, else the one the module resolves. */
+async function commandOf(loaded: LoadedGraphModule | undefined, moduleFile: string): Promise<(resume: unknown) => unknown> {
+  const own = (loaded?.langgraph as { Command?: new (args: { resume: unknown }) => unknown } | undefined)?.Command;
+  const Command = own ?? ((await import(pathToFileURL(createRequire(moduleFile).resolve('@langchain/langgraph')).href)) as { Command: new (args: { resume: unknown }) => unknown }).Command;
+  return (resume) => new Command({ resume });
 }
 
 /** Writes what the run did for the parent (its effects, answer and state) and returns the thread's messages (null when its state has none). */
@@ -109,11 +130,12 @@ async function readBack(graph: UserGraph, ctx: LangGraphModuleContext, spec: Lan
   return Array.isArray(messages) ? list : null;
 }
 
-/** new: nothing saved yet; unfinished: tasks left, or a step's writes saved without its checkpoint; finished: nothing to run. */
-async function threadStatus(graph: UserGraph, saver: EventedSqliteSaver): Promise<'new' | 'unfinished' | 'finished'> {
+/** new: nothing saved yet; waiting: stopped at interrupt(); unfinished: tasks left, or a step's writes saved without its checkpoint; finished: nothing to run. */
+async function threadStatus(graph: UserGraph, saver: EventedSqliteSaver): Promise<'new' | 'waiting' | 'unfinished' | 'finished'> {
   const config = { configurable: { thread_id: MODULE_THREAD_ID } };
   const state = await graph.getState(config);
   if (state.config?.configurable?.checkpoint_id === undefined) return 'new';
+  if ((await pendingWait(graph, config)) !== null) return 'waiting';
   if ((state.next ?? []).length > 0) return 'unfinished';
   const pending = (await saver.getTuple(config))?.pendingWrites?.length ?? 0;
   return pending === 0 ? 'finished' : 'unfinished';

@@ -8,6 +8,7 @@ export const langGraphModuleEngine: ModuleEngine = {
   vitestField: 'langgraph',
   kind: 'your own LangGraph graph',
   exports: 'createGraph(ctx)',
+  waits: 'interrupt()',
   flags: [
     { flag: '--graph-export', field: 'graphExport', value: 'NAME', expected: 'the name of the export that builds the graph' },
     { flag: '--cassette', field: 'cassette', value: 'FILE', expected: "the file of the model's recorded replies (recorded when missing)" },

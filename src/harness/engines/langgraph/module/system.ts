@@ -25,6 +25,7 @@ import { moduleLifeHere, type ModuleLifeHere } from '../../../user-module/in-pro
 import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { dataFolderFile, type DataFolderVariant } from '../../../user-module/data-folder.js';
 import { readModuleStores } from '../../../user-module/stores.js';
+import { TURNS_FILE } from '../../../user-module/turns.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget } from '../../../user-module/target.js';
 import type { UserModuleOptions } from '../../../engine.js';
@@ -46,8 +47,8 @@ const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 const CHILD_MAIN = siblingModule(import.meta.url, 'child-main');
 const LIFE_MODULE = siblingModule(import.meta.url, 'life');
 const THREAD_MAIN = siblingModule(import.meta.url, 'in-process-thread');
-/** The packages of the user's own the life is handed with the module (the cassette wraps its chat models). */
-const USER_PACKAGES = { chatModels: '@langchain/core/language_models/chat_models', caches: '@langchain/core/caches' };
+/** The packages of the user's own the life is handed with the module (the cassette wraps its chat models; a wait is resumed with its Command). */
+const USER_PACKAGES = { chatModels: '@langchain/core/language_models/chat_models', caches: '@langchain/core/caches', langgraph: '@langchain/langgraph' };
 
 
 type ModuleLife = typeof import('./life.js');
@@ -72,7 +73,7 @@ async function moduleLifeThreads(spec: LangGraphModuleSpec): Promise<LifeThreads
 export const MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'shop-differs', 'different-answer', 'invalid-conversation'];
 
 /** The kinds of event a user's graph can be killed right after. */
-export const MODULE_KILL_POINTS = ['node-start', 'node-end', 'model-request', 'model-chunk', 'model-reply', 'tool-start', 'tool-result', 'checkpoint-saved', 'writes-saved'] as const;
+export const MODULE_KILL_POINTS = ['node-start', 'node-end', 'model-request', 'model-chunk', 'model-reply', 'tool-start', 'tool-result', 'checkpoint-saved', 'writes-saved', 'interrupt', 'resume'] as const;
 
 /** How a user names the graph's module, its input and its exports, as the command line does. */
 export interface LangGraphModuleOptions extends UserModuleOptions {
@@ -117,6 +118,7 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, casset
     files: [
       { name: MODULE_STATE_FILES.checkpoints, kind: 'sqlite' },
       dataFolderFile(MODULE_STATE_FILES.data, variant),
+      { name: TURNS_FILE, kind: 'bytes' },
     ],
     canonical: renameUuidsAndTimes,
     ...(inProcess ? { cutsInOneLife: true } : {}),

@@ -1,0 +1,77 @@
+// A user's graph across its waits: a node that calls interrupt() stops the run, and `invoke`
+// returns with the wait saved. The life then hands the wait its turn (user-module/turns.ts) with
+// Command({ resume }) and goes on, until the run ends. Two kill points belong to each wait:
+//   interrupt[ask#1]   invoke returned with the wait: it is saved, the run stops there
+//   resume[ask#1]      the turn is handed over, before LangGraph records it (invoke not yet called)
+// A life that starts with the run waiting (its predecessor was killed while it waited) says no
+// interrupt of its own: it hands the turn to the wait it finds.
+
+import type { EmitEvent } from '../../../process/child-main.js';
+import type { Turns } from '../../../user-module/turns.js';
+import { INTERRUPT_RECORDED } from '../event-kinds.js';
+import { RESUME_ACCEPTED } from '../../../check/event-kinds.js';
+import { haltsWhenKilled } from '../../../in-process/fence.js';
+
+/** The graph as the waits read it: its state's tasks carry the interrupts they wait on. */
+export interface WaitingGraph {
+  invoke(input: unknown, config: Record<string, unknown>): Promise<unknown>;
+  getState(config: Record<string, unknown>): Promise<{ tasks?: { name?: string; interrupts?: { id?: string; value?: unknown }[] }[] }>;
+}
+
+/** A wait the thread is stopped at: LangGraph's id of its interrupt, the node that asks, and what it asks. */
+export interface PendingWait {
+  id: string;
+  node: string;
+  asks: unknown;
+  /** More than one interrupt waits (parallel nodes): the turn goes to this one by its id. */
+  byId: boolean;
+}
+
+/** The first interrupt the thread waits on, or null when it waits on none. */
+export async function pendingWait(graph: WaitingGraph, config: Record<string, unknown>): Promise<PendingWait | null> {
+  const state = await graph.getState(config);
+  const waits = (state.tasks ?? []).flatMap((t) => (t.interrupts ?? []).map((i) => ({ node: t.name ?? 'graph', interrupt: i })));
+  const first = waits[0];
+  if (first === undefined) return null;
+  const asks = first.interrupt.value;
+  // Without a namespace LangGraph gives the interrupt no id: what it asks and where names it.
+  const id = first.interrupt.id ?? `${first.node}:${JSON.stringify(asks)}`;
+  return { id, node: first.node, asks, byId: waits.length > 1 && first.interrupt.id !== undefined };
+}
+
+export interface AcrossWaits {
+  graph: WaitingGraph;
+  /** The thread's config with the observer (every invoke's). */
+  config: Record<string, unknown>;
+  /** The thread's config alone (to read its state). */
+  thread: Record<string, unknown>;
+  turns: Turns;
+  emit: EmitEvent;
+  /** How many effects the run has done so far (the module's readEffects). */
+  effectsDone: () => Promise<number>;
+  /** LangGraph's Command, from the copy the graph uses. */
+  command: (resume: unknown) => unknown;
+}
+
+/** Writes the event; in process, a kill halts the life here (fence.ts: haltsWhenKilled). */
+async function say(run: AcrossWaits, event: Parameters<EmitEvent>[0]): Promise<void> {
+  const halted = haltsWhenKilled(() => run.emit(event));
+  if (halted !== undefined) await halted;
+}
+
+/** Runs the thread to its end from `input` (null: go on from where it stands), handing each wait its turn. */
+export async function runAcrossWaits(run: AcrossWaits, input: unknown, startsWaiting: boolean): Promise<void> {
+  let next = input;
+  let waiting = startsWaiting;
+  for (let turn = 0; turn < 10_000; turn++) {
+    if (!waiting) await run.graph.invoke(next, run.config);
+    const wait = await pendingWait(run.graph, run.thread);
+    if (wait === null) return;
+    if (!waiting) await say(run, { kind: INTERRUPT_RECORDED.kind, wait: run.turns.nameOf(wait.id, wait.node), effectsDone: await run.effectsDone() });
+    const { name, value } = run.turns.turnFor(wait.id, wait.node, wait.asks);
+    await say(run, { kind: RESUME_ACCEPTED.kind, wait: name });
+    next = run.command(wait.byId ? { [wait.id]: value } : value);
+    waiting = false;
+  }
+  throw new Error('the run waited 10000 times: killpoint stops it there');
+}

@@ -1,0 +1,95 @@
+// The outside world's turns (--resume: a person's answers), handed to a run at its waits, the
+// k-th wait the run reaches getting the k-th value, in every life of every kill schedule alike.
+// What was handed to which wait is the outside world's own record, kept in the run's folder beside
+// the agent's state (a person remembers what they answered): a recovery that finds the run still
+// waiting where a turn was handed (the kill came before the run recorded it) is handed that turn
+// again, and a wait never seen gets the next value. The record is written before the turn is
+// handed over, by a rename, so a kill leaves it whole.
+//
+// Bad input (the first life: it is the run never killed, up to its kill point): a wait with no
+// value left, named by what it asks; values left once the run ended. In a recovery either is what
+// the kill made of the run, left to the verdict.
+
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserModuleSetupError } from './setup-error.js';
+
+/** The record's file in the run's folder (a state file of every tier that takes --resume). */
+export const TURNS_FILE = 'killpoint-turns.json';
+
+interface Handed {
+  /** The engine's id of the wait (the same in every life of one run). */
+  id: string;
+  /** Its name in reports: where the run waits and which time there (`ask#1`). */
+  name: string;
+}
+
+export interface TurnsGiven {
+  values: unknown[];
+  arg: string;
+}
+
+export class Turns {
+  private readonly handed: Handed[];
+  private readonly file: string;
+
+  /** `firstLife`: the life that starts the run, whose mistakes are the input's (bad input), not the kill's. */
+  constructor(
+    stateDir: string,
+    private readonly given: TurnsGiven | undefined,
+    private readonly firstLife: boolean,
+  ) {
+    this.file = join(stateDir, TURNS_FILE);
+    this.handed = existsSync(this.file) ? (JSON.parse(readFileSync(this.file, 'utf8')) as Handed[]) : [];
+  }
+
+  /** The wait's name: as recorded when a turn was handed to it, else the next time at `place`. */
+  nameOf(id: string, place: string): string {
+    const known = this.handed.find((h) => h.id === id);
+    if (known !== undefined) return known.name;
+    return `${place}#${this.handed.filter((h) => h.name.startsWith(`${place}#`)).length + 1}`;
+  }
+
+  /** The turn for the wait (`asks`: what it waits for, to name it when no value is left), recorded before it is handed over. */
+  turnFor(id: string, place: string, asks: unknown): { name: string; value: unknown } {
+    const values = this.given?.values ?? [];
+    const index = this.handed.findIndex((h) => h.id === id);
+    if (index !== -1) return { name: this.handed[index]!.name, value: values[index] };
+    const name = this.nameOf(id, place);
+    if (this.handed.length >= values.length) this.fail(this.noValueLeft(name, asks));
+    this.handed.push({ id, name });
+    const temp = `${this.file}.tmp`;
+    writeFileSync(temp, JSON.stringify(this.handed));
+    renameSync(temp, this.file);
+    return { name, value: values[this.handed.length - 1] };
+  }
+
+  /** Once the run ended: every value must have been handed to a wait. */
+  mustAllBeHanded(): void {
+    if (!this.firstLife) return;
+    const values = this.given?.values ?? [];
+    const left = values.length - this.handed.length;
+    if (left > 0) this.fail(`--resume ${this.given!.arg}: ${left} value${left === 1 ? '' : 's'} left when the run ended (it waited ${this.handed.length} time${this.handed.length === 1 ? '' : 's'}, ${values.length} value${values.length === 1 ? '' : 's'} given)`);
+  }
+
+  private noValueLeft(name: string, asks: unknown): string {
+    const what = `the run waits at ${name}, for ${describeAsk(asks)}`;
+    if (this.given === undefined) return `${what}: give its answers with --resume values.json, a JSON list with one value per wait, in order`;
+    return `${what}, with no value left in --resume ${this.given.arg} (${this.given.values.length} given, one per wait, in order)`;
+  }
+
+  private fail(message: string): never {
+    if (this.firstLife) throw new UserModuleSetupError(message);
+    throw new Error(`the recovery ${message.replace(/^the run /, '')}`);
+  }
+}
+
+function describeAsk(asks: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(asks) ?? String(asks);
+  } catch {
+    text = String(asks);
+  }
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+}
