@@ -9,7 +9,7 @@
 // bundles, the build's workflow ids and the SDK's port cache (port-once.ts). The script of a thread
 // of in-process lives (in-process-life.ts) is made the same way from an entry of its own.
 
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { childBundle, inlinedModule } from '../../process/child-bundle.js';
 import { siblingModule } from '../../process/package-paths.js';
@@ -43,13 +43,19 @@ ${call}({ workflows, steps, ids });
 `;
 }
 
-/** The entry of this kind beside the bundles in `bundlesDir`, written once per build. */
+/**
+ * The entry of this kind beside the bundles in `bundlesDir`, written once per build and again where
+ * it names killpoint's modules elsewhere: the build is cached by the workflow's source and the SDK's
+ * versions, and a cache made by a killpoint at another path (a clone moved, a copy of it sharing
+ * node_modules) named modules that are not there.
+ */
 function entryFile(bundlesDir: string, kind: EntryKind): string {
   const entry = join(bundlesDir, ENTRIES[kind].file);
-  if (!existsSync(entry)) {
+  const source = entrySource(kind);
+  if (!existsSync(entry) || readFileSync(entry, 'utf8') !== source) {
     // Written under a name of its own, then renamed: a concurrent writer never leaves half a file.
     const temp = `${entry}.${process.pid}.tmp`;
-    writeFileSync(temp, entrySource(kind));
+    writeFileSync(temp, source);
     renameSync(temp, entry);
   }
   return entry;
