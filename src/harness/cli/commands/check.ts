@@ -36,6 +36,7 @@ import { keepStdout } from '../own-stdout.js';
 import { explorationJson, formatExploration, formatFailure, type CaseSource } from '../../report/text.js';
 import { differences } from '../../check/verdict-lines.js';
 import { COMMON_MODULE_FLAGS } from '../../user-module/module-engine.js';
+import { ownTaskOf } from '../../user-module/target.js';
 
 interface CheckArgs {
   files: string[];
@@ -256,7 +257,7 @@ async function checkParsed(a: CheckArgs, printJson: (text: string) => void): Pro
   const engine = engineNamed(a.engine)!;
   const ownSystem = a.ownModule === null ? null : a.ownModule.engine!.system(a.ownModule.options, a.tier ?? undefined);
   const systems = ownSystem !== null ? [ownSystem] : (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name, a.tier === null ? {} : { tier: a.tier })!);
-  const scenarios: { scenario: Scenario; source: CaseSource }[] = ownSystem?.ownTask === undefined ? [] : [{ scenario: ownSystem.ownTask, source: { kind: 'own-task' } }];
+  const scenarios: { scenario: Scenario; source: CaseSource }[] = ownSystem?.ownTask === undefined ? [] : [{ scenario: await ownTaskOf(ownSystem), source: { kind: 'own-task' } }];
   const corpusFiles: string[] = [];
   for (const file of ownSystem === null ? files : []) {
     let raw: unknown;
