@@ -29,6 +29,8 @@ export function commonJsAsWritten(applies: (path: string) => boolean): Plugin {
       // Only the module's own files, named by a path: packages are bundled as their own package.json says.
       build.onResolve({ filter: /^[./]|^[A-Za-z]:[\\/]/ }, async (args) => {
         if (args.pluginData === NAMESPACE || (args.namespace !== 'file' && args.namespace !== NAMESPACE)) return undefined;
+        // A package's files import each other by path too: theirs are left to esbuild at no cost.
+        if (args.namespace === 'file' && !applies(args.importer)) return undefined;
         const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: NAMESPACE });
         if (found.errors.length > 0 || found.external || !PACKAGE_TYPED.test(found.path) || !applies(found.path)) return undefined;
         return writtenAsCommonJs(readFileSync(found.path, 'utf8')) ? { path: found.path, namespace: NAMESPACE } : undefined;
