@@ -79,6 +79,20 @@ test('a workflow that keys its effects with DBOS.workflowID is bad input naming 
   }
 }, 300_000);
 
+// Modules as people write them: CommonJS (require() and module.exports) in a .ts file of a package
+// of "type": "module", as tsx runs it; a .cts and a .mts file, which say their own format. Each is
+// bundled for its lives, in either tier.
+test('a module written as CommonJS, or in a .cts or .mts file, checks without error in either tier', async () => {
+  for (const module of ['commonjs.ts', 'keyed.cts', 'keyed.mts']) {
+    for (const tier of [[], ['--tier', 'process']]) {
+      const r = await runMain(['check', '--dbos', `${FIXTURES}/${module}`, '--input', `${FIXTURES}/input.json`, '--schedule', 'step-return[step 0]', ...tier]);
+      expect(r.err.join('\n'), `${module} ${tier.join(' ')}`).toBe('');
+      expect(r.out.join('\n')).toContain('step 0 (refund): returned   <-- KILL');
+      expect(r.status).toBe(0);
+    }
+  }
+}, 300_000);
+
 // The killpoint binary itself, kept so that its exit status and its one stderr line (nothing else
 // on stderr) stay proven end to end for --dbos, with PGlite started in its process and stopped so
 // that it exits.

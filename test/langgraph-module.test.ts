@@ -63,6 +63,28 @@ test('a tool that calls another tool (an agent used as a tool) runs through: the
   expect(r.status).toBe(1); // the ping repeats: the kill lands between the inner tool's write and any save
 }, 120_000);
 
+describe('a graph that ends by calling a `Done` tool nothing answers, in its run never killed too', () => {
+  const args = ['check', '--langgraph', `${FIXTURES}/done-tool.ts`, '--input', `${FIXTURES}/messages-input.json`];
+  const problem = 'message 3: tool call call_2_done has no result before message 4';
+
+  test('keyed, it passes: the open call is noted once (text and --json), not charged at every kill point', async () => {
+    const text = await runMain(args);
+    expect(text.status, text.out.join('\n')).toBe(0);
+    expect(text.out.join('\n')).toContain(`note: the run never killed leaves its conversation invalid (${problem})`);
+    expect(text.out.join('\n')).toContain('failures: none');
+    const json = await runMain([...args, '--json']);
+    expect(json.status).toBe(0);
+    expect(JSON.parse(json.out.join('\n'))[0]).toMatchObject({ ok: true, baselineConversationProblem: problem, failures: { 'invalid-conversation': 0 } });
+  }, 120_000);
+
+  test('unkeyed, its email is done twice, and nothing else', async () => {
+    const check = await checkLangGraph({ module: `${FIXTURES}/done-tool.ts`, graphExport: 'createUnkeyedGraph', inputFile: `${FIXTURES}/messages-input.json` });
+    expect(check.exploration.brokenPromises).toEqual(['done-twice']);
+    // An effect recorded with no args: nothing printed for them.
+    expect(check.minimal?.differences).toEqual(['email dana@example.com committed twice']);
+  }, 120_000);
+});
+
 test('a failure found with --save is kept as a corpus entry that names the module and input, and replays as expected', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'killpoint-module-corpus-'));
   try {

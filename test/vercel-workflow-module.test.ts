@@ -49,6 +49,9 @@ describe('the command line', () => {
   test('--vercel-workflow with --input: exit 1 at the step that repeats the refund, with the line that replays it', async () => {
     const r = await runMain(['check', '--vercel-workflow', `${FIXTURES}/workflows/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'step-returned[step 0]']);
     const stdout = r.out.join('\n');
+    // Named by its function, not its file; its effects are recorded with no args, and none are printed.
+    expect(stdout).toMatch(/^supportWorkflow \(the workflow of test\/fixtures\/vercel-modules\/workflows\/unkeyed\.ts\) under /);
+    expect(stdout).toContain('what differs from the baseline:\n    refund O-7 committed twice\n');
     expect(stdout).toContain('step 0 (refund) returned   <-- KILL');
     expect(stdout).toContain(`replay: npx killpoint check --vercel-workflow ${FIXTURES}/workflows/unkeyed.ts --input ${FIXTURES}/input.json --schedule ${REFUND_RETURNED}`);
     expect(r.status).toBe(1);

@@ -52,6 +52,11 @@ export interface SystemUnderTest {
    */
   ownTask?: Scenario;
   /**
+   * The name of that task where the system can tell it only once its module is built (a workflow
+   * by its function), rather than by the module's file: see ownTaskOf.
+   */
+  ownTaskName?: () => Promise<string>;
+  /**
    * Opens a session on a scenario: what the system keeps for that scenario's runs (a model, the
    * durable states named so far, their folders, warm children) belongs to the session, and its
    * close() lets it go. Opening costs little: a session makes what it keeps when first asked.

@@ -11,6 +11,7 @@ import { runSchedule } from '../session.js';
 import type { ModuleEngineOptions, SystemUnderTest } from '../engine.js';
 import { moduleEngines } from '../registry.js';
 import { ownModuleSystem } from '../user-module/module-engine.js';
+import { ownTaskOf } from '../user-module/target.js';
 import { minimalOf } from './check-agent.js';
 import type { ScenarioCheck, ScenarioScheduleCheck } from './check-scenario.js';
 
@@ -89,7 +90,7 @@ const SOURCE: CaseSource = { kind: 'own-task' };
 async function exploreModule(system: SystemUnderTest, options: ExploreChoices): Promise<ScenarioCheck> {
   const kills = options.kills ?? 1;
   if (kills !== 1 && kills !== 2) throw new TypeError(`killpoint: kills: expected 1 or 2, got ${String(kills)}`);
-  const exploration = await explore(system.ownTask!, system, { kills, interleavingBound: options.interleavingBound ?? 32, seed: options.seed ?? 1 }, { concurrency: options.concurrency ?? 2 });
+  const exploration = await explore(await ownTaskOf(system), system, { kills, interleavingBound: options.interleavingBound ?? 32, seed: options.seed ?? 1 }, { concurrency: options.concurrency ?? 2 });
   const m = exploration.minimal;
   return { ok: !explorationFails(exploration), schedulesExplored: exploration.schedulesExplored, report: formatExploration(exploration, SOURCE), minimal: m === null ? null : minimalOf(m, SOURCE), exploration };
 }
@@ -98,14 +99,14 @@ async function judgeModuleSchedule(system: SystemUnderTest, kills: readonly numb
   if (!Array.isArray(kills) || kills.length === 0 || !kills.every((k) => Number.isInteger(k) && k >= -1)) {
     throw new TypeError(`killpoint: kills: expected kill points, integers >= -1, one per life, got ${JSON.stringify(kills)}`);
   }
-  const judged = await judgeCase(system.ownTask!, system, { kills: [...kills], interleaving: [...interleaving] });
+  const judged = await judgeCase(await ownTaskOf(system), system, { kills: [...kills], interleaving: [...interleaving] });
   mustFinish(judged.baseline, system);
   mustLandEveryKill(judged.outcome, kills, 'kills');
   return { ok: !caseFails(judged), report: formatFailure({ judged, source: SOURCE }), failure: minimalOf(judged, SOURCE), judged };
 }
 
 async function moduleKillPoints(system: SystemUnderTest): Promise<{ index: number; identity: string }[]> {
-  const baseline = await runSchedule(system, system.ownTask!, { kills: [], interleaving: [] });
+  const baseline = await runSchedule(system, await ownTaskOf(system), { kills: [], interleaving: [] });
   mustFinish(baseline, system);
   const events = baseline.lives[0]?.events ?? [];
   return [-1, ...events.map((_, i) => i)].map((index) => ({ index, identity: killPointIdentity(events, index) }));

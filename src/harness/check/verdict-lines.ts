@@ -7,8 +7,8 @@ import type { Verdict } from './verdict.js';
 /** What differs from the baseline, one line each, e.g. "refund O-1042/L1 committed twice". */
 export function differences(v: Verdict): string[] {
   const lines: string[] = [];
-  // The arguments go last, after what happened to the write.
-  const write = (w: WriteIdentity, what: string): string => `${w.kind} ${w.target} ${what} (${w.args})`;
+  // The arguments go last, after what happened to the write; an effect recorded with none shows none.
+  const write = (w: WriteIdentity, what: string): string => `${w.kind} ${w.target} ${what}${w.args === 'null' ? '' : ` (${w.args})`}`;
   for (const w of v.doneTwice) lines.push(write(w, 'committed twice'));
   for (const w of v.lostWrites) lines.push(write(w, 'never committed, though the baseline committed it'));
   for (const w of v.differentWrites) lines.push(write(w, 'committed, a write the baseline never made'));

@@ -118,7 +118,7 @@ export function judge(scenario: Scenario, outcome: RunOutcome, baseline: RunOutc
 
   const answer = outcome.delivered.at(-1) ?? null;
   const baselineAnswer = baseline.delivered.at(-1) ?? null;
-  const problem = runConversationProblem(outcome);
+  const problem = chargedConversationProblem(outcome, baseline);
   const modelCalls = modelCallsStarted(outcome);
   const answerStreams = answerStreamsStarted(outcome);
   const failed = outcome.lives.find((l) => l.end === 'failed');
@@ -152,6 +152,16 @@ export function judge(scenario: Scenario, outcome: RunOutcome, baseline: RunOutc
     // stopped on is the recovery failing.
     recoveryError: failed !== undefined && failed.errorKind !== 'conversation-rejected' ? failed.error : null,
   };
+}
+
+/**
+ * The recovery's conversation problem, unless the run never killed has the very same one: a graph
+ * that ends on a call nothing answers (a `Done` tool that stops it) leaves it so in every run, and
+ * that is the agent's design, not a fault of the recovery (the report notes it once instead).
+ */
+function chargedConversationProblem(outcome: RunOutcome, baseline: RunOutcome): string | null {
+  const problem = runConversationProblem(outcome);
+  return problem !== null && problem === runConversationProblem(baseline) ? null : problem;
 }
 
 /** Follows each write call id across lives: did a call that committed run again, and how did it end? */

@@ -47,6 +47,11 @@ export interface ThreadProgress {
   progress: unknown;
 }
 
+/** What a thread's lives wrote to stdout, sent as it is written (serve-lives.ts), written to this process's stdout as it comes. */
+export interface ThreadOutput {
+  output: string;
+}
+
 /** What a job says of its life, so that an error that crossed the thread can be named as the life's own. */
 export interface ThreadJob {
   /** Names the life in errors. */
@@ -75,7 +80,11 @@ class LifeThread {
     // TypeScript loader's hooks, which would only slow every module the thread loads.
     this.worker = new Worker(script, { execArgv: [] });
     this.worker.unref();
-    this.worker.on('message', (message: ThreadAnswer | ThreadProgress) => ('progress' in message ? this.progressed(message) : this.answered(message)));
+    this.worker.on('message', (message: ThreadAnswer | ThreadProgress | ThreadOutput) => {
+      if ('output' in message) process.stdout.write(message.output);
+      else if ('progress' in message) this.progressed(message);
+      else this.answered(message);
+    });
     this.worker.on('error', (error) => this.died(error));
     const release = heldThread(this.worker);
     this.worker.on('exit', (code) => {

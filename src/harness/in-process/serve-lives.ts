@@ -6,7 +6,7 @@
 
 import { parentPort } from 'node:worker_threads';
 import { collectEveryLives, livesBetweenCollections } from './abandoned-lives.js';
-import type { ThreadAnswer, ThreadMessage, ThreadProgress } from './life-threads.js';
+import type { ThreadAnswer, ThreadMessage, ThreadOutput, ThreadProgress } from './life-threads.js';
 
 export interface ServeOptions {
   /** The lives after which this thread may run another; without it, every life. */
@@ -17,6 +17,7 @@ export interface ServeOptions {
 export function serveLives<J>(runJob: (job: J, progress: (value: unknown) => void) => Promise<unknown>, options: ServeOptions = {}): void {
   const port = parentPort;
   if (port === null) throw new Error('serveLives: not on a worker thread');
+  sendStdoutThrough(port);
   port.on('message', ({ id, job, collectEvery }: ThreadMessage) => {
     if (collectEvery !== livesBetweenCollections()) collectEveryLives(collectEvery);
     runJob(job as J, (progress) => port.postMessage({ id, progress } satisfies ThreadProgress)).then(
@@ -27,4 +28,20 @@ export function serveLives<J>(runJob: (job: J, progress: (value: unknown) => voi
       },
     );
   });
+}
+
+/**
+ * What the lives write to stdout (an agent's logs) goes to killpoint's thread on the port the
+ * answers take, so that it is there before the answer of its life: a thread's own stdout reaches
+ * the main thread on a channel of its own, at no set moment, after the verdict it belongs to at
+ * times (and then into a --json report that must be JSON alone).
+ */
+function sendStdoutThrough(port: NonNullable<typeof parentPort>): void {
+  process.stdout.write = ((chunk: string | Uint8Array, encodingOrDone?: BufferEncoding | ((error?: Error | null) => void), done?: (error?: Error | null) => void): boolean => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encodingOrDone === 'string' ? encodingOrDone : 'utf8');
+    port.postMessage({ output: text } satisfies ThreadOutput);
+    const callback = typeof encodingOrDone === 'function' ? encodingOrDone : done;
+    if (callback !== undefined) queueMicrotask(() => callback(null));
+    return true;
+  }) as typeof process.stdout.write;
 }

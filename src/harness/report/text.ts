@@ -196,6 +196,7 @@ export function formatExploration(e: Exploration, source: CaseSource): string {
     `  ${e.schedulesExplored} schedules of up to ${e.kills} kill${e.kills === 1 ? '' : 's'}, ${coverage}`,
     ...minimalSearchLines(e),
     ...stoppedAtHangLines(e),
+    ...baselineConversationLines(e),
     ...tierLines(e),
     ...(r === null ? [] : [`  covered by ${r.livesRun} lives run${r.childrenKilled === undefined ? '' : ` to their end and ${r.childrenKilled} ${e.tier === 'in-process' ? 'lives' : 'children'} killed at a kill point`}${r.livesRepeatedToCut === undefined ? '' : ` to their end and ${r.livesRepeatedToCut} run again, the state copied at ${r.killPointsCopied} kill points`}${r.livesJoined === undefined ? '' : `, ${r.livesJoined} of them stopped where they joined a life run before`} (${r.livesUnreduced} from scratch): ${r.distinctStates} distinct durable states, ${r.verdictsJudged} verdicts judged`]),
     `  promised: ${e.promised.map((c) => CHECK_LABELS[c]).join(', ')}`,
@@ -227,6 +228,12 @@ function stoppedAtHangLines(e: Exploration): string[] {
   return [`  stopped after the earliest recovery that hung: ${s.hung} run${s.hung === 1 ? '' : 's'} hung, ${s.notExplored} later kill point${s.notExplored === 1 ? '' : 's'} not explored${more} (--all explores every one, each hang at its time limit)`];
 }
 
+/** A conversation the run never killed leaves invalid, said once rather than charged at every kill point. */
+function baselineConversationLines(e: Exploration): string[] {
+  if (e.baselineConversationProblem === undefined) return [];
+  return [`  note: the run never killed leaves its conversation invalid (${e.baselineConversationProblem}); a recovery is charged with an invalid conversation only where it differs from that`];
+}
+
 /** Where a real engine's lives ran, said once (simulated lives need no word: they are killpoint's own). */
 function tierLines(e: Exploration): string[] {
   if (e.tier === 'in-process') return ['  lives: in this process, each cut off from its stores at its kill point (--tier process: a process each, killed with SIGKILL)'];
@@ -251,6 +258,7 @@ export function explorationJson(e: Exploration, source: CaseSource): Record<stri
     reduction: e.reduction,
     minimalSearch: e.minimalSearch,
     stoppedAtHang: e.stoppedAtHang ?? null,
+    baselineConversationProblem: e.baselineConversationProblem ?? null,
     minimalByCheck: e.minimal === null ? {} : Object.fromEntries(Object.entries(e.minimalByCheck).map(([c, m]) => [c, { schedule: { kills: m.kills, killAt: m.killAt, interleaving: m.interleaving }, replay: replayCommand(source, { system: e.minimal!.system, schedule: { kills: m.kills, interleaving: m.interleaving } }) }])),
     minimal: e.minimal === null ? null : {
       reproduced: e.minimal.broken.length > 0,

@@ -20,7 +20,7 @@ import type { Scenario } from '../../model/scenario.js';
 import { brokenPromises, CHECK_NAMES, failedChecks, type CheckName } from '../check/checks.js';
 import { repeatsWithoutKill, type RepeatWithoutKill } from '../check/repeat-without-kill.js';
 import { findKillPoint, killPointIdentity, UnknownKillPoint, type KillPointSpec } from '../check/kill-points.js';
-import type { RunOutcome, Schedule } from '../check/outcome.js';
+import { runConversationProblem, type RunOutcome, type Schedule } from '../check/outcome.js';
 import { judge, type Verdict } from '../check/verdict.js';
 import { tierOf, type Answer, type LifeTier, type Session, type SystemUnderTest } from '../engine.js';
 import { andThen, type MaybePromise } from '../maybe-promise.js';
@@ -78,6 +78,11 @@ export interface Exploration {
   minimalSearch: MinimalSearch | null;
   /** Set when the search stopped after a run whose recovery hung (ExploreOptions.everyKillPointAfterHang). */
   stoppedAtHang?: StoppedAtHang;
+  /**
+   * Set when a run never killed leaves its conversation invalid (a call nothing answers): said once
+   * here, since each recovery is charged only with a problem that run does not have.
+   */
+  baselineConversationProblem?: string;
 }
 
 /** What a search that stopped after a hung recovery left out, counted rather than judged. */
@@ -239,7 +244,7 @@ export function* explorePlan(scenario: Scenario, system: SystemUnderTest, option
   const again = (f: NonNullable<typeof found>): Plan<JudgedCase> | null => (recoveryHung(f.outcome) ? null : judgeCasePlan(scenario, system, { kills: f.kills, interleaving: f.picks }, f.baseline));
   const plan = found === null ? null : again(found);
   const judgedMinimal = found === null ? null : plan === null ? judged(scenario, system, { kills: found.kills, interleaving: found.picks }, found.baseline, found.outcome) : yield* everyRun(plan);
-  const exploration = explorationOf(scenario, system, options, coverage, { schedulesExplored: explored, failures, minimalByCheck, reduction: null }, judgedMinimal, list[0]?.baseline);
+  const exploration = explorationOf(scenario, system, options, { coverage, baselines: list.map((it) => it.baseline) }, { schedulesExplored: explored, failures, minimalByCheck, reduction: null }, judgedMinimal);
   return hang.hung > 0 && !options.everyKillPointAfterHang ? { ...exploration, stoppedAtHang: hang } : exploration;
 }
 
@@ -318,8 +323,10 @@ function reduces(session: Session, options: ExploreOptions): boolean {
 }
 
 /** An exploration's result from what its search counted, whichever search it was: the promises broken are those with failures. */
-function explorationOf(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, coverage: InterleavingCoverage, counted: Pick<Exploration, 'schedulesExplored' | 'failures' | 'minimalByCheck' | 'reduction'>, minimal: JudgedCase | null, baseline: RunOutcome | undefined): Exploration {
+function explorationOf(scenario: Scenario, system: SystemUnderTest, options: ExploreOptions, orders: { coverage: InterleavingCoverage; baselines: readonly RunOutcome[] }, counted: Pick<Exploration, 'schedulesExplored' | 'failures' | 'minimalByCheck' | 'reduction'>, minimal: JudgedCase | null): Exploration {
   const promised = system.promised;
+  const coverage = orders.coverage;
+  const baselineProblem = orders.baselines.map(runConversationProblem).find((p) => p !== null);
   return {
     scenarioId: scenario.id,
     strategy: system.name,
@@ -331,10 +338,11 @@ function explorationOf(scenario: Scenario, system: SystemUnderTest, options: Exp
     failures: counted.failures,
     brokenPromises: promised.filter((c) => counted.failures[c] > 0),
     minimal,
-    repeatsWithoutKill: baseline === undefined ? [] : repeatsWithoutKill(baseline),
+    repeatsWithoutKill: orders.baselines[0] === undefined ? [] : repeatsWithoutKill(orders.baselines[0]),
     minimalByCheck: counted.minimalByCheck,
     reduction: counted.reduction,
     minimalSearch: null,
+    ...(baselineProblem === undefined ? {} : { baselineConversationProblem: baselineProblem }),
   };
 }
 
@@ -362,6 +370,6 @@ function exploreSample(session: Session, system: SystemUnderTest, options: Explo
   return andThen(reduced, (result) => {
     const found = result.minimal === null ? null : result.list[result.minimal.order]!;
     const minimal = found === null ? null : runPlan(judgeCasePlan(scenario, system, { kills: result.minimal!.kills, interleaving: found.picks }, found.baseline), session, drive);
-    return andThen(minimal, (m) => explorationOf(scenario, system, options, result.coverage!, result, m, result.list[0]?.baseline));
+    return andThen(minimal, (m) => explorationOf(scenario, system, options, { coverage: result.coverage!, baselines: result.list.map((it) => it.baseline) }, result, m));
   });
 }

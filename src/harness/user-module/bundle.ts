@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { keepOwnPaths } from '../process/own-paths.js';
+import { commonJsAsWritten } from './commonjs.js';
 import { CODE_ROOT } from '../process/package-paths.js';
 import { pidAnswers } from '../process/process-tree.js';
 import { removedAtExit } from '../process/removed-at-exit.js';
@@ -105,7 +106,7 @@ async function build({ module, childMain, packages, external = [], asModule = fa
       logLevel: 'silent',
       // tsx loads a module unbundled; a bundled life never needs it.
       external: ['better-sqlite3', '*.node', 'tsx', 'tsx/*', ...external],
-      plugins: [keepOwnPaths(ownFile)],
+      plugins: [keepOwnPaths(ownFile), commonJsAsWritten((path) => ownFile(path) && !path.startsWith(`${CODE_ROOT}${sep}`))],
       // Packages written as CommonJS call require(): in an ES module it is made from the bundle's place.
       banner: { js: "import { createRequire as __killpointRequire } from 'node:module'; const require = __killpointRequire(import.meta.url);" },
     });

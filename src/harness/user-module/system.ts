@@ -24,6 +24,8 @@ export interface ModuleSystemSpec {
   options: readonly (readonly [string, string])[];
   /** What the module makes, for the task's title (the graph, the workflow). */
   what: string;
+  /** The task's name where the engine can tell it (a workflow's function), once the module is built; without it, the module's file names it. */
+  taskName?: () => Promise<string>;
   /** Where its lives run (default: a process each). */
   tier?: 'in-process' | 'process';
   summary: string;
@@ -55,6 +57,7 @@ export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
     inProcess: false,
     tier: spec.tier ?? 'process',
     ownTask: moduleTask(target.moduleArg, spec.what),
+    ...(spec.taskName === undefined ? {} : { ownTaskName: spec.taskName }),
     open: (scenario) => {
       const runs = spec.sessionRuns(scenario, name);
       let baselineChecked = false;

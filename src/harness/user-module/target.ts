@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Scenario } from '../../model/scenario.js';
-import { SystemInputError, type UserModuleOptions } from '../engine.js';
+import { SystemInputError, type SystemUnderTest, type UserModuleOptions } from '../engine.js';
 
 export interface UserModuleTarget {
   /** The module's absolute path. */
@@ -112,6 +112,12 @@ function parsedJson(text: string): { value: unknown } | undefined {
 /** True when `path` names a module file that exists (a system name's first word, read back). */
 export function isModulePath(path: string): boolean {
   return /\.[mc]?[jt]sx?$/.test(path) && existsSync(resolve(path));
+}
+
+/** The task a system runs of its own, named by what it runs where the system can tell (ownTaskName), else as ownTask is. */
+export async function ownTaskOf(system: SystemUnderTest): Promise<Scenario> {
+  const task = system.ownTask!;
+  return system.ownTaskName === undefined ? task : { ...task, id: await system.ownTaskName() };
 }
 
 /** The task a user's module runs: its own (its input), named after the module. */

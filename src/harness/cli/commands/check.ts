@@ -32,9 +32,11 @@ import { tierOf, type ModuleEngine, type ModuleEngineOptions, type ModuleFlag, t
 import { stripCasesPlan, stripOf, type Strip } from '../../report/check-data.js';
 import { checkReportHtml } from '../../report/check-html.js';
 import { prepareReportFile, writeReportFile } from '../../report/write.js';
+import { keepStdout } from '../own-stdout.js';
 import { explorationJson, formatExploration, formatFailure, type CaseSource } from '../../report/text.js';
 import { differences } from '../../check/verdict-lines.js';
 import { COMMON_MODULE_FLAGS, ownModuleSystem } from '../../user-module/module-engine.js';
+import { ownTaskOf } from '../../user-module/target.js';
 
 interface CheckArgs {
   files: string[];
@@ -235,6 +237,17 @@ function saveMinimal(minimal: JudgedCase, source: CaseSource, dir: string): stri
 
 export async function checkCommand(args: string[]): Promise<number> {
   const a = parseCheckArgs(args);
+  if (!a.json) return checkParsed(a, (text) => console.log(text));
+  // The agent's own output (its logs, in this process or on a thread of it) goes to stderr: stdout is the JSON's.
+  const stdout = keepStdout();
+  try {
+    return await checkParsed(a, stdout.print);
+  } finally {
+    stdout.release();
+  }
+}
+
+async function checkParsed(a: CheckArgs, printJson: (text: string) => void): Promise<number> {
   // A --save folder or an --html file that cannot be written is found now, not after the exploration it would end.
   if (a.saveDir !== null) prepareCorpusFolder(a.saveDir, '--save');
   if (a.htmlPath !== null) prepareReportFile(a.htmlPath);
@@ -244,7 +257,7 @@ export async function checkCommand(args: string[]): Promise<number> {
   const engine = engineNamed(a.engine)!;
   const ownSystem = a.ownModule === null ? null : ownModuleSystem(a.ownModule.engine!, a.ownModule.options, a.tier ?? undefined, moduleEngines().map((m) => m.module));
   const systems = ownSystem !== null ? [ownSystem] : (a.strategies.length > 0 ? a.strategies : engine.defaultSystems).map((name) => engine.system(name, a.tier === null ? {} : { tier: a.tier })!);
-  const scenarios: { scenario: Scenario; source: CaseSource }[] = ownSystem?.ownTask === undefined ? [] : [{ scenario: ownSystem.ownTask, source: { kind: 'own-task' } }];
+  const scenarios: { scenario: Scenario; source: CaseSource }[] = ownSystem?.ownTask === undefined ? [] : [{ scenario: await ownTaskOf(ownSystem), source: { kind: 'own-task' } }];
   const corpusFiles: string[] = [];
   for (const file of ownSystem === null ? files : []) {
     let raw: unknown;
@@ -345,7 +358,7 @@ export async function checkCommand(args: string[]): Promise<number> {
   }
   // A shard says what split it is of (the units and the options), so that merge joins only shards of one split.
   const split = { units: allUnits.map((u) => (u.kind === 'corpus' ? u.file : `${u.scenario.id} ${u.system.engine} ${u.system.name}`)), kills: a.kills, interleavings: a.interleavingBound, seed: a.seed };
-  if (a.json) console.log(JSON.stringify(a.shard === null ? json : { shard: a.shard, units: allUnits.length, split, results: json }, null, 2));
+  if (a.json) printJson(JSON.stringify(a.shard === null ? json : { shard: a.shard, units: allUnits.length, split, results: json }, null, 2));
   else {
     const share = a.shard === null ? '' : ` in shard ${a.shard.index}/${a.shard.count} (${units.length} of ${allUnits.length} scenario x system units; join the shards' --json with killpoint merge)`;
     console.log(failing === 0 ? `every promised check holds${share}` : `${failing} case${failing === 1 ? '' : 's'} broke a promised check${share}`);

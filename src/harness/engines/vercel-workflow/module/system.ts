@@ -74,11 +74,11 @@ export function vercelModuleSystemNamed(name: string, livesIn?: VercelLivesIn): 
   return vercelModuleSystem(vercelModuleSpec({ ...target, workflowExport: values.get('--workflow-export'), effectsExport: values.get('--effects-export') }), tier);
 }
 
-/** The id of the workflow to start: the one named, or the module's only one; bad input otherwise, naming those it has. */
-export function chosenWorkflow(built: BuiltWorkflows, asked: string | undefined, moduleArg: string): string {
+/** The workflow to start (its function's name and its id): the one named, or the module's only one; bad input otherwise, naming those it has. */
+export function chosenWorkflow(built: BuiltWorkflows, asked: string | undefined, moduleArg: string): BuiltWorkflows[number] {
   const names = built.map((w) => w.name);
   const found = asked === undefined ? (built.length === 1 ? built[0] : undefined) : built.find((w) => w.name === asked);
-  if (found !== undefined) return found.workflowId;
+  if (found !== undefined) return found;
   if (built.length === 0) throw new SystemInputError(`${moduleArg}: holds no "use workflow" function the Workflow SDK's builder found`);
   if (asked === undefined) throw new SystemInputError(`${moduleArg}: holds the workflows ${names.join(', ')}; name the one to start with --workflow-export`);
   throw new SystemInputError(`${moduleArg}: no workflow ${asked} (its workflows: ${names.join(', ')})`);
@@ -98,10 +98,16 @@ const WORLD_AND_DATA: OutsideState = {
 /** The SDK stays outside every bundle of the module: the life and the workflow's bundles must share its one copy (the world set, the runs started). */
 const SDK_PACKAGES = ['workflow', '@workflow/*', 'ai', '@ai-sdk/*'];
 
+/** The module's workflow to start, from the builder's bundles (built once per module). */
+async function workflowOf(spec: VercelModuleSpec): Promise<BuiltWorkflows[number]> {
+  const bundles = await moduleBundles(spec.module);
+  return chosenWorkflow(JSON.parse(readFileSync(join(bundles, BUNDLE_FILES.ids), 'utf8')) as BuiltWorkflows, spec.workflowExport, spec.moduleArg);
+}
+
 /** What every life of the module is run with: the builder's bundles and the workflow's id there. */
 async function runFileOf(spec: VercelModuleSpec): Promise<VercelModuleRunFile> {
   const bundles = await moduleBundles(spec.module);
-  const workflowId = chosenWorkflow(JSON.parse(readFileSync(join(bundles, BUNDLE_FILES.ids), 'utf8')) as BuiltWorkflows, spec.workflowExport, spec.moduleArg);
+  const { workflowId } = await workflowOf(spec);
   return { ...spec, bundles, workflowId };
 }
 
@@ -166,6 +172,8 @@ export function vercelModuleSystem(spec: VercelModuleSpec, livesIn: VercelLivesI
       ...(livesIn === DEFAULT_VERCEL_MODULE_TIER ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the workflow',
+    // Named by its function, as the builder found it: a module is often index.ts.
+    taskName: async () => (await workflowOf(spec)).name,
     tier: livesIn,
     summary:
       livesIn === 'in-process'
