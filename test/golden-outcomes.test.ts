@@ -96,16 +96,20 @@ describe('the simulated tier computes exactly what it computed before', () => {
       // By equivalence (the default for the scripted engine): the same results as every schedule run from scratch.
       // The sampled exploration itself (minimalOrders: 0): the search of the orders the sample
       // missed for an earlier kill point has tests of its own (test/minimal-beyond-sample.test.ts).
-      const { minimal, reduction, minimalByCheck: _byCheck, minimalSearch: _search, tier, ...rest } = explore(t03, scripted(name), { kills, interleavingBound: kills === 1 ? 32 : 1, seed: 1, minimalOrders: 0 });
+      const { minimal, reduction, minimalByCheck: _byCheck, minimalSearch: _search, tier, repeatsWithoutKill, ...rest } = explore(t03, scripted(name), { kills, interleavingBound: kills === 1 ? 32 : 1, seed: 1, minimalOrders: 0 });
       expect(reduction?.schedulesCovered).toBe(rest.schedulesExplored);
       expect(tier).toBe('simulated');
+      // Added with the waits for a person (nothing on T03 waits) and the note of a baseline's own invalid conversation (T03's is valid).
+      expect(repeatsWithoutKill).toEqual([]);
+      expect(rest.baselineConversationProblem).toBeUndefined();
       // Hashed as the explorer's results were shaped when the hash was taken: the answer-twice
       // check (added later, and failing nowhere on T03), the system a case ran on and the
-      // reduction's figures (added with the explorer by equivalence), the tier (added with lives in process), each check's own minimum and the search beyond the sample are left out.
+      // reduction's figures (added with the explorer by equivalence), the tier (added with lives in process), each check's own minimum, the search beyond the sample
+      // and the repeats without a kill (added with the waits) are left out.
       expect(rest.failures['answer-twice']).toBe(0);
       const { 'answer-twice': _never, ...failures } = rest.failures;
       const promised = rest.promised.filter((c) => c !== 'answer-twice');
-      const shaped = minimal === null ? null : (({ system: _system, ...m }) => ({ ...m, scenario: m.scenario.id }))(minimal);
+      const shaped = minimal === null ? null : (({ system: _system, repeatsWithoutKill: _repeats, ...m }) => ({ ...m, scenario: m.scenario.id }))(minimal);
       digest.add({ ...rest, promised, failures, minimal: shaped });
     }
     expect(digest.hex()).toEqual(GOLDEN.explore);
