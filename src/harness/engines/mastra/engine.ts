@@ -3,16 +3,18 @@
 // on a file in the run's folder, each life a child process killed with SIGKILL right after its
 // kill point, each recovery a fresh process that restarts the run as Mastra does (life.ts). Mastra
 // needs Node 22.13 or later: on an older Node, asking for one of its systems is bad input.
-// Nothing of Mastra is imported here: its child loads it.
+// A user's own workflow (--mastra) runs as processes too (module/). Nothing of Mastra is imported
+// here: its child loads it.
 //
-// What each system promises follows from when Mastra persists: a step's result is in the snapshot
-// after the step returns, so nothing recorded is lost and the conversation stays valid, but
-// restart() resumes at the step the snapshot says is active, which is the step that ran last until
-// the next one is marked running. A kill after a write's commit and before the next step starts
-// runs the write's step again, even after its result was persisted: without keys, `check` fails
-// there. With keys the repeat is answered from the key table: every check.
+// Every system is held to every check: a durable workflow is one a kill does not make do a write
+// twice. When Mastra persists decides which it keeps: a step's result is in the snapshot after the
+// step returns, so nothing recorded is lost and the conversation stays valid, but restart()
+// resumes at the step the snapshot says is active, which is the step that ran last until the next
+// one is marked running. A kill after a write's commit and before the next step starts runs the
+// write's step again, even after its result was persisted: without keys, `check` fails there.
+// With keys the repeat is answered from the key table.
 
-import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
+import { CHECK_NAMES } from '../../check/checks.js';
 import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
 import { STEP_RECORDED } from '../../check/event-kinds.js';
 import type { Engine, SystemOptions, SystemUnderTest } from '../../engine.js';
@@ -21,6 +23,8 @@ import { allMastraConfigs, mastraConfigNamed, type MastraConfig } from './config
 import { MASTRA_EVENT_KINDS } from './event-kinds.js';
 import { requireMastraNode } from './node-version.js';
 import { mastraTier } from './tier.js';
+import { mastraModuleEngine } from './module/module-engine.js';
+import { mastraModuleSystemNamed } from './module/system.js';
 
 /** Every kind the lives emit beyond the scenario's: each snapshot persisted, each step's record. */
 const EVENT_KINDS = [...MASTRA_EVENT_KINDS, STEP_RECORDED];
@@ -28,23 +32,21 @@ const EVENT_KINDS = [...MASTRA_EVENT_KINDS, STEP_RECORDED];
 /** The kinds of event a life can be killed right after: the scenario's, and the snapshots. */
 const KILL_POINTS = [...SCENARIO_EVENT_KINDS, ...EVENT_KINDS.map((k) => k.kind)];
 
-function promises(c: MastraConfig): readonly CheckName[] {
-  return c.keys === 'none' ? ['lost-write', 'invalid-conversation', 'half-answer', 'answer-twice'] : CHECK_NAMES;
-}
-
 function summaryOf(c: MastraConfig): string {
-  return `Mastra workflow on libSQL: model and tool calls as steps, ${c.keys === 'none' ? 'no keys' : 'keys run id + tool call id'}`;
+  const keys = c.keys === 'none' ? 'no keys' : 'keys run id + tool call id';
+  const end = c.endsBy === 'bail' ? "; FINDING: the final answer's step ends the run with bail(), a run killed after its snapshot is never restarted" : '';
+  return `Mastra workflow on libSQL: model and tool calls as steps, ${keys}${end}`;
 }
 
 const bundledSystems = systemsByName((name) => {
   const config = mastraConfigNamed(name);
   if (config === undefined) return undefined;
-  return processSystem({ engine: 'mastra', name, summary: summaryOf(config), promised: promises(config), killPoints: KILL_POINTS, tier: mastraTier(config) });
+  return processSystem({ engine: 'mastra', name, summary: summaryOf(config), promised: CHECK_NAMES, killPoints: KILL_POINTS, tier: mastraTier(config) });
 });
 
 /** The Mastra system of this name, or undefined; bad input on a Node older than Mastra needs. */
 export function mastraSystem(name: string, _options: SystemOptions = {}): SystemUnderTest | undefined {
-  if (mastraConfigNamed(name) === undefined) return undefined;
+  if (mastraConfigNamed(name) === undefined) return mastraModuleSystemNamed(name);
   requireMastraNode();
   return bundledSystems(name);
 }
@@ -53,7 +55,8 @@ export const mastraEngine: Engine = {
   name: 'mastra',
   summary: 'Mastra workflows with snapshots in libSQL (Node 22.13 or later), each life a process killed with SIGKILL, recovered by the run\'s restart()',
   systemNames: allMastraConfigs().map((c) => c.name),
-  defaultSystems: allMastraConfigs().map((c) => c.name),
+  defaultSystems: allMastraConfigs().filter((c) => !c.finding).map((c) => c.name),
   system: mastraSystem,
   eventKinds: EVENT_KINDS,
+  module: mastraModuleEngine,
 };

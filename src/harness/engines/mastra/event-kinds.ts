@@ -1,5 +1,6 @@
-// Mastra's own kind of event, beyond the scenario's: a snapshot of the run persisted to its
-// storage that records no step's result (the run created, steps marked running, the run's end).
+// Mastra's own kinds of event, beyond the scenario's: a snapshot of the run persisted to its
+// storage that records no step's result (the run created, steps marked running, the run's end);
+// for a user's own workflow, each step's execute beginning and returning.
 // A snapshot that records a step's result is the shared STEP_RECORDED
 // (src/harness/check/event-kinds.ts), the same moment as the scripted workflow strategy's.
 
@@ -21,7 +22,25 @@ export const SNAPSHOT_PERSISTED = {
   subject: (e) => snapshotSubject(e),
 } as const satisfies EngineEventKind;
 
-export const MASTRA_EVENT_KINDS: readonly EngineEventKind[] = [SNAPSHOT_PERSISTED];
+/** A step of a user's workflow is about to run its execute function (module/steps.ts). */
+export const EXECUTE_START = {
+  kind: 'execute-start',
+  meaning: "a workflow step's execute function began",
+  group: 'tool',
+  label: (e) => `step ${String(e.stepName)}: execute began`,
+  subject: (e) => String(e.stepName),
+} as const satisfies EngineEventKind;
+
+/** A step's execute function returned; Mastra has not persisted its result yet. */
+export const EXECUTE_RETURN = {
+  kind: 'execute-return',
+  meaning: "a workflow step's execute function returned (its result not yet in a snapshot)",
+  group: 'tool',
+  label: (e) => `step ${String(e.stepName)}: execute returned`,
+  subject: (e) => String(e.stepName),
+} as const satisfies EngineEventKind;
+
+export const MASTRA_EVENT_KINDS: readonly EngineEventKind[] = [SNAPSHOT_PERSISTED, EXECUTE_START, EXECUTE_RETURN];
 
 // Known as soon as this file loads: the code that emits these kinds imports it.
 registerEventKinds(MASTRA_EVENT_KINDS, 'mastra');

@@ -1,20 +1,13 @@
-// One life of the bundled agent as a Mastra workflow (workflow.ts), inside its own process. The
-// life opens Mastra on the run's storage (@mastra/libsql on a file: URL in the state folder) and
-// recovers as Mastra does (restartAllActiveWorkflowRuns): a run whose snapshot is running or
-// waiting is restarted with run.restart(), which resumes at the step its snapshot says is active;
-// a run with no snapshot yet is started. A run whose snapshot is still `pending` (killed right
-// after Mastra created it, before its first step) is one Mastra's own recovery does not restart:
-// the life starts it again under its run id, as the customer's retried request would. The answer
-// goes out once, after the run's success is persisted.
+// One life of the bundled agent as a Mastra workflow (workflow.ts), inside its own process: the run
+// started or restarted as Mastra recovers it (recovery.ts), and the answer delivered once, after the
+// run's success is persisted.
 //
 // Events, at the engine's own moments: a model step's model-request, model-chunk and model-reply,
 // a tool step's tool-start, shop-commit and tool-result, and after every snapshot Mastra persists,
-// step-recorded for each step whose result it records for the first time since the step last ran,
-// or else snapshot-persisted. The sink kills the process right after the kill point (SIGKILL).
+// step-recorded for each step whose result it records anew, or else snapshot-persisted. The sink
+// kills the process right after the kill point (SIGKILL).
 
 import { join } from 'node:path';
-import { Mastra } from '@mastra/core/mastra';
-import { LibSQLStore } from '@mastra/libsql';
 import type { Conversation } from '../../../model/conversation.js';
 import type { Scenario } from '../../../model/scenario.js';
 import { ScriptedModel } from '../../../model/scripted-model.js';
@@ -25,10 +18,10 @@ import { BatchGate } from '../../interleaving.js';
 import type { EmitEvent } from '../../process/child-main.js';
 import { scriptedModelCall } from '../../process/stream-reply.js';
 import type { MastraConfig } from './config.js';
-import { SNAPSHOT_PERSISTED } from './event-kinds.js';
-import { MASTRA_STATE_FILES, runIdOf, WORKFLOW_ID } from './run-spec.js';
-import { reportSnapshots } from './snapshots.js';
-import { agentWorkflow, type AgentOutput, type AgentSteps } from './workflow.js';
+import { runAsMastraRecovers } from './recovery.js';
+import { MASTRA_STATE_FILES, runIdOf } from './run-spec.js';
+import { agentStepRecord } from './snapshots.js';
+import { agentWorkflow, type AgentSteps, type ModelStepOutput } from './workflow.js';
 
 export interface MastraLifeInputs {
   scenario: Scenario;
@@ -75,20 +68,15 @@ function agentSteps(inputs: MastraLifeInputs, shop: Shop): AgentSteps {
 export async function runMastraLife(inputs: MastraLifeInputs): Promise<Conversation> {
   const { scenario, stateDir, emit } = inputs;
   const shop = Shop.open(join(stateDir, MASTRA_STATE_FILES.shop));
-  const storage = new LibSQLStore({ id: 'killpoint', url: `file:${join(stateDir, MASTRA_STATE_FILES.storage)}` });
-  const workflow = agentWorkflow(scenario, agentSteps(inputs, shop));
-  const mastra = new Mastra({ workflows: { agent: workflow }, storage, logger: false });
-  const runId = runIdOf(scenario.id);
-  await storage.init(); // its tables, made once (Mastra would make them at its first write)
-  const store = (await storage.getStore('workflows'))!;
-  const before = await store.loadWorkflowSnapshot({ workflowName: WORKFLOW_ID, runId });
-  reportSnapshots(store, before, emit, SNAPSHOT_PERSISTED.kind);
-  const run = await mastra.getWorkflow('agent').createRun({ runId });
-  const result = before === null || before.status === 'pending'
-    ? await run.start({ inputData: { customerMessage: scenario.customerMessage } })
-    : await run.restart();
-  if (result.status !== 'success') throw new Error(`mastra: the run ended ${result.status}${result.status === 'failed' ? `: ${String((result as { error?: unknown }).error)}` : ''}`);
-  const output = result.result as AgentOutput;
+  const output = (await runAsMastraRecovers({
+    storageFile: join(stateDir, MASTRA_STATE_FILES.storage),
+    workflow: agentWorkflow(scenario, agentSteps(inputs, shop), { endsBy: inputs.config.endsBy }),
+    runId: runIdOf(scenario.id),
+    input: { customerMessage: scenario.customerMessage },
+    emit,
+    recordOf: agentStepRecord,
+  })) as ModelStepOutput;
+  if (output.answer === null) throw new Error(`mastra: the run ended without an answer`);
 
   // The answer goes out once, after the run's success is persisted: a kill between the two leaves
   // a run whose restart() answers its result from the snapshot, and the next life delivers it.

@@ -6,6 +6,7 @@
 // of watch() or stream() come before or after the write, never at it.
 
 import type { EmitEvent } from '../../process/child-main.js';
+import { SNAPSHOT_PERSISTED } from './event-kinds.js';
 
 interface StepRecord {
   status: string;
@@ -30,26 +31,29 @@ function stepStatuses(snapshot: Snapshot | null): Map<string, StepRecord> {
   return steps;
 }
 
-/** What a step's recorded output says of it: its number, and its call when it is a tool step. */
-function recordedStep(stepName: string, output: unknown): { step: number; stepName: string; callId?: string } | null {
+/** A step's record as an event's fields, or null when the step is not one of the agent's (it ran nothing). */
+export type RecordOf = (stepName: string, output: unknown) => { step: number; stepName: string; callId?: string } | null;
+
+/** The bundled agent's steps (workflow.ts): what a step's recorded output says of it, its number and its call when it is a tool step. */
+export const agentStepRecord: RecordOf = (stepName, output) => {
   const o = output as { step?: unknown; callId?: unknown } | undefined;
   if (typeof o?.step !== 'number') return null; // a tool step with no call in its reply
   return typeof o.callId === 'string' ? { step: o.step, stepName, callId: o.callId } : { step: o.step, stepName };
-}
+};
 
-export function reportSnapshots(store: unknown, before: unknown, emit: EmitEvent, snapshotKind: string): void {
+export function reportSnapshots(store: unknown, before: unknown, emit: EmitEvent, recordOf: RecordOf): void {
   const workflows = store as WorkflowsStore;
   const persist = workflows.persistWorkflowSnapshot.bind(workflows);
   let last = stepStatuses(before as Snapshot | null);
   workflows.persistWorkflowSnapshot = async (args) => {
     const written = await persist(args);
     const now = stepStatuses(args.snapshot);
-    const recorded = [...now].filter(([id, r]) => DONE.has(r.status) && !DONE.has(last.get(id)?.status ?? '')).flatMap(([id, r]) => recordedStep(id, r.output) ?? []);
+    const recorded = [...now].filter(([id, r]) => DONE.has(r.status) && !DONE.has(last.get(id)?.status ?? '')).flatMap(([id, r]) => recordOf(id, r.output) ?? []);
     last = now;
     for (const r of recorded.sort((a, b) => a.step - b.step)) emit({ kind: 'step-recorded', ...r });
     if (recorded.length === 0) {
       const running = [...now].filter(([, r]) => r.status === 'running').map(([id]) => id);
-      emit({ kind: snapshotKind, status: args.snapshot.status, running });
+      emit({ kind: SNAPSHOT_PERSISTED.kind, status: args.snapshot.status, running });
     }
     return written;
   };
