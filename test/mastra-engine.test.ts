@@ -58,6 +58,14 @@ describe.skipIf(!HERE)(`Mastra (needs Node ${MASTRA_NODE.major}.${MASTRA_NODE.mi
     expect(keyed.status).toBe(0);
   }, 240_000);
 
+  it("a finding: a run ended by bail(), killed right after the snapshot of the step that bailed, is left 'bailed', which restart() refuses: the recovery crashes and the answer is never sent (exit 1)", async () => {
+    const ran = await killpointCommand(['check', DANA, '--engine', 'mastra', '--strategy', 'workflow+keys/bail', '--schedule', 'step-recorded[step 10]']);
+    expect(ran.status).toBe(1);
+    expect(ran.stdout).toMatch(/life 2 \(recovery 1\): 0 events, stopped: the Mastra life crashed \(exit 1\): Error: This workflow run was not active/);
+    expect(ran.stdout).toMatch(/answer: none delivered/);
+    expect(ran.left).toEqual([]);
+  }, 240_000);
+
   it("Ivan's parallel calls (.parallel() steps) run in the order the picks choose, the same order again for the same picks", async () => {
     const system = mastraSystem('workflow')!;
     const ivan = lanternScenario('T03');

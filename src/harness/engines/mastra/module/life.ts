@@ -23,6 +23,7 @@ import { observeSteps } from './steps.js';
 
 /** What createWorkflow returned, if it is a committed workflow; bad input naming the export otherwise. */
 function workflowOf(made: unknown, workflowExport: string): Workflow {
+  if (made instanceof Promise) throw new UserModuleSetupError(`${workflowExport}(ctx) returned a promise: return the workflow itself (a Mastra workflow has a then() of its own, its builder's, so a promise of one never settles)`);
   const w = made as { createRun?: unknown; stepGraph?: unknown; id?: unknown } | null;
   if (w === null || typeof w !== 'object' || typeof w.createRun !== 'function' || !Array.isArray(w.stepGraph) || typeof w.id !== 'string') {
     throw new UserModuleSetupError(`${workflowExport}(ctx) returned ${made === null ? 'null' : typeof made}: expected a committed Mastra workflow (createWorkflow(...).then(...).commit())`);
@@ -41,7 +42,9 @@ export async function runMastraModuleLife(inputs: ModuleLifeInputs<MastraModuleS
   mkdirSync(dataDir, { recursive: true });
   const ctx: MastraModuleContext = { dataDir, runId: MODULE_RUN_ID };
 
-  const workflow = workflowOf(await userCall(() => createWorkflow(ctx), spec.workflowExport), spec.workflowExport);
+  // Not awaited: a Mastra workflow is a thenable (its builder's then()), which await would call.
+  const made = (await userCall(() => ({ made: createWorkflow(ctx) }), spec.workflowExport)) as { made: unknown };
+  const workflow = workflowOf(made.made, spec.workflowExport);
   const stepIds = observeSteps(workflow as never, new BatchGate(inputs.picks, inputs.onPick), emit);
   await runAndReadBack({
     stateDir,

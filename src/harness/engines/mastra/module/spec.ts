@@ -3,8 +3,9 @@
 // no Mastra.
 //
 // The module exports
-//   createWorkflow(ctx)  a committed Mastra workflow (createWorkflow(...).then(...).commit()), or a
-//                        promise of one; killpoint registers it on a Mastra of its own whose storage
+//   createWorkflow(ctx)  a committed Mastra workflow (createWorkflow(...).then(...).commit()), not a
+//                        promise of one (a workflow's then() is its builder's, so a promise of it
+//                        never settles, and an async createWorkflow is bad input); killpoint registers it on a Mastra of its own whose storage
 //                        is @mastra/libsql on a file in the run's folder, and starts it with the
 //                        input (or restarts the run it finds);
 //   readEffects(ctx)     optional: the side effects done so far, as records { kind, target?, args? },
