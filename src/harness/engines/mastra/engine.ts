@@ -1,7 +1,7 @@
 // Mastra as an engine: the bundled scenarios run unchanged as a real Mastra workflow (@mastra/core,
 // pinned), each model call and each tool call a step (workflow.ts), its snapshots in @mastra/libsql
 // on a file in the run's folder, each life a child process killed with SIGKILL right after its
-// kill point, each recovery a fresh process that restarts the run as Mastra does (life.ts). Mastra
+// kill point, each recovery a fresh process that restarts the run as Mastra does (recovery.ts). Mastra
 // needs Node 22.13 or later: on an older Node, asking for one of its systems is bad input.
 // A user's own workflow (--mastra) runs as processes too (module/). Nothing of Mastra is imported
 // here: its child loads it.

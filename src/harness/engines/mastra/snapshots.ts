@@ -1,7 +1,8 @@
 // The moments Mastra persists a run's snapshot, as events: the workflows store's
 // persistWorkflowSnapshot is wrapped, and after each snapshot is written the life emits
-// step-recorded for every step whose result it records anew (done: succeeded, or ended the run by bail()) (a step that ran again is recorded
-// again), or else one snapshot-persisted naming the run's status and the steps it marks running.
+// step-recorded for every step whose result it records anew (succeeded, or ended the run by
+// bail(); a step that ran again is recorded again), or else one snapshot-persisted naming the
+// run's status and the steps it marks running.
 // Wrapping the store is Mastra's own seam (a storage is any object with its methods); the events
 // of watch() or stream() come before or after the write, never at it.
 
