@@ -3,7 +3,7 @@
 // warm for the one native addon (see warmNativeAddon).
 
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from '../src/model/load.js';
@@ -20,10 +20,45 @@ export function cleanEnv(): NodeJS.ProcessEnv {
   return { ...env, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` };
 }
 
-/** Packs this clone (`npm pack`, which builds dist/ first) into `into`; the tarball's path. */
+/**
+ * Packs this clone (`npm pack`, which builds dist/ first: `rm -rf dist`, then tsc) into `into`; the
+ * tarball's path. One pack at a time across vitest's workers: two at once removed the dist/ the
+ * other was packing, and `npm pack` failed (CI's Node 22 leg, four packing files in one run).
+ */
 export function packTarball(into: string): string {
-  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', into], { cwd: PROJECT_ROOT, env: cleanEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!;
-  return join(into, name);
+  return oneAtATime(join(PROJECT_ROOT, 'node_modules', '.cache', 'killpoint-pack.lock'), () => {
+    const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', into], { cwd: PROJECT_ROOT, env: cleanEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!;
+    return join(into, name);
+  });
+}
+
+/** How long a lock may be held before it is taken for one left by a run that died. */
+const STALE_LOCK_MS = 300_000;
+
+/** Runs `work` holding `lock` (a folder: made by one process at a time), waiting for it while another holds it. */
+function oneAtATime<T>(lock: string, work: () => T): T {
+  mkdirSync(dirname(lock), { recursive: true });
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    try {
+      // real clock: a lock's age on disk
+      if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
+    } catch {
+      // Let go of meanwhile: try again.
+    }
+    Atomics.wait(sleeper, 0, 0, 200);
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 /** Runs a command to its end, stdout and stderr together (a message may be on either). */
