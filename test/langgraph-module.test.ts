@@ -10,6 +10,7 @@
 // keeps its own exit status and single stderr line proven end to end.
 
 import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,12 +147,30 @@ describe('a set-up killpoint cannot check is bad input: exit 2, one line naming 
 });
 
 // The command line in process. With a cassette every life is a process of its own (see
-// langgraph/module/system.ts) that inherits this process's environment, so the model's call
-// counter reaches the lives as it did through a spawned binary (set for one test, unset after it);
-// any call made in this process would be counted too.
-describe('a real model, recorded once in a cassette and replayed in every life', () => {
+// langgraph/module/system.ts) that inherits this process's environment, so the model server's
+// address reaches the lives (set for the file, unset after it); the server counts its calls.
+describe('a real model over HTTP, recorded once in a cassette and replayed in every life', () => {
   const graph = (name: string) => ['check', '--langgraph', `${FIXTURES}/${name}.ts`, '--input', `${FIXTURES}/messages-input.json`];
-  const modelCalls = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0);
+  let modelServer: Server;
+  let calls = 0;
+  const modelCalls = () => calls;
+  beforeAll(async () => {
+    modelServer = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        calls += 1;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ token: Math.random().toString(36).slice(2, 8) }));
+      });
+    });
+    await new Promise<void>((resolve) => modelServer.listen(0, '127.0.0.1', resolve));
+    vi.stubEnv('KILLPOINT_TEST_MODEL_URL', `http://127.0.0.1:${(modelServer.address() as { port: number }).port}`);
+  });
+  afterAll(() => {
+    vi.unstubAllEnvs();
+    modelServer.closeAllConnections();
+    modelServer.close();
+  });
 
   test('without a cassette, a model that answers differently each time makes two runs never killed differ: bad input', async () => {
     const r = await runMain([...graph('real-model'), '--schedule', '-1']);
@@ -163,17 +182,16 @@ describe('a real model, recorded once in a cassette and replayed in every life',
     const dir = mkdtempSync(join(tmpdir(), 'killpoint-cassette-'));
     try {
       const cassette = join(dir, 'replies.json');
-      const calls = join(dir, 'calls');
-      vi.stubEnv('KILLPOINT_TEST_MODEL_CALLS', calls);
+      const before = modelCalls();
       const first = await runMain([...graph('real-model'), '--cassette', cassette, '--schedule', 'model-reply[model 0]']);
       expect(first.out.join('\n')).toContain('what differs from the baseline:\n    nothing');
       expect(first.status).toBe(0);
-      expect(modelCalls(calls)).toBe(2); // the recording run's two calls, nothing else
+      expect(modelCalls() - before).toBe(2); // the recording run's two calls, nothing else
+      expect(readFileSync(cassette, 'utf8')).not.toContain('sk-test');
       const again = await runMain([...graph('real-model'), '--cassette', cassette, '--schedule', 'model-reply[model 0]']);
       expect(again.status).toBe(0);
-      expect(modelCalls(calls)).toBe(2);
+      expect(modelCalls() - before).toBe(2);
     } finally {
-      vi.unstubAllEnvs();
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
@@ -181,7 +199,7 @@ describe('a real model, recorded once in a cassette and replayed in every life',
   test('a recovery that sends the model a conversation the recording lacks stops with where it diverged: a verdict, not a crash', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'killpoint-cassette-'));
     try {
-      const r = await runMain([...graph('real-model-repeat-aware'), '--cassette', join(dir, 'replies.json'), '--schedule', '12']);
+      const r = await runMain([...graph('real-model-repeat-aware'), '--cassette', join(dir, 'replies.json'), '--schedule', '13']);
       const stdout = r.out.join('\n');
       expect(stdout).toMatch(/ping call_\w+: result {3}<-- KILL/);
       expect(stdout).toContain('stopped: the conversation diverged at message 2 from the recording');

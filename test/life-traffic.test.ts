@@ -110,7 +110,7 @@ describe('recorded once, replayed with the server stopped', () => {
     const text = JSON.stringify(cassette);
     expect(text).not.toMatch(/sk-secret|sk-shop|x-api-key|set-cookie|session=secret/);
     expect(text).toMatch(/"idempotency-key":"run-1:call_refund"/);
-    expect(traffic.committedWrites().map((w) => w.kind)).toEqual(['POST 127.0.0.1:' + new URL(base).port + '/v1/refunds']);
+    expect(traffic.committedWrites().map((w) => `${w.kind} ${w.target}`)).toEqual(['POST 127.0.0.1:' + new URL(base).port + '/v1/refunds']);
   });
 
   test('every other life is answered from the recording, chunk by chunk, with the same events; the server is not asked', async () => {
@@ -142,10 +142,13 @@ describe('recorded once, replayed with the server stopped', () => {
     }
   });
 
-  test('a request the recording does not hold fails in the agent, named, and is said once', async () => {
+  test('a request the recording does not hold is refused (400, which SDKs do not retry), named, and ends the life', async () => {
     const { traffic } = life('replay', cassette);
     try {
-      await expect(fetch(`${base}/v1/refunds`, { method: 'POST', body: JSON.stringify({ order: 'A-18', cents: 100 }) })).rejects.toThrow();
+      const refused = await fetch(`${base}/v1/refunds`, { method: 'POST', body: JSON.stringify({ order: 'A-18', cents: 100 }) });
+      expect(refused.status).toBe(400);
+      await expect(traffic.failure).rejects.toThrow(/a request the run never killed never made/);
+      await expect(traffic.failure).rejects.toHaveProperty('name', 'ConversationRejected');
     } finally {
       traffic.stop();
     }

@@ -11,6 +11,7 @@ import type { Conversation } from '../model/conversation.js';
 import type { Scenario } from '../model/scenario.js';
 import type { RunEvent } from './check/events.js';
 import type { MaybePromise } from './maybe-promise.js';
+import type { TrafficOptions } from './user-module/traffic-target.js';
 
 /**
  * Where a system's lives run: simulated in memory (killpoint's own runner), a real engine inside
@@ -237,7 +238,7 @@ export interface Engine {
 }
 
 /** A user's module and its input, as the command line, the API and the vitest helper name them. */
-export interface UserModuleOptions {
+export interface UserModuleOptions extends TrafficOptions {
   /** The module's path (relative to the current folder). */
   module: string;
   /** The input: a JSON file's path, or the JSON itself (`inputFile`: a file when there is one, else JSON); or the value (`input`). */
@@ -259,6 +260,8 @@ export interface ModuleFlag {
   /** Its value in the help: NAME, FILE. */
   value: string;
   expected: string;
+  /** A flag that takes no value: it sets its field to true. */
+  boolean?: true;
 }
 
 /** A user's module as given to an engine: its path, its input, and the fields of the engine's own flags. */

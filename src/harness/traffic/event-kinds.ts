@@ -40,6 +40,9 @@ export const HTTP_RESPONSE = {
   subject: (e) => e.request ?? '',
 } as const satisfies EngineEventKind;
 
+/** The kinds of event a life whose traffic killpoint plays can be killed right after. */
+export const TRAFFIC_KILL_POINTS = ['http-request', 'service-commit', 'http-chunk', 'http-response'] as const;
+
 export const TRAFFIC_EVENT_KINDS: readonly EngineEventKind[] = [HTTP_REQUEST, SERVICE_COMMIT, HTTP_CHUNK, HTTP_RESPONSE];
 
 registerEventKinds(TRAFFIC_EVENT_KINDS, 'the network boundary');

@@ -5,6 +5,8 @@
 // (GET, HEAD: answered from the recording) and writes (POST, PUT, PATCH, DELETE: committed to the
 // run's service ledger, then answered).
 
+import { canonicalJson } from '../../model/canonical-json.js';
+
 export interface HttpRequestRecord {
   method: string;
   url: string;
@@ -43,4 +45,20 @@ export function trafficRole(request: Pick<HttpRequestRecord, 'method' | 'url'>, 
 export function writeName(request: Pick<HttpRequestRecord, 'method' | 'url'>): string {
   const url = new URL(request.url);
   return `${request.method.toUpperCase()} ${url.host}${url.pathname}`;
+}
+
+/** Where a request goes, its query aside: host and path. */
+export function placeOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.host}${parsed.pathname}`;
+}
+
+/** A body as it is compared, as JSON: a JSON body in canonical form (key order is not a difference), other text as a string, none as null. */
+export function bodyKey(body: string): string {
+  if (body === '') return 'null';
+  try {
+    return canonicalJson(JSON.parse(body));
+  } catch {
+    return JSON.stringify(body);
+  }
 }

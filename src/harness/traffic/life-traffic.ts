@@ -13,17 +13,20 @@ import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { syncBuiltinESMExports } from 'node:module';
 import type { CommittedWrite, RefusedWrite } from '../check/outcome.js';
 import type { CassetteEntry } from './cassette-file.js';
-import { trafficRole, writeName, type HttpRequestRecord, type HttpResponseRecord } from './exchange.js';
+import { bodyKey, trafficRole, writeName, type HttpRequestRecord, type HttpResponseRecord } from './exchange.js';
 import { HTTP_CHUNK, HTTP_REQUEST, HTTP_RESPONSE, SERVICE_COMMIT } from './event-kinds.js';
 import { isModelCall } from './model-apis.js';
 import { Recording, Replay } from './replay.js';
 import { keptHeaders, keptUrl } from './secrets.js';
-import { bodyKey, ServiceLedger } from './service-ledger.js';
+import { ServiceLedger } from './service-ledger.js';
+import { modelDivergence } from './divergence.js';
 
 export interface LifeTrafficOptions {
   /** record: the run never killed, to the real endpoints; replay: every other life, from `cassette`. */
   mode: 'record' | 'replay';
   cassette?: readonly CassetteEntry[];
+  /** The cassette's file, as divergences name it. */
+  cassetteFile?: string;
   /** The run's ledger, a file in its state folder. */
   ledgerFile: string;
   emit: (event: { kind: string; [field: string]: unknown }) => void;
@@ -41,65 +44,121 @@ export interface LifeTraffic {
   refusedWrites(): RefusedWrite[];
   /** The first request the recording did not hold, named, or null. */
   diverged(): string | null;
-  /** Takes the interception off this thread. */
+  /**
+   * Rejects at the first request the recording does not hold (a TrafficDiverged, named as the life
+   * loop reads a rejected conversation), or that could not be recorded (a RecordingFailed): the life
+   * is over then, whatever the agent makes of the error it was answered with.
+   */
+  failure: Promise<never>;
+  /** Takes this life off the interception (requests pass through again). */
   stop(): void;
 }
 
-/** The error a request the recording does not hold fails with, in the agent's code. */
+/** A life whose request the recording does not hold: named as the life loop reads a rejected conversation (a verdict about the recovery). */
 export class TrafficDiverged extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'TrafficDiverged';
+    this.name = 'ConversationRejected';
   }
 }
 
-/** Response headers that describe the bytes on the wire, not the body as it is handed back. */
-const WIRE_HEADERS: ReadonlySet<string> = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+/** A request of the recording run that its endpoint did not answer: the cassette cannot be made (bad input). */
+export class RecordingFailed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RecordingFailed';
+  }
+}
 
-/** Starts seeing this thread's requests; `stop()` before the thread runs another life. */
-export function startLifeTraffic(options: LifeTrafficOptions): LifeTraffic {
-  const realFetch = globalThis.fetch;
-  const ledger = new ServiceLedger(options.ledgerFile, options.idempotencyHeaders);
-  const replay = new Replay(options.cassette ?? []);
-  const recording = new Recording();
-  let diverged: string | null = null;
+type RequestListener = (args: { request: Request; controller: { respondWith(response: Response): void; errorWith(error?: Error): void } }) => Promise<void>;
+
+/** The interception of this thread, applied once; each life sets its listener, and none lets every request through. */
+let applied: Interception | null = null;
+
+interface Interception {
+  listener: RequestListener | null;
+  /** fetch as it was before the interception: the recording's way to the real endpoints. */
+  realFetch: typeof fetch;
+}
+
+/**
+ * Applies the interception to this thread (once), before a life's packages capture fetch or
+ * node:http: an SDK client made as a module loads keeps the fetch it found then.
+ */
+export function applyInterception(): Interception {
+  if (applied !== null) return applied;
+  const state: Interception = { listener: null, realFetch: globalThis.fetch };
   const interceptor = new BatchInterceptor({ name: 'killpoint-traffic', interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()] });
   interceptor.apply();
   // The interceptor replaces http.request and its kin on the CommonJS module; a module that
   // imported them by name (import { request } from 'node:http') holds the ESM binding, which
   // follows only when told to.
   syncBuiltinESMExports();
-  interceptor.on('request', async ({ request, controller }) => {
+  interceptor.on('request', (args) => state.listener?.(args as never) ?? Promise.resolve());
+  applied = state;
+  return state;
+}
+
+/** Response headers that describe the bytes on the wire, not the body as it is handed back. */
+const WIRE_HEADERS: ReadonlySet<string> = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+/** Starts answering this thread's requests for one life; `stop()` before the thread runs another. */
+export function startLifeTraffic(options: LifeTrafficOptions): LifeTraffic {
+  const interception = applyInterception();
+  const realFetch = interception.realFetch;
+  const ledger = new ServiceLedger(options.ledgerFile, options.idempotencyHeaders);
+  const replay = new Replay(options.cassette ?? []);
+  const recording = new Recording();
+  let diverged: string | null = null;
+  let fail: (error: Error) => void = () => undefined;
+  const failure = new Promise<never>((_, reject) => (fail = reject));
+  failure.catch(() => undefined);
+  const leave = (error: Error): Response => {
+    fail(error);
+    // Answered as a request refused (400), which SDKs do not retry: the life ends on `failure`.
+    return Response.json({ error: { type: 'killpoint', message: error.message } }, { status: 400 });
+  };
+  interception.listener = async ({ request, controller }) => {
     if (passesThrough(request.url, options.passThrough ?? [])) return;
     const record = await requestRecord(request, options.idempotencyHeaders ?? []);
     const role = trafficRole(record, (url) => isModelCall(url, options.modelUrls ?? []));
     const name = writeName(record);
     options.emit({ kind: HTTP_REQUEST.kind, request: name });
     const afterWrites = ledger.committedCount;
-    let response = options.mode === 'record' ? await sendForReal(realFetch, request, record) : replay.answer(role, record, afterWrites);
+    let response: HttpResponseRecord | null;
+    try {
+      response = options.mode === 'record' ? await sendForReal(realFetch, request, record) : replay.answer(role, record, afterWrites);
+    } catch (error) {
+      return controller.respondWith(leave(new RecordingFailed(`recording: ${keptUrl(request.url)} did not answer (${reasonOf(error)})`)));
+    }
     if (role === 'write') {
       const answer = ledger.answer(record, response);
       if (answer.outcome === 'committed') options.emit({ kind: SERVICE_COMMIT.kind, request: name });
       if (response !== null) response = answer.response;
     }
     if (response === null) {
-      diverged ??= `a request the run never killed never made: ${name} ${bodyKey(record.body)}`;
-      controller.errorWith(new TrafficDiverged(diverged));
-      return;
+      diverged ??= role === 'model' ? modelDivergence(options.cassette ?? [], record, options.cassetteFile) : `a request the run never killed never made: ${name} ${bodyKey(record.body)}`;
+      return controller.respondWith(leave(new TrafficDiverged(diverged)));
     }
     if (options.mode === 'record') recording.add({ role, request: record, response, afterWrites });
     controller.respondWith(handedBack(response, name, options.emit));
-  });
+  };
   return {
     recorded: () => recording.exchanges,
     committedWrites: () => ledger.committedWrites(),
     refusedWrites: () => ledger.refusedWrites(),
     diverged: () => diverged,
+    failure,
     stop: () => {
-      interceptor.dispose();
-      syncBuiltinESMExports();
+      interception.listener = null;
     },
   };
+}
+
+/** Why a request failed, in a few words: the system's code where there is one (ECONNREFUSED). */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
 }
 
 function passesThrough(url: string, origins: readonly string[]): boolean {

@@ -6,9 +6,8 @@
 // never killed, and says where.
 
 import type { CassetteEntry } from './cassette-file.js';
-import type { HttpRequestRecord, HttpResponseRecord, TrafficRole } from './exchange.js';
+import { bodyKey, placeOf, type HttpRequestRecord, type HttpResponseRecord, type TrafficRole } from './exchange.js';
 import { keptUrl } from './secrets.js';
-import { bodyKey } from './service-ledger.js';
 
 export class Replay {
   constructor(private readonly entries: readonly CassetteEntry[]) {}
@@ -31,12 +30,6 @@ export class Replay {
     const best = then.length === 0 ? same[0]! : then.reduce((a, b) => (b.afterWrites >= a.afterWrites ? b : a));
     return best.response;
   }
-}
-
-/** Where a request goes, its query aside: host and path. */
-function placeOf(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.host}${parsed.pathname}`;
 }
 
 /** The runs never killed's traffic, gathered into cassette entries: one per distinct exchange. */

@@ -9,9 +9,8 @@
 // before, commits again. The writes committed are the run's effects: no code of the user's reads them.
 
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { canonicalJson } from '../../model/canonical-json.js';
 import type { CommittedWrite, RefusedWrite } from '../check/outcome.js';
-import { writeName, type HttpRequestRecord, type HttpResponseRecord } from './exchange.js';
+import { bodyKey, type HttpRequestRecord, type HttpResponseRecord } from './exchange.js';
 import { idempotencyKeyOf } from './idempotency.js';
 
 /** The ledger's file in a run's state folder. */
@@ -67,7 +66,7 @@ export class ServiceLedger {
     return { outcome: 'committed', response };
   }
 
-  /** The committed writes, as the checks compare them: by method, host, path and body, never by key. */
+  /** The committed writes, as the checks compare them: by method, host, path and body (the key rides along for the report's diagnosis, never part of what a write is). */
   committedWrites(): CommittedWrite[] {
     return this.lines.filter((l) => l.outcome === 'committed').map(asWrite);
   }
@@ -95,16 +94,6 @@ function sameRequest(line: LedgerLine, request: HttpRequestRecord): boolean {
   return line.method === request.method && a.host === b.host && a.pathname === b.pathname && bodyKey(line.body) === bodyKey(request.body);
 }
 
-/** A body as it is compared, as JSON: a JSON body in canonical form (key order is not a difference), other text as a string, none as null. */
-export function bodyKey(body: string): string {
-  if (body === '') return 'null';
-  try {
-    return canonicalJson(JSON.parse(body));
-  } catch {
-    return JSON.stringify(body);
-  }
-}
-
 /** Stripe's answer to a key used again with other parameters. */
 function keyReusedResponse(key: string): HttpResponseRecord {
   const error = { error: { type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.` } };
@@ -113,7 +102,7 @@ function keyReusedResponse(key: string): HttpResponseRecord {
 
 function asWrite(line: LedgerLine): CommittedWrite {
   const url = new URL(line.url);
-  return { kind: writeName(line), target: `${url.host}${url.pathname}`, args: bodyKey(line.body), key: null };
+  return { kind: line.method, target: `${url.host}${url.pathname}`, args: bodyKey(line.body), key: line.key };
 }
 
 function parseLedger(file: string): LedgerLine[] {

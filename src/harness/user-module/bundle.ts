@@ -18,12 +18,14 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { keepOwnPaths } from '../process/own-paths.js';
 import { commonJsAsWritten } from './commonjs.js';
-import { CODE_ROOT } from '../process/package-paths.js';
+import { CODE_ROOT, siblingModule } from '../process/package-paths.js';
 import { pidAnswers } from '../process/process-tree.js';
 import { removedAtExit } from '../process/removed-at-exit.js';
 
 /** Set to 0 to load the user's module unbundled in every life. */
 export const BUNDLE_VARIABLE = 'KILLPOINT_MODULE_BUNDLE';
+
+const INTERCEPT_EARLY = siblingModule(import.meta.url, '../traffic/intercept-early');
 
 const built = new Map<string, Promise<string | null>>();
 
@@ -41,6 +43,8 @@ export interface ModuleChildEntry {
    * `childMain` exports, and `loaded` ({ module, failure, ...packages }), to be imported here.
    */
   asModule?: boolean;
+  /** Its traffic is played by killpoint: the interception is applied before anything else loads (traffic/intercept-early.ts). */
+  traffic?: boolean;
 }
 
 /** The user's own files and killpoint's: not a package's. */
@@ -67,7 +71,7 @@ function projectRoot(module: string): string | null {
 /** The bundled child of this module, or null when it is to be loaded unbundled. */
 export function userModuleChildBundle(entry: ModuleChildEntry): Promise<string | null> {
   if (process.env[BUNDLE_VARIABLE] === '0') return Promise.resolve(null);
-  const key = `${entry.module}|${entry.childMain}|${entry.asModule === true}`;
+  const key = `${entry.module}|${entry.childMain}|${entry.asModule === true}|${entry.traffic === true}`;
   let bundle = built.get(key);
   if (bundle === undefined) {
     bundle = build(entry);
@@ -76,7 +80,7 @@ export function userModuleChildBundle(entry: ModuleChildEntry): Promise<string |
   return bundle;
 }
 
-async function build({ module, childMain, packages, external = [], asModule = false }: ModuleChildEntry): Promise<string | null> {
+async function build({ module, childMain, packages, external = [], asModule = false, traffic = false }: ModuleChildEntry): Promise<string | null> {
   const root = projectRoot(module);
   if (root === null) return null;
   const dir = join(root, 'node_modules', '.cache', 'killpoint');
@@ -85,6 +89,7 @@ async function build({ module, childMain, packages, external = [], asModule = fa
   // The module is imported inside a try, so that one that throws as it loads is named by the life (bad input), not a crash.
   const loaded = `{ module: userModule, failure${Object.keys(packages).map((name) => `, ${name}`).join('')} }`;
   const entry = [
+    ...(traffic ? [`import ${JSON.stringify(INTERCEPT_EARLY)};`] : []),
     ...Object.entries(packages).map(([name, specifier]) => `import * as ${name} from ${JSON.stringify(specifier)};`),
     asModule ? `export * from ${JSON.stringify(childMain)};` : `import { startModuleChild } from ${JSON.stringify(childMain)};`,
     'let userModule;',

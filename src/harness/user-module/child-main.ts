@@ -10,6 +10,8 @@ import { picksFromVariable, requiredVariable, runChildMain, runProtocolLife, typ
 import type { Conversation } from '../../model/conversation.js';
 import type { BundledModule } from './load.js';
 import { EXIT_BAD_SETUP, UserModuleSetupError } from './setup-error.js';
+import { lifeWithTraffic } from './traffic-life.js';
+import type { ModuleTraffic } from './traffic-target.js';
 
 /** What an engine's module life is given: `loaded`, the module as the bundled child loaded it (absent, the life loads it). */
 export interface ModuleLifeInputs<Spec, Loaded extends BundledModule = BundledModule> {
@@ -31,21 +33,16 @@ export interface ModuleChild<Spec, Loaded extends BundledModule = BundledModule>
   alsoBadInput?: (error: unknown) => boolean;
 }
 
-export function runModuleChild<Spec, Loaded extends BundledModule = BundledModule>(child: ModuleChild<Spec, Loaded>, loaded?: Loaded): void {
+export function runModuleChild<Spec extends { traffic?: ModuleTraffic }, Loaded extends BundledModule = BundledModule>(child: ModuleChild<Spec, Loaded>, loaded?: Loaded): void {
   runChildMain(
     () =>
       runProtocolLife<Spec>(
         child.env.run,
-        (spec, { emit, onPick }) =>
-          child.life({
-            spec,
-            ...(loaded === undefined ? {} : { loaded }),
-            stateDir: requiredVariable(ENV.stateDir),
-            lifeIndex: Number(requiredVariable(ENV.life)),
-            picks: picksFromVariable(child.env.picks),
-            emit,
-            onPick,
-          }),
+        (spec, { emit, onPick }) => {
+          const stateDir = requiredVariable(ENV.stateDir);
+          const life = () => child.life({ spec, ...(loaded === undefined ? {} : { loaded }), stateDir, lifeIndex: Number(requiredVariable(ENV.life)), picks: picksFromVariable(child.env.picks), emit, onPick });
+          return lifeWithTraffic(spec.traffic, stateDir, emit, life);
+        },
         { badInputExit: (error) => (error instanceof UserModuleSetupError || child.alsoBadInput?.(error) ? EXIT_BAD_SETUP : undefined) },
       ),
     { exitWhenDone: true },

@@ -39,6 +39,19 @@ export function exportedFunction(module: Record<string, unknown>, name: string, 
   throw new UserModuleSetupError(`${arg} ${said} ${name}(ctx) (its functions: ${found.length > 0 ? found.join(', ') : 'none'})`);
 }
 
+/** The name every module's effects are read by, when the user names no other (--effects-export). */
+export const DEFAULT_READ_EFFECTS = 'readEffects';
+
+/**
+ * The export that reads the module's effects. A module need not have one under its default name:
+ * the writes its services committed (its traffic played by killpoint) are its effects then; one
+ * named by --effects-export must be there.
+ */
+export function effectsReader(module: Record<string, unknown>, name: string, arg: string): (ctx: unknown) => unknown {
+  if (name === DEFAULT_READ_EFFECTS && module[name] === undefined) return () => [];
+  return exportedFunction(module, name, arg);
+}
+
 /** A call of the user's export that throws is a set-up killpoint cannot check, named by the export. */
 export async function userCall(call: () => unknown, exportName: string): Promise<unknown> {
   try {

@@ -13,9 +13,17 @@ export const COMMON_MODULE_FLAGS: readonly ModuleFlag[] = [
   { flag: '--resume', field: 'resumeFile', value: 'FILE', expected: 'a JSON file with a list of one value per wait of the run, in order' },
 ];
 
+/** The options of the agent's HTTP traffic (traffic-target.ts), for the engines whose lives play it. */
+export const TRAFFIC_FLAGS: readonly ModuleFlag[] = [
+  { flag: '--cassette', field: 'cassette', value: 'FILE', expected: "the file of the agent's recorded HTTP traffic (recorded by a run never killed when missing)" },
+  { flag: '--record', field: 'record', value: '', boolean: true, expected: 'nothing: it records the cassette again' },
+  { flag: '--model-url', field: 'modelUrl', value: 'URL[,URL]', expected: 'URL prefixes of model endpoints beside the known APIs, comma-separated' },
+  { flag: '--idempotency-header', field: 'idempotencyHeader', value: 'NAME[,NAME]', expected: 'headers that carry an idempotency key beside the usual ones, comma-separated' },
+];
+
 /** The help line of a kind of module: `your own LangGraph graph: --langgraph <module.ts> --input <input.json> [--graph-export NAME] ...`. */
 export function moduleUsage(m: ModuleEngine): string {
-  const flags = [...m.flags, ...COMMON_MODULE_FLAGS.slice(1).filter((f) => f.flag !== '--resume' || m.waits !== undefined)].map((f) => `[${f.flag} ${f.value}]`);
+  const flags = [...m.flags, ...COMMON_MODULE_FLAGS.slice(1).filter((f) => f.flag !== '--resume' || m.waits !== undefined)].map((f) => (f.boolean ? `[${f.flag}]` : `[${f.flag} ${f.value}]`));
   return `${m.kind}: ${m.cliOption} <module.ts> --input <input.json> ${flags.join(' ')}`;
 }
 

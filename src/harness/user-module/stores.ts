@@ -8,6 +8,7 @@ import type { RunOutcome } from '../check/outcome.js';
 import { canonicalJson } from '../../model/canonical-json.js';
 import { effectRecords, effectsAsWrites, type EffectRecord } from './effects.js';
 import { userCall } from './load.js';
+import { SERVICE_LEDGER_FILE, ServiceLedger } from '../traffic/service-ledger.js';
 
 export interface ModuleStores {
   effects: EffectRecord[];
@@ -23,12 +24,19 @@ export function writeModuleStores(stateDir: string, stores: ModuleStores): void 
   writeFileSync(join(stateDir, STORES_FILE), JSON.stringify(stores));
 }
 
-/** The stores as the checks read them; a last life that crashed read nothing back (its crash is the verdict). */
+/**
+ * The stores as the checks read them: the writes the services killpoint played committed (its
+ * service ledger: the world's, whatever the lives read back), then what the last life read back
+ * (nothing, for a last life that crashed: its crash is the verdict).
+ */
 export function readModuleStores(stateDir: string, stateName: string): Pick<RunOutcome, 'delivered' | 'writes' | 'refusals' | 'shop'> {
+  const ledgerFile = join(stateDir, SERVICE_LEDGER_FILE);
+  const services = existsSync(ledgerFile) ? new ServiceLedger(ledgerFile) : null;
+  const served = { writes: services?.committedWrites() ?? [], refusals: services?.refusedWrites() ?? [] };
   const file = join(stateDir, STORES_FILE);
-  if (!existsSync(file)) return { delivered: [], writes: [], refusals: [], shop: {} };
+  if (!existsSync(file)) return { delivered: [], ...served, shop: {} };
   const stores = JSON.parse(readFileSync(file, 'utf8')) as ModuleStores;
-  return { delivered: stores.answer === null ? [] : [stores.answer], writes: effectsAsWrites(stores.effects), refusals: [], shop: stores.state === '' ? {} : { [stateName]: [stores.state] } };
+  return { delivered: stores.answer === null ? [] : [stores.answer], writes: [...served.writes, ...effectsAsWrites(stores.effects)], refusals: served.refusals, shop: stores.state === '' ? {} : { [stateName]: [stores.state] } };
 }
 
 export interface RunToItsOutput {

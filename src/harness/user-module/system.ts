@@ -14,6 +14,8 @@ import { shellWord, shellWords } from '../shell-words.js';
 import { livesHeldToARunFromScratch, mustRepeatItself } from './repeat.js';
 import type { LifeTimes } from '../life-time-limit.js';
 import { isModulePath, moduleTask, type UserModuleTarget } from './target.js';
+import { TrafficRecorder } from './traffic-recorder.js';
+import { TRAFFIC_WORDS, trafficWords, type TrafficOptions } from './traffic-target.js';
 
 export interface ModuleSystemSpec {
   /** The engine, as registered, and the option that names a module of it (--langgraph). */
@@ -45,7 +47,8 @@ export type SessionRuns = ((schedule: Schedule, times?: LifeTimes) => Promise<Ru
 
 export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
   const { target } = spec;
-  const selector = [spec.option, target.moduleArg, '--input', target.inputArg, ...(target.resume === undefined ? [] : ['--resume', target.resume.arg]), ...spec.options.flat()];
+  const selector = [spec.option, target.moduleArg, '--input', target.inputArg, ...(target.resume === undefined ? [] : ['--resume', target.resume.arg]), ...trafficWords(target.traffic), ...spec.options.flat()];
+  const recorder = new TrafficRecorder(target.traffic);
   const name = selector.slice(1).map(shellWord).join(' ');
   return {
     engine: spec.engine,
@@ -59,7 +62,7 @@ export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
     ownTask: moduleTask(target.moduleArg, spec.what),
     ...(spec.taskName === undefined ? {} : { ownTaskName: spec.taskName }),
     open: (scenario) => {
-      const runs = spec.sessionRuns(scenario, name);
+      const runs = recorder.around(spec.sessionRuns(scenario, name));
       let baselineChecked = false;
       const run = async (schedule: Schedule, times: LifeTimes): Promise<RunOutcome> => {
         const outcome = await runs(schedule, times);
@@ -99,7 +102,7 @@ export function tierNamed(values: Map<string, string>, asked?: 'in-process' | 'p
  * A system's name read back (a corpus entry's strategy): the module, then `--input`, `--resume`
  * and the engine's `flags`, each with its value. Undefined when the words are not one.
  */
-export function moduleOptionsNamed(name: string, flags: readonly string[]): { module: string; inputFile?: string; resumeFile?: string; values: Map<string, string> } | undefined {
+export function moduleOptionsNamed(name: string, flags: readonly string[]): ({ module: string; inputFile?: string; resumeFile?: string; values: Map<string, string> } & TrafficOptions) | undefined {
   const words = shellWords(name);
   if (words === undefined || words.length === 0) return undefined;
   const [module, ...rest] = words as [string, ...string[]];
@@ -107,14 +110,16 @@ export function moduleOptionsNamed(name: string, flags: readonly string[]): { mo
   const values = new Map<string, string>();
   let inputFile: string | undefined;
   let resumeFile: string | undefined;
+  const traffic: TrafficOptions = {};
   for (let i = 0; i < rest.length; i += 2) {
     const flag = rest[i]!;
     const value = rest[i + 1];
     if (value === undefined) return undefined;
     if (flag === '--input') inputFile = value;
     else if (flag === '--resume') resumeFile = value;
+    else if (TRAFFIC_WORDS[flag] !== undefined) traffic[TRAFFIC_WORDS[flag]] = value;
     else if (flags.includes(flag)) values.set(flag, value);
     else return undefined;
   }
-  return { module, ...(inputFile === undefined ? {} : { inputFile }), ...(resumeFile === undefined ? {} : { resumeFile }), values };
+  return { module, ...(inputFile === undefined ? {} : { inputFile }), ...(resumeFile === undefined ? {} : { resumeFile }), ...traffic, values };
 }

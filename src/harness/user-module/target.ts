@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Scenario } from '../../model/scenario.js';
 import { SystemInputError, type SystemUnderTest, type UserModuleOptions } from '../engine.js';
+import { moduleTrafficOf, type ModuleTraffic } from './traffic-target.js';
 
 export interface UserModuleTarget {
   /** The module's absolute path. */
@@ -17,6 +18,8 @@ export interface UserModuleTarget {
   inputArg: string;
   /** The outside world's turns (--resume), one per wait in order, and how replays name them again (the file as given, or the JSON inline). */
   resume?: { values: unknown[]; arg: string };
+  /** The agent's HTTP traffic, recorded once and replayed in every life (--cassette). */
+  traffic?: ModuleTraffic;
 }
 
 /** `option`: the command-line option that names the module (for messages); `exports`: what it must export. */
@@ -26,7 +29,8 @@ export function userModuleTarget(options: UserModuleOptions, option: string, exp
   if (!existsSync(module)) throw new SystemInputError(`${options.module}: no such module`);
   const { input, inputArg } = inputOf(options);
   const resume = resumeOf(options);
-  return { module, moduleArg: options.module, input, inputArg, ...(resume === undefined ? {} : { resume }) };
+  const traffic = moduleTrafficOf(options, options.module, input);
+  return { module, moduleArg: options.module, input, inputArg, ...(resume === undefined ? {} : { resume }), ...(traffic === undefined ? {} : { traffic }) };
 }
 
 const RESUME_EXPECTED = 'a JSON list with one value per wait of the run, in order';

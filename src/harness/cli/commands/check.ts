@@ -118,7 +118,7 @@ export function parseCheckArgs(args: string[]): CheckArgs {
       continue;
     }
     if (flag !== undefined) {
-      own().options[flag.field] = word(value(), flag.flag, flag.expected);
+      own().options[flag.field] = flag.boolean ? true : word(value(), flag.flag, flag.expected);
       own().flags.push(flag.flag);
       continue;
     }

@@ -1,6 +1,7 @@
 // A user's own DBOS workflow, as the command line, the API and the vitest helper name it.
 
 import type { ModuleEngine } from '../../../engine.js';
+import { TRAFFIC_FLAGS } from '../../../user-module/module-engine.js';
 import { dbosModuleSpec, dbosModuleSystem, type DbosModuleOptions } from './system.js';
 
 export const dbosModuleEngine: ModuleEngine = {
@@ -8,6 +9,6 @@ export const dbosModuleEngine: ModuleEngine = {
   vitestField: 'dbos',
   kind: 'your own DBOS workflow',
   exports: 'createWorkflow(ctx)',
-  flags: [{ flag: '--workflow-export', field: 'workflowExport', value: 'NAME', expected: 'the name of the export that registers the workflow' }],
+  flags: [{ flag: '--workflow-export', field: 'workflowExport', value: 'NAME', expected: 'the name of the export that registers the workflow' }, ...TRAFFIC_FLAGS],
   system: (options, tier) => dbosModuleSystem(dbosModuleSpec(options as DbosModuleOptions), tier),
 };

@@ -13,7 +13,7 @@ import type { Conversation } from '../../../../model/conversation.js';
 import type { EmitEvent } from '../../../process/child-main.js';
 import type { LifeFence } from '../../../in-process/fence.js';
 import { effectRecords } from '../../../user-module/effects.js';
-import { exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
+import { effectsReader, exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
 import { writeModuleStores } from '../../../user-module/stores.js';
 import { Turns } from '../../../user-module/turns.js';
@@ -21,7 +21,6 @@ import { assertCheckpointDatabase } from '../checkpoint-file.js';
 import { toConversation } from '../convert.js';
 import { EventedSqliteSaver } from '../evented-saver.js';
 import { Gate } from '../gate.js';
-import { installCassette } from './cassette.js';
 import { GraphObserver } from './observer.js';
 import { pendingWait, runAcrossWaits, type WaitingGraph } from './waits.js';
 import { MODULE_STATE_FILES, type LangGraphModuleContext, type LangGraphModuleSpec, type ModuleRunFile } from './spec.js';
@@ -29,10 +28,8 @@ import { MODULE_STATE_FILES, type LangGraphModuleContext, type LangGraphModuleSp
 /** The thread every run of a user's graph is on: killpoint's, the same in every life. */
 export const MODULE_THREAD_ID = 'killpoint-run';
 
-/** What the bundled child hands the life: the user's module (or why it failed to load), and the copy of @langchain/core it uses. */
+/** What the bundled child hands the life: the user's module (or why it failed to load), and the copy of LangGraph it uses. */
 export interface LoadedGraphModule extends BundledModule {
-  chatModels: unknown;
-  caches: unknown;
   /** The graph's own @langchain/langgraph (its Command resumes a wait). */
   langgraph?: unknown;
 }
@@ -66,9 +63,8 @@ interface Message {
 export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversation | null> {
   const { spec, stateDir, emit } = inputs;
   const module = await moduleOfLife(inputs.loaded, spec.module, spec.moduleArg);
-  const cassette = spec.cassette === undefined || spec.cassetteMode === undefined ? null : await installCassette(spec.module, spec.cassette.file, spec.cassetteMode, inputs.loaded);
   const createGraph = exportedFunction(module, spec.graphExport, spec.moduleArg);
-  exportedFunction(module, spec.effectsExport, spec.moduleArg); // asked for before anything runs
+  const readEffects = effectsReader(module, spec.effectsExport, spec.moduleArg); // asked for before anything runs
 
   const checkpoints = join(stateDir, MODULE_STATE_FILES.checkpoints);
   assertCheckpointDatabase(checkpoints);
@@ -89,7 +85,7 @@ export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversat
   try {
     if (status !== 'finished') {
       const command = await commandOf(inputs.loaded, spec.module);
-      const effectsDone = async () => effectRecords(await userCall(() => exportedFunction(module, spec.effectsExport, spec.moduleArg)(ctx), spec.effectsExport), spec.effectsExport).length;
+      const effectsDone = async () => effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport).length;
       const run = { graph, config: { ...thread, callbacks: [observer], recursionLimit: 200 }, thread, turns, emit, effectsDone, command };
       await runAcrossWaits(run, status === 'new' ? spec.input : null, status === 'waiting');
     }
@@ -99,7 +95,6 @@ export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversat
     await readBack(graph, ctx, spec, stateDir, module, inputs.fence).catch(() => undefined);
     throw error;
   }
-  cassette?.save();
   const messages = await readBack(graph, ctx, spec, stateDir, module, inputs.fence);
   saver.close();
   if (messages === null) return null;
@@ -115,7 +110,7 @@ async function commandOf(loaded: LoadedGraphModule | undefined, moduleFile: stri
 
 /** Writes what the run did for the parent (its effects, answer and state) and returns the thread's messages (null when its state has none). */
 async function readBack(graph: UserGraph, ctx: LangGraphModuleContext, spec: LangGraphModuleSpec, stateDir: string, module: Record<string, unknown>, fence?: LifeFence): Promise<Message[] | null> {
-  const readEffects = exportedFunction(module, spec.effectsExport, spec.moduleArg);
+  const readEffects = effectsReader(module, spec.effectsExport, spec.moduleArg);
   const state = await graph.getState({ configurable: { thread_id: MODULE_THREAD_ID } });
   const { messages, ...rest } = state.values ?? {};
   const list = (Array.isArray(messages) ? messages : []) as Message[];

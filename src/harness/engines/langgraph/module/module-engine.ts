@@ -1,6 +1,7 @@
 // A user's own LangGraph graph, as the command line, the API and the vitest helper name it.
 
 import type { ModuleEngine } from '../../../engine.js';
+import { TRAFFIC_FLAGS } from '../../../user-module/module-engine.js';
 import { langGraphModuleSpec, langGraphModuleSystem, type LangGraphModuleOptions } from './system.js';
 
 export const langGraphModuleEngine: ModuleEngine = {
@@ -11,7 +12,7 @@ export const langGraphModuleEngine: ModuleEngine = {
   waits: 'interrupt()',
   flags: [
     { flag: '--graph-export', field: 'graphExport', value: 'NAME', expected: 'the name of the export that builds the graph' },
-    { flag: '--cassette', field: 'cassette', value: 'FILE', expected: "the file of the model's recorded replies (recorded when missing)" },
+    ...TRAFFIC_FLAGS,
   ],
   system: (options, tier) => langGraphModuleSystem(langGraphModuleSpec(options as LangGraphModuleOptions), tier),
 };

@@ -24,14 +24,10 @@ export interface LangGraphModuleContext {
 export interface LangGraphModuleSpec extends UserModuleTarget {
   graphExport: string;
   effectsExport: string;
-  /** A real model's replies, recorded once and replayed in every life (module/cassette.ts): the file's absolute path and as given. */
-  cassette?: { file: string; arg: string };
 }
 
-/** What one run's lives do with the cassette: record the replies (the first run never killed) or replay them. */
-export interface ModuleRunFile extends LangGraphModuleSpec {
-  cassetteMode?: 'record' | 'replay';
-}
+/** One life's run file: the spec as it is. */
+export type ModuleRunFile = LangGraphModuleSpec;
 
 export const DEFAULT_GRAPH_EXPORT = 'createGraph';
 export const DEFAULT_EFFECTS_EXPORT = 'readEffects';

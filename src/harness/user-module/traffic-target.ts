@@ -1,0 +1,85 @@
+// An agent's traffic as the user asks killpoint to play it (--cassette, --record, --model-url,
+// --idempotency-header): checked before anything runs, so that bad input is named by its option,
+// and carried in the run's file to every life (traffic-life.ts), whatever the engine.
+
+import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { canonicalJson } from '../../model/canonical-json.js';
+import { SystemInputError } from '../engine.js';
+import type { RecordedFor } from '../traffic/cassette-file.js';
+
+/** The options of the traffic, as the command line, the API and the vitest helper give them. */
+export interface TrafficOptions {
+  cassette?: string;
+  record?: boolean | string;
+  /** URL prefixes of model endpoints beside the known APIs: a list, or comma-separated. */
+  modelUrl?: string | readonly string[];
+  /** Header names that carry an idempotency key beside the usual ones: a list, or comma-separated. */
+  idempotencyHeader?: string | readonly string[];
+}
+
+export interface ModuleTraffic {
+  /** The cassette's absolute path, and as given. */
+  file: string;
+  arg: string;
+  /** Write the cassette again even where it is present (--record). */
+  record: boolean;
+  /** Where the recording run writes, moved to `file` once that run has finished. */
+  recordTo: string;
+  recordedFor: RecordedFor;
+  modelUrls: string[];
+  idempotencyHeaders: string[];
+}
+
+/** The traffic asked for, or undefined when no cassette is; `moduleArg` and `input` name what it is recorded for. */
+export function moduleTrafficOf(options: TrafficOptions, moduleArg: string, input: unknown): ModuleTraffic | undefined {
+  const modelUrls = listOf(options.modelUrl, '--model-url');
+  const idempotencyHeaders = listOf(options.idempotencyHeader, '--idempotency-header');
+  const record = options.record === true || options.record === 'true';
+  if (options.cassette === undefined) {
+    const alone = [record ? '--record' : null, modelUrls.length > 0 ? '--model-url' : null, idempotencyHeaders.length > 0 ? '--idempotency-header' : null].filter((f) => f !== null);
+    if (alone.length > 0) throw new SystemInputError(`${alone.join(', ')}: only with --cassette <file> (the agent's traffic, recorded once and replayed)`);
+    return undefined;
+  }
+  const file = resolve(options.cassette);
+  const folder = dirname(file);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new SystemInputError(`--cassette ${options.cassette}: the folder ${folder} does not exist (create it; the cassette is written there)`);
+  if (existsSync(file) && statSync(file).isDirectory()) throw new SystemInputError(`--cassette ${options.cassette}: a folder, not a file`);
+  for (const url of modelUrls) if (!URL.canParse(url)) throw new SystemInputError(`--model-url: "${url}" is not a URL (expected a prefix such as https://models.example.com/v1/)`);
+  for (const name of idempotencyHeaders) if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw new SystemInputError(`--idempotency-header: "${name}" is not a header name`);
+  return {
+    file,
+    arg: options.cassette,
+    record,
+    recordTo: join(folder, `.${basename(file)}.recording-${process.pid}`),
+    recordedFor: { module: moduleArg, input: inputDigest(input) },
+    modelUrls,
+    idempotencyHeaders,
+  };
+}
+
+/** The words that name the traffic again in a replay command: the cassette and its options, never --record (a replay replays). */
+export function trafficWords(traffic: ModuleTraffic | undefined): string[] {
+  if (traffic === undefined) return [];
+  return [
+    '--cassette', traffic.arg,
+    ...(traffic.modelUrls.length === 0 ? [] : ['--model-url', traffic.modelUrls.join(',')]),
+    ...(traffic.idempotencyHeaders.length === 0 ? [] : ['--idempotency-header', traffic.idempotencyHeaders.join(',')]),
+  ];
+}
+
+/** The flags a replay command may carry, and the option fields they set. */
+export const TRAFFIC_WORDS: Readonly<Record<string, keyof TrafficOptions>> = { '--cassette': 'cassette', '--model-url': 'modelUrl', '--idempotency-header': 'idempotencyHeader' };
+
+function listOf(value: string | readonly string[] | undefined, option: string): string[] {
+  if (value === undefined) return [];
+  const items = (typeof value === 'string' ? value.split(',') : [...value]).map((v) => (typeof v === 'string' ? v.trim() : v));
+  if (items.some((v) => typeof v !== 'string' || v === '')) throw new SystemInputError(`${option}: expected a comma-separated list of names, got ${JSON.stringify(value)}`);
+  return items;
+}
+
+/** A digest of the input, so that a cassette recorded for another input is refused by name. */
+function inputDigest(input: unknown): string {
+  return createHash('sha256').update(canonicalJson(input ?? null)).digest('hex').slice(0, 16);
+}
