@@ -77,6 +77,18 @@ interface OwnModuleOptions extends SuiteOptions {
   /** The outside world's turns, one per wait of the run, in order (a person's answers: `resume: [true]`); or `resumeFile`, a JSON file holding the list. */
   resume?: unknown[];
   resumeFile?: string;
+  /**
+   * The agent's HTTP traffic, kept in your repository (LangGraph and DBOS modules): when the file is
+   * missing, one run never killed goes to the real endpoints and writes it; when it is there, every
+   * life is answered from it, and the writes the services committed are the module's effects.
+   */
+  cassette?: string;
+  /** Write the cassette again, even where it is there. */
+  record?: boolean;
+  /** URL prefixes of model endpoints beside the known APIs (OpenAI, Anthropic, Google, the AI Gateway). */
+  modelUrl?: string[];
+  /** Headers that carry an idempotency key beside Idempotency-Key and its usual variants. */
+  idempotencyHeader?: string[];
   /** Most interleavings of parallel calls or steps explored; above it a seeded sample. Default 32. */
   interleavingBound?: number;
   seed?: number;
@@ -87,8 +99,6 @@ export interface LangGraphSuiteOptions extends OwnModuleOptions {
   /** The module (from the current folder: the project root in a vitest run) that exports createGraph(ctx) and readEffects(ctx). */
   langgraph: string;
   graphExport?: string;
-  /** A file of the model's recorded replies, kept in your repository: recorded on the first run when missing, replayed in every life. */
-  cassette?: string;
 }
 
 /** A DBOS workflow of your own, unchanged: the module that registers it and reads its effects, and its input. */

@@ -25,6 +25,18 @@ interface ModuleTarget {
   /** The outside world's turns, one per wait of the run, in order (a person's answers); or `resumeFile`, a JSON file holding the list. Engines that cannot see their waits refuse them. */
   resume?: unknown[];
   resumeFile?: string;
+  /**
+   * The agent's HTTP traffic, kept in your repository (LangGraph and DBOS modules): when the file is
+   * missing, one run never killed goes to the real endpoints and writes it; when it is there, every
+   * life is answered from it, and the writes the services committed are the module's effects.
+   */
+  cassette?: string;
+  /** Write the cassette again, even where it is there. */
+  record?: boolean;
+  /** URL prefixes of model endpoints beside the known APIs (OpenAI, Anthropic, Google, the AI Gateway). */
+  modelUrl?: string[];
+  /** Headers that carry an idempotency key beside Idempotency-Key and its usual variants. */
+  idempotencyHeader?: string[];
 }
 
 interface ExploreChoices {
@@ -38,8 +50,6 @@ interface ExploreChoices {
 /** A LangGraph graph of your own: the module exports createGraph(ctx) and readEffects(ctx). */
 export interface LangGraphTarget extends ModuleTarget {
   graphExport?: string;
-  /** A file of the model's recorded replies: recorded by the first run never killed when missing, replayed in every life when present. */
-  cassette?: string;
 }
 
 /** A DBOS workflow of your own: the module exports createWorkflow(ctx) and readEffects(ctx). */

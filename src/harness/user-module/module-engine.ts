@@ -37,5 +37,9 @@ export function ownModuleSystem(m: ModuleEngine, options: ModuleEngineOptions, t
     const taking = every.filter((e) => e.waits !== undefined).map((e) => `${e.cliOption} (${e.waits})`);
     throw new SystemInputError(`--resume: ${m.cliOption} cannot be given turns: killpoint does not see where ${m.kind.replace(/^your own /, 'a ')} waits (--resume is for ${taking.join(', ') || 'no engine yet'})`);
   }
+  if (options.cassette !== undefined && !m.flags.some((f) => f.flag === '--cassette')) {
+    const playing = every.filter((e) => e.flags.some((f) => f.flag === '--cassette')).map((e) => e.cliOption);
+    throw new SystemInputError(`--cassette: killpoint does not play the traffic of ${m.kind.replace(/^your own /, 'a ')} yet (it does for ${playing.join(', ')})`);
+  }
   return m.system(options, tier);
 }

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
 import { getFunctionRegistration } from '@dbos-inc/dbos-sdk/internal/decorators';
-import { exportedFunction, moduleOfLife, userCall } from '../../../user-module/load.js';
+import { effectsReader, exportedFunction, moduleOfLife, userCall } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
 import { runAndReadBack } from '../../../user-module/stores.js';
 import type { ModuleLifeInputs } from '../../../user-module/child-main.js';
@@ -48,7 +48,7 @@ export async function runDbosModuleLife(inputs: DbosModuleLifeInputs): Promise<n
   const { spec, stateDir, emit } = inputs;
   const module = await moduleOfLife(inputs.loaded, spec.module, spec.moduleArg);
   const createWorkflow = exportedFunction(module, spec.workflowExport, spec.moduleArg);
-  const readEffects = exportedFunction(module, spec.effectsExport, spec.moduleArg);
+  const readEffects = effectsReader(module, spec.effectsExport, spec.moduleArg);
   const run = spec.run;
   const dataDir = join(stateDir, DBOS_MODULE_FILES.data);
   mkdirSync(dataDir, { recursive: true });

@@ -19,6 +19,8 @@ import { userModuleChildBundle } from '../../../user-module/bundle.js';
 import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { dataFolderFile, type DataFolderVariant } from '../../../user-module/data-folder.js';
 import { readModuleStores } from '../../../user-module/stores.js';
+import { SERVICE_LEDGER_FILE } from '../../../traffic/service-ledger.js';
+import { TRAFFIC_KILL_POINTS } from '../../../traffic/event-kinds.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget } from '../../../user-module/target.js';
 import type { UserModuleOptions } from '../../../engine.js';
@@ -46,7 +48,7 @@ const EXTERNAL = ['@dbos-inc/*'];
 export const DBOS_MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer'];
 
 /** The kinds of event a user's workflow can be killed right after. */
-export const DBOS_MODULE_KILL_POINTS = ['workflow-started', 'step-start', 'step-return', 'step-recorded', 'workflow-recorded'] as const;
+export const DBOS_MODULE_KILL_POINTS = ['workflow-started', 'step-start', 'step-return', 'step-recorded', 'workflow-recorded', ...TRAFFIC_KILL_POINTS] as const;
 
 export interface DbosModuleOptions extends UserModuleOptions {
   workflowExport?: string;
@@ -106,6 +108,7 @@ function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn, variant: DataFol
     files: [
       { name: DBOS_MODULE_FILES.identity, kind: 'names' },
       dataFolderFile(DBOS_MODULE_FILES.data, variant),
+      { name: SERVICE_LEDGER_FILE, kind: 'bytes' },
     ],
     outside: dbosRowsState(spec.backend, spec.moduleArg),
     needs: dbosNeeds(spec.backend),
@@ -119,7 +122,7 @@ function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn, variant: DataFol
       const runFile: DbosModuleRunFile = { ...spec, databaseUrl: lifeUrl(await systemDatabase(spec.backend), run), run };
       const what = `${spec.moduleArg} life ${request.lifeIndex}`;
       if (livesIn === 'in-process') return lifeInProcess(runFile, request, what);
-      const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: EXTERNAL });
+      const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: EXTERNAL, traffic: spec.traffic !== undefined });
       const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
       const child = { engine: 'DBOS', bundle, runFileVariable: DBOS_MODULE_ENV.run, picksVariable: DBOS_MODULE_ENV.picks, timeoutVariable: DBOS_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
       return runEngineLife(child, request, what, runFile);
@@ -132,7 +135,9 @@ function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn, variant: DataFol
   };
 }
 
-export function dbosModuleSystem(spec: DbosModuleSpec, livesIn: DbosLivesIn = DEFAULT_DBOS_TIER, variant: DataFolderVariant = {}): SystemUnderTest {
+export function dbosModuleSystem(spec: DbosModuleSpec, asked: DbosLivesIn = DEFAULT_DBOS_TIER, variant: DataFolderVariant = {}): SystemUnderTest {
+  // The interception of a life's traffic holds its whole thread: a cassette's lives are processes.
+  const livesIn: DbosLivesIn = spec.traffic === undefined ? asked : 'process';
   const tier = moduleTier(spec, livesIn, variant);
   const system = moduleSystem({
     engine: 'dbos',
@@ -141,7 +146,7 @@ export function dbosModuleSystem(spec: DbosModuleSpec, livesIn: DbosLivesIn = DE
     options: [
       ...(spec.workflowExport === DEFAULT_WORKFLOW_EXPORT ? [] : [['--workflow-export', spec.workflowExport] as const]),
       ...(spec.effectsExport === DEFAULT_DBOS_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
-      ...(livesIn === DEFAULT_DBOS_TIER ? [] : [['--tier', livesIn] as const]),
+      ...(livesIn === DEFAULT_DBOS_TIER || spec.traffic !== undefined ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the workflow',
     tier: livesIn,

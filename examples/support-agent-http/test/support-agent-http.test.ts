@@ -1,0 +1,72 @@
+// The support agent and workflow, checked by killpoint as they are, with no ledger and no
+// readEffects: the first run never killed records their HTTP traffic (the model's replies, the
+// shop's answers) against stand-ins for the hosted model and the shop, the stand-ins are stopped,
+// and every check after runs offline from the cassettes. killpoint plays the shop: a refund is
+// committed before its answer, and a kill between the two is where a repeat refunds twice. Only a
+// key that is the same in every life of the run (the thread and the tool call; DBOS.workflowID and
+// DBOS.stepID) makes the repeat harmless.
+
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { checkDbos, checkDbosSchedule, checkLangGraph, checkLangGraphSchedule } from 'killpoint';
+import { killpointTests } from 'killpoint/vitest';
+import { startStandIns, type StandIns } from './stand-ins.js';
+
+const cassettes = mkdtempSync(join(tmpdir(), 'support-agent-http-cassettes-'));
+const cassette = (module: string) => join(cassettes, `${module.replace(/^src\//, '').replace(/\.ts$/, '')}.json`);
+const GRAPHS = ['src/agent.ts', 'src/agent-keyed.ts', 'src/agent-random-key.ts'];
+const WORKFLOWS = ['src/workflow.ts', 'src/workflow-keyed.ts', 'src/workflow-random-key.ts'];
+
+let standIns: StandIns;
+let askedWhileRecording = 0;
+
+// Recorded once: a run never killed per module goes to the stand-ins (a kill before the first
+// event asks nothing more of them), then they are stopped for good.
+beforeAll(async () => {
+  standIns = await startStandIns();
+  Object.assign(process.env, standIns.env);
+  for (const module of GRAPHS) await checkLangGraphSchedule({ module, inputFile: 'input.json', cassette: cassette(module) }, [-1]);
+  for (const module of WORKFLOWS) await checkDbosSchedule({ module, inputFile: 'input.json', cassette: cassette(module) }, [-1]);
+  askedWhileRecording = standIns.asked.length;
+  await standIns.stop();
+}, 600_000);
+
+afterAll(() => {
+  // Only the recording runs reached the stand-ins: every life after was answered from a cassette.
+  expect(standIns.asked).toHaveLength(askedWhileRecording);
+});
+
+test('the cassettes hold the traffic, and no credential', () => {
+  for (const module of [...GRAPHS, ...WORKFLOWS]) {
+    const text = readFileSync(cassette(module), 'utf8');
+    expect(text).toContain('/v1/chat/completions');
+    expect(text).toContain('/v1/refunds');
+    expect(text).not.toMatch(/authorization|sk-stand-in-secret|shop-stand-in-secret/i);
+  }
+});
+
+// Stable keys, offline: every kill point survives.
+killpointTests('the graph keyed by its thread and tool call', { langgraph: 'src/agent-keyed.ts', inputFile: 'input.json', cassette: cassette('src/agent-keyed.ts') });
+killpointTests('the workflow keyed by DBOS.workflowID and DBOS.stepID', { dbos: 'src/workflow-keyed.ts', inputFile: 'input.json', cassette: cassette('src/workflow-keyed.ts') });
+
+// No key, or a fresh random one: a kill after the shop committed the refund, before its answer
+// reached the agent, refunds twice.
+for (const module of ['src/agent.ts', 'src/agent-random-key.ts']) {
+  test(`${module}: the refund is done twice, at the commit of POST /v1/refunds`, async () => {
+    const check = await checkLangGraph({ module, inputFile: 'input.json', cassette: cassette(module) });
+    expect(check.ok).toBe(false);
+    expect(check.minimal?.killAt[0]).toMatch(/^service-commit\[POST 127\.0\.0\.1:\d+\/v1\/refunds\]$/);
+    expect(check.minimal?.differences[0]).toMatch(/^POST 127\.0\.0\.1:\d+\/v1\/refunds committed twice \(\{"cents":4200,"order":"A-17"\}\)/);
+  }, 600_000);
+}
+
+for (const module of ['src/workflow.ts', 'src/workflow-random-key.ts']) {
+  test(`${module}: the refund is done twice, at the commit of POST /v1/refunds`, async () => {
+    const check = await checkDbos({ module, inputFile: 'input.json', cassette: cassette(module) });
+    expect(check.ok).toBe(false);
+    expect(check.minimal?.killAt[0]).toMatch(/^service-commit\[POST 127\.0\.0\.1:\d+\/v1\/refunds\]$/);
+    expect(check.minimal?.differences[0]).toMatch(/committed twice/);
+  }, 600_000);
+}
