@@ -1,0 +1,94 @@
+// An agent's HTTP traffic played by killpoint, through the command line, on examples/support-agent-http
+// (a LangGraph graph on ChatOpenAI, tools calling a shop with fetch, no readEffects): recorded once
+// against stand-ins for the model and the shop, which are then stopped, and checked offline. Every
+// mistake with a cassette is bad input (exit 2, one line naming the file, the URL or the field).
+
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { startStandIns, type StandIns } from '../examples/support-agent-http/test/stand-ins.js';
+import { runMain } from './helpers.js';
+
+const EXAMPLE = 'examples/support-agent-http';
+const dir = mkdtempSync(join(tmpdir(), 'killpoint-http-traffic-'));
+const agent = (name: string, cassette: string, ...rest: string[]) => ['check', '--langgraph', `${EXAMPLE}/src/${name}.ts`, '--input', `${EXAMPLE}/input.json`, '--cassette', cassette, ...rest];
+const recorded = join(dir, 'agent.json');
+let standIns: StandIns;
+let askedWhileRecording = 0;
+
+beforeAll(async () => {
+  standIns = await startStandIns();
+  for (const [name, value] of Object.entries(standIns.env)) vi.stubEnv(name, value);
+  // The kill before the first event: the recording run, the two runs never killed, and one recovery.
+  const first = await runMain(agent('agent', recorded, '--schedule', '-1'));
+  expect(first.status, first.err.join('\n')).toBe(0);
+  askedWhileRecording = standIns.asked.length;
+  await standIns.stop();
+}, 300_000);
+
+afterAll(() => {
+  vi.unstubAllEnvs();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('recorded once, then offline', () => {
+  test('the recording run alone asked the stand-ins: three model calls, the order read, the refund', () => {
+    expect(standIns.asked.slice(0, askedWhileRecording)).toEqual(['POST /v1/chat/completions', 'GET /v1/orders/A-17', 'POST /v1/chat/completions', 'POST /v1/refunds', 'POST /v1/chat/completions']);
+    const cassette = readFileSync(recorded, 'utf8');
+    expect(cassette).not.toMatch(/authorization|stand-in-secret/i);
+    expect(JSON.parse(cassette)).toMatchObject({ format: 'killpoint-http-cassette', version: 1, recordedFor: { module: `${EXAMPLE}/src/agent.ts` } });
+  });
+
+  test('killed at the shop\'s commit of the refund, the recovery refunds again: done twice, named by the request', async () => {
+    const r = await runMain(agent('agent', recorded, '--schedule', 'service-commit[POST 127.0.0.1:' + new URL(standIns.env.SHOP_URL!).port + '/v1/refunds]'));
+    const stdout = r.out.join('\n');
+    expect(stdout).toMatch(/service committed POST 127\.0\.0\.1:\d+\/v1\/refunds {3}<-- KILL/);
+    expect(stdout).toMatch(/POST 127\.0\.0\.1:\d+\/v1\/refunds committed twice \(\{"cents":4200,"order":"A-17"\}\)/);
+    expect(stdout).toContain('was committed twice with no key');
+    expect(r.status).toBe(1);
+    expect(standIns.asked).toHaveLength(askedWhileRecording);
+  }, 120_000);
+});
+
+describe('bad input, each exit 2 in one line', () => {
+  const refused = async (argv: string[], message: RegExp) => {
+    const r = await runMain(argv);
+    expect(r.err.join('\n')).toMatch(message);
+    expect(r.status).toBe(2);
+  };
+
+  test('a cassette that is not JSON', async () => {
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, '{ "format": ');
+    await refused(agent('agent', file, '--schedule', '-1'), /broken\.json: not a cassette: /);
+  }, 60_000);
+
+  test('a cassette of another format version', async () => {
+    const file = join(dir, 'v9.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(recorded, 'utf8')), version: 9 }));
+    await refused(agent('agent', file, '--schedule', '-1'), /v9\.json: "version" is 9; this killpoint reads version 1/);
+  }, 60_000);
+
+  test('a cassette recorded for another module, or for another input', async () => {
+    await refused(agent('agent-keyed', recorded, '--schedule', '-1'), /agent\.json: recorded for module "examples\/support-agent-http\/src\/agent\.ts", not examples\/support-agent-http\/src\/agent-keyed\.ts/);
+    const other = join(dir, 'other-input.json');
+    writeFileSync(other, JSON.stringify({ messages: [{ role: 'user', content: 'Refund A-18.' }] }));
+    await refused(['check', '--langgraph', `${EXAMPLE}/src/agent.ts`, '--input', other, '--cassette', recorded, '--schedule', '-1'], /recorded for examples\/support-agent-http\/src\/agent\.ts with another input/);
+  }, 60_000);
+
+  test('a cassette in a folder that does not exist', async () => {
+    await refused(agent('agent', join(dir, 'no-such-folder', 'agent.json')), /--cassette .*no-such-folder\/agent\.json: the folder .*no-such-folder does not exist/);
+  });
+
+  test('recording while an endpoint is down names its URL and the error, and writes nothing', async () => {
+    const file = join(dir, 'down', 'agent.json');
+    mkdirSync(join(dir, 'down'));
+    await refused(agent('agent', file, '--schedule', '-1'), /--cassette .*down\/agent\.json: recording: http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions did not answer \(ECONNREFUSED\)/);
+    expect(() => readFileSync(file)).toThrow();
+  }, 60_000);
+
+  test('traffic options without a cassette', async () => {
+    await refused(['check', '--langgraph', `${EXAMPLE}/src/agent.ts`, '--input', `${EXAMPLE}/input.json`, '--record'], /--record: only with --cassette <file>/);
+  });
+});
