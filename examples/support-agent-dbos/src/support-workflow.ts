@@ -1,11 +1,12 @@
 // The support workflow: a refund and an email, two DBOS steps run in parallel, each recorded in the
 // workflow's own ledger. Without keys, a kill after a step did its work and before DBOS recorded it
-// runs the step again; with the key workflow id + step number, the repeat does nothing.
+// runs the step again; with the key workflow id + step number (DBOS.workflowID and DBOS.stepID, as
+// DBOS advises: killpoint runs every life under the run's own workflow id), the repeat does nothing.
 
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { openLedger } from './ledger.js';
 
-/** What killpoint gives the module: a folder for the workflow's data, and the workflow's id. */
+/** What killpoint gives the module: a folder for the workflow's data, and the workflow's id (DBOS.workflowID's, in every life). */
 export interface WorkflowContext {
   dataDir: string;
   workflowId: string;
@@ -20,7 +21,7 @@ interface Refund {
 
 export function supportWorkflow(ctx: WorkflowContext, keys: boolean) {
   const ledger = openLedger(ctx.dataDir);
-  const keyOfStep = () => (keys ? `${ctx.workflowId}:${DBOS.stepID}` : null);
+  const keyOfStep = () => (keys ? `${DBOS.workflowID}:${DBOS.stepID}` : null);
   const refund = DBOS.registerStep(async (r: Refund) => {
     ledger.record({ kind: 'refund', target: `${r.orderId}/${r.lineId}`, args: { amountCents: r.amountCents } }, keyOfStep());
     return `refunded ${r.amountCents} cents`;

@@ -19,22 +19,32 @@ export const QUEUE_NAME = 'killpoint';
  */
 export const QUEUE_POLLING_MS = 5;
 
+/** The names a workflow's rows carry in the system database. */
+export interface RowNames {
+  workflowId: string;
+  appVersion: string;
+  executorId: string;
+}
+
 /**
  * Runs share one system database (PGlite has only one), so each run has names of its own: the
  * workflow id, and the application version and executor id every life of the run launches with
  * (DBOS recovers only the workflows of its own executor and version, and a queue hands a workflow
  * only to an executor of its version, so side-by-side runs never take each other's work).
  */
-export interface RunIdentity {
-  workflowId: string;
-  appVersion: string;
-  executorId: string;
+export interface RunIdentity extends RowNames {
   /**
    * What the run's keys and seeded random keys are made of: its first workflow id. A copy of a
    * run's state (the explorer by equivalence, tier.ts) has names of its own but is the same run,
    * so it keeps the key; a key names the run and the step, never a database row's name.
    */
   runKey: string;
+  /**
+   * The names of the run's first state (runKey is their workflow id), kept by every copy: a
+   * user's workflow runs under them in every life of every copy, its state's rows moved under
+   * them for the life and back after it (run-names.ts), so DBOS.workflowID is the same in all.
+   */
+  runNames: RowNames;
 }
 
 export interface DbosRunSpec {

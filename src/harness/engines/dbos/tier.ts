@@ -25,7 +25,7 @@ import type { Queryable } from './pg.js';
 import { dbosChild } from './bundle.js';
 import { dbosNeeds, type Backend, type DbosConfig } from './config.js';
 import { copyIdentity, IDENTITY_FILE, identityOf, runIdentity } from './identity.js';
-import { DBOS_ENV, DBOS_LIFE_TIMEOUT_VARIABLE, DBOS_STATE_FILES, type DbosRunSpec, type RunIdentity } from './run-spec.js';
+import { DBOS_ENV, DBOS_LIFE_TIMEOUT_VARIABLE, DBOS_STATE_FILES, type DbosRunSpec, type RowNames, type RunIdentity } from './run-spec.js';
 
 /** Columns whose values are made of the clock or of transaction ids: no life compares them across states. */
 const NOT_READ = /(_at|_ms|_timestamp|_time|_xid)$/;
@@ -101,7 +101,7 @@ const SESSIONS_GONE_MS = 30_000;
  * (PGlite is served from this process: the dead child's last statements are queued before any
  * query of ours.)
  */
-async function settled(db: Queryable, run: RunIdentity): Promise<void> {
+export async function settled(db: Queryable, run: RunIdentity): Promise<void> {
   const until = Date.now() + SESSIONS_GONE_MS; // real clock: waiting on another process
   for (;;) {
     const { rows } = await db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [run.workflowId]);
@@ -117,7 +117,9 @@ async function rowsDigest(url: string, stateDir: string, postgres: boolean): Pro
   const run = identityOf(stateDir);
   const db = database(url);
   if (postgres) await settled(db, run);
-  const missed = await rowsNotCopied(url, run.workflowId);
+  // A user's workflow ran under the run's first names (run-names.ts): rows that refer to it name those.
+  const ranUnder = [...new Set([run.workflowId, run.runNames.workflowId])];
+  const missed = (await Promise.all(ranUnder.map((id) => rowsNotCopied(url, id)))).flat();
   if (missed.length > 0) {
     throw new SystemInputError(`dbos: workflow ${run.workflowId} has rows that do not carry its id, which a copy of its state would lack: ${missed.join('; ')}. The DBOS tier explores by equivalence only workflows whose rows all carry their own id.`);
   }
@@ -147,6 +149,30 @@ async function copyRows(url: string, from: RunIdentity, to: RunIdentity): Promis
       const renamed: Record<string, string> = { workflow_uuid: to.workflowId, executor_id: to.executorId, application_version: to.appVersion };
       const values = columns.map((c) => (renamed[c] === undefined ? quote(c) : `$${params.push(renamed[c])}`));
       await client.query(`INSERT INTO dbos.${quote(table)} (${columns.map(quote).join(', ')}) SELECT ${values.join(', ')} FROM dbos.${quote(table)} WHERE workflow_uuid = $1`, params);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Moves the rows of `from`'s names under `to`'s (status row: its executor and version too), in
+ * one transaction, where they are: the status row first, which DBOS's other tables follow (their
+ * keys refer to it ON UPDATE CASCADE), then whatever of theirs is left. `to` has no rows of its own.
+ */
+export async function moveRows(url: string, from: RowNames, to: RowNames): Promise<void> {
+  const client = await database(url).connect();
+  try {
+    await client.query('BEGIN');
+    for (const { table, columns } of await workflowTables(url)) {
+      const params: unknown[] = [from.workflowId, to.workflowId];
+      const renamed: Record<string, string> = { executor_id: to.executorId, application_version: to.appVersion };
+      const sets = ['workflow_uuid = $2', ...columns.filter((c) => renamed[c] !== undefined).map((c) => `${quote(c)} = $${params.push(renamed[c])}`)];
+      await client.query(`UPDATE dbos.${quote(table)} SET ${sets.join(', ')} WHERE workflow_uuid = $1 OR workflow_uuid = $2`, params);
     }
     await client.query('COMMIT');
   } catch (error) {
@@ -205,12 +231,17 @@ export interface DbosInProcessVariant {
   brokenPool?: 'left-open';
 }
 
+/** Runs `job` in the run's turn (run-names.ts: lives that run under the run's first names take turns with its copies). */
+export type RunTurn = <T>(runKey: string, job: () => Promise<T>) => Promise<T>;
+
 /**
  * A run's rows in the system database, as the part of its state outside its folder (named there by
  * its identity file): digested by their rows, copied under names of the copy's own, and the
  * copies' rows deleted when the session is done. `what` names the system in a cleanup's warning.
+ * With `inTurn`, a copy is made in the run's turn: the rows it copies may be those of the run's
+ * first names, under which a life of another copy may be running.
  */
-export function dbosRowsState(backend: Backend, what: string): OutsideState {
+export function dbosRowsState(backend: Backend, what: string, inTurn?: RunTurn): OutsideState {
   /** The run keys of the sessions whose states have been copied (their copies' rows are to delete). */
   const copied = new Set<string>();
   return {
@@ -224,7 +255,7 @@ export function dbosRowsState(backend: Backend, what: string): OutsideState {
       const url = await systemDatabase(backend);
       // From here rows of the run's copies may be written (even by a copy that then fails).
       copied.add(from.runKey);
-      await copyRows(url, from, to);
+      await (inTurn === undefined ? copyRows(url, from, to) : inTurn(from.runKey, () => copyRows(url, from, to)));
     },
     // The rows of a finished exploration are no state anyone will read again: a user's own
     // Postgres is not left to fill up with them. A run none of whose states was copied (its

@@ -18,7 +18,7 @@ import type { RunIdentity } from '../run-spec.js';
 export interface DbosModuleContext {
   /** A folder of the run's own, kept across its lives, for the workflow's data. */
   dataDir: string;
-  /** The workflow's id (killpoint's): a key made of it and a step's number names the run and the step. */
+  /** The workflow's id, DBOS.workflowID's in every life (an alias of it): a key made of it and a step's number names the run and the step. */
   workflowId: string;
 }
 

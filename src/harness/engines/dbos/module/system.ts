@@ -26,7 +26,8 @@ import { userModuleTarget } from '../../../user-module/target.js';
 import type { UserModuleOptions } from '../../../engine.js';
 import { holdingBackend, POSTGRES_URL_VARIABLE, systemDatabase } from '../backend.js';
 import { dbosNeeds, type Backend } from '../config.js';
-import { identityOf, runIdentity } from '../identity.js';
+import { runIdentity } from '../identity.js';
+import { inRunsTurn, underRunsNames } from '../run-names.js';
 import { DBOS_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
 import { dbosRowsState, DEFAULT_DBOS_TIER, lifeUrl, type DbosLivesIn } from '../tier.js';
 import { moduleLifeHere, runModuleLifeInProcess } from '../../../user-module/in-process.js';
@@ -35,7 +36,6 @@ import { processLives, type ProcessTier, type TierLife, type TierLifeRequest } f
 // Its events' kinds (step-recorded, workflow-started, ...) are known wherever its runs are read.
 import '../event-kinds.js';
 import type { BundledModule } from '../../../user-module/load.js';
-import { mustNotHoldCopysId } from './copy-ids.js';
 import { DBOS_MODULE_ENV, DBOS_MODULE_FILES, DEFAULT_DBOS_EFFECTS_EXPORT, DEFAULT_WORKFLOW_EXPORT, type DbosModuleRunFile, type DbosModuleSpec } from './spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
@@ -95,12 +95,20 @@ async function lifeInProcess(runFile: DbosModuleRunFile, request: TierLifeReques
   });
 }
 
+/** The child process a life runs in: the module bundled with it, or (where it cannot be bundled) loaded by each life through tsx. */
+async function childBundleOf(spec: DbosModuleSpec): Promise<string> {
+  const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: EXTERNAL, traffic: spec.traffic !== undefined });
+  return bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
+}
+
 /**
  * The tier of a user's workflow, explored by equivalence (a recovery per distinct state): a run's
  * state is its folder (its names in the system database, and the workflow's data folder read whole:
  * databases by their rows, other files by their bytes) and its rows in the system database, copied
- * under names of each copy's own as the bundled workflows' are (../tier.ts). ctx.workflowId is the
- * run's key, the same in every copy, so a key made of it names the run in every life.
+ * under names of each copy's own as the bundled workflows' are (../tier.ts). Each life runs under
+ * the run's own names whichever copy it runs from (../run-names.ts): DBOS.workflowID is the same
+ * in every life, so a key made of it and DBOS.stepID names the run and the step, as DBOS advises
+ * (ctx.workflowId is the same id).
  */
 function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn, variant: DataFolderVariant): ProcessTier {
   return {
@@ -110,28 +118,24 @@ function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn, variant: DataFol
       dataFolderFile(DBOS_MODULE_FILES.data, variant),
       { name: SERVICE_LEDGER_FILE, kind: 'bytes' },
     ],
-    outside: dbosRowsState(spec.backend, spec.moduleArg),
+    outside: dbosRowsState(spec.backend, spec.moduleArg, inRunsTurn),
     needs: dbosNeeds(spec.backend),
     prepare: (scenario, stateDir) => {
       mkdirSync(stateDir, { recursive: true });
       writeFileSync(join(stateDir, DBOS_MODULE_FILES.identity), JSON.stringify(runIdentity(scenario)));
     },
     life: async (_scenario, request) => {
-      const run = identityOf(request.stateDir);
-      // Its connections named by the run, so that the rows are read only once a killed life's sessions are gone (Postgres).
-      const runFile: DbosModuleRunFile = { ...spec, databaseUrl: lifeUrl(await systemDatabase(spec.backend), run), run };
       const what = `${spec.moduleArg} life ${request.lifeIndex}`;
-      if (livesIn === 'in-process') return lifeInProcess(runFile, request, what);
-      const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: EXTERNAL, traffic: spec.traffic !== undefined });
-      const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
-      const child = { engine: 'DBOS', bundle, runFileVariable: DBOS_MODULE_ENV.run, picksVariable: DBOS_MODULE_ENV.picks, timeoutVariable: DBOS_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
-      return runEngineLife(child, request, what, runFile);
+      const bundle = livesIn === 'in-process' ? null : await childBundleOf(spec);
+      return underRunsNames(spec.backend, request.stateDir, async (run, state) => {
+        // Its connections named by its state, so that the rows are moved back only once a killed life's sessions are gone (Postgres).
+        const runFile: DbosModuleRunFile = { ...spec, databaseUrl: lifeUrl(await systemDatabase(spec.backend), state), run };
+        if (bundle === null) return lifeInProcess(runFile, request, what);
+        const child = { engine: 'DBOS', bundle, runFileVariable: DBOS_MODULE_ENV.run, picksVariable: DBOS_MODULE_ENV.picks, timeoutVariable: DBOS_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
+        return runEngineLife(child, request, what, runFile);
+      });
     },
-    stores: (_scenario, stateDir) => {
-      // Explored by equivalence, every life runs in a copy of its state: the first life already shows a key made of the copy's id.
-      mustNotHoldCopysId(stateDir, spec.moduleArg);
-      return readModuleStores(stateDir, 'workflow state');
-    },
+    stores: (_scenario, stateDir) => readModuleStores(stateDir, 'workflow state'),
   };
 }
 

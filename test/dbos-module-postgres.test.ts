@@ -1,0 +1,46 @@
+// A user's own DBOS workflow on Postgres (KILLPOINT_POSTGRES_URL: the user's server, or here a
+// private cluster from this machine's server binaries standing in for it): every life runs under
+// the run's own workflow id, so a key made of DBOS.workflowID and DBOS.stepID holds at every kill
+// point in either tier, and a key made of a random id per step is caught. Where the machine has
+// neither the binaries nor a URL, the test is skipped, saying what it looked for.
+
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { databaseClient, stopBackends, systemDatabase, POSTGRES_URL_VARIABLE } from '../src/harness/engines/dbos/backend.js';
+import { copiesInDatabase } from '../src/harness/engines/dbos/tier.js';
+import { POSTGRES_BIN_DIRS, postgresBinDir, startPostgresCluster, type PostgresCluster } from '../src/harness/engines/dbos/backends/postgres-cluster.js';
+import { runMain } from './helpers.js';
+
+const FIXTURES = 'test/fixtures/dbos-modules';
+const GIVEN_URL = process.env[POSTGRES_URL_VARIABLE];
+const POSTGRES_HERE = Boolean(GIVEN_URL) || postgresBinDir() !== null;
+
+let cluster: PostgresCluster | null = null;
+beforeAll(async () => {
+  if (!POSTGRES_HERE || GIVEN_URL) return;
+  cluster = await startPostgresCluster(postgresBinDir()!);
+  process.env[POSTGRES_URL_VARIABLE] = cluster.url;
+}, 120_000);
+afterAll(async () => {
+  await stopBackends();
+  if (cluster !== null) {
+    delete process.env[POSTGRES_URL_VARIABLE];
+    cluster.stop();
+  }
+});
+
+const reason = `skipped: no initdb and pg_ctl in ${POSTGRES_BIN_DIRS.join(', ')} or KILLPOINT_POSTGRES_BIN, and ${POSTGRES_URL_VARIABLE} is not set`;
+
+test.skipIf(!POSTGRES_HERE)(`on Postgres, a workflow keyed by DBOS.workflowID and DBOS.stepID passes every kill point, in either tier; keyed by a random id per step, its refund is done twice (${POSTGRES_HERE ? 'run' : reason})`, async () => {
+  for (const tier of [[], ['--tier', 'process']]) {
+    const keyed = await runMain(['check', '--dbos', `${FIXTURES}/keyed-by-dbos-id.ts`, '--input', `${FIXTURES}/input.json`, ...tier]);
+    expect(keyed.err.join('\n'), tier.join(' ')).toBe('');
+    expect(keyed.status).toBe(0);
+  }
+  const random = await runMain(['check', '--dbos', `${FIXTURES}/keyed-randomly.ts`, '--input', `${FIXTURES}/input.json`]);
+  expect(random.out.join('\n')).toContain('refund O-7 committed twice');
+  expect(random.status).toBe(1);
+  // The runs were on this server (their runs never killed leave their rows), and the explored copies' rows are gone.
+  const { rows } = await databaseClient(await systemDatabase('postgres')).query("SELECT count(*)::int AS n FROM dbos.workflow_status WHERE name = 'support-refund'");
+  expect(rows[0]!.n).toBeGreaterThan(0);
+  expect(await copiesInDatabase('postgres')).toBe(0);
+}, 300_000);
