@@ -6,11 +6,12 @@
 // key that is the same in every life of the run (the thread and the tool call; DBOS.workflowID and
 // DBOS.stepID) makes the repeat harmless.
 
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { checkDbos, checkDbosSchedule, checkLangGraph, checkLangGraphSchedule } from 'killpoint';
+import { checkDbosSchedule, checkLangGraphSchedule } from 'killpoint';
 import { killpointTests } from 'killpoint/vitest';
 import { startStandIns, type StandIns } from './stand-ins.js';
 
@@ -51,22 +52,31 @@ test('the cassettes hold the traffic, and no credential', () => {
 killpointTests('the graph keyed by its thread and tool call', { langgraph: 'src/agent-keyed.ts', inputFile: 'input.json', cassette: cassette('src/agent-keyed.ts') });
 killpointTests('the workflow keyed by DBOS.workflowID and DBOS.stepID', { dbos: 'src/workflow-keyed.ts', inputFile: 'input.json', cassette: cassette('src/workflow-keyed.ts') });
 
-// No key, or a fresh random one: a kill after the shop committed the refund, before its answer
-// reached the agent, refunds twice.
-for (const module of ['src/agent.ts', 'src/agent-random-key.ts']) {
-  test(`${module}: the refund is done twice, at the commit of POST /v1/refunds`, async () => {
-    const check = await checkLangGraph({ module, inputFile: 'input.json', cassette: cassette(module) });
-    expect(check.ok).toBe(false);
-    expect(check.minimal?.killAt[0]).toMatch(/^service-commit\[POST 127\.0\.0\.1:\d+\/v1\/refunds\]$/);
-    expect(check.minimal?.differences[0]).toMatch(/^POST 127\.0\.0\.1:\d+\/v1\/refunds committed twice \(\{"cents":4200,"order":"A-17"\}\)/);
+// Every module through the command line, offline: stable keys exit 0; no key, or a fresh random
+// one, exit 1, the refund done twice at its minimal kill point, the shop's commit of the refund
+// (killed after it, before its answer reached the agent).
+const CASES = [
+  { option: '--langgraph', module: 'src/agent-keyed.ts', exit: 0 },
+  { option: '--langgraph', module: 'src/agent.ts', exit: 1 },
+  { option: '--langgraph', module: 'src/agent-random-key.ts', exit: 1 },
+  { option: '--dbos', module: 'src/workflow-keyed.ts', exit: 0 },
+  { option: '--dbos', module: 'src/workflow.ts', exit: 1 },
+  { option: '--dbos', module: 'src/workflow-random-key.ts', exit: 1 },
+];
+for (const { option, module, exit } of CASES) {
+  test(`npx killpoint check ${option} ${module}: exit ${exit}`, () => {
+    const r = spawnSync('npx', ['killpoint', 'check', option, module, '--input', 'input.json', '--cassette', cassette(module)], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(exit);
+    if (exit === 0) return expect(r.stdout).toContain('every promised check holds');
+    expect(r.stdout).toMatch(/kill schedule: \d+ \(service-commit\[POST 127\.0\.0\.1:\d+\/v1\/refunds\]\)/);
+    expect(r.stdout).toMatch(/POST 127\.0\.0\.1:\d+\/v1\/refunds committed twice \(\{"cents":4200,"order":"A-17"\}\)/);
   }, 600_000);
 }
 
-for (const module of ['src/workflow.ts', 'src/workflow-random-key.ts']) {
-  test(`${module}: the refund is done twice, at the commit of POST /v1/refunds`, async () => {
-    const check = await checkDbos({ module, inputFile: 'input.json', cassette: cassette(module) });
-    expect(check.ok).toBe(false);
-    expect(check.minimal?.killAt[0]).toMatch(/^service-commit\[POST 127\.0\.0\.1:\d+\/v1\/refunds\]$/);
-    expect(check.minimal?.differences[0]).toMatch(/committed twice/);
-  }, 600_000);
-}
+// One kill, replayed as a failure's replay line prints it: quicker than the search while a fix is tried.
+test('one kill replayed: at the shop\'s commit of the refund, the recovery refunds again', async () => {
+  const check = await checkLangGraphSchedule({ module: 'src/agent.ts', inputFile: 'input.json', cassette: cassette('src/agent.ts') }, [30]);
+  expect(check.ok).toBe(false);
+  expect(check.failure.killAt[0]).toMatch(/^service-commit\[POST 127\.0\.0\.1:\d+\/v1\/refunds\]$/);
+  expect(check.failure.differences[0]).toMatch(/^POST 127\.0\.0\.1:\d+\/v1\/refunds committed twice/);
+}, 600_000);
