@@ -14,6 +14,8 @@ const EXAMPLE = 'examples/support-agent-http';
 const dir = mkdtempSync(join(tmpdir(), 'killpoint-http-traffic-'));
 const agent = (name: string, cassette: string, ...rest: string[]) => ['check', '--langgraph', `${EXAMPLE}/src/${name}.ts`, '--input', `${EXAMPLE}/input.json`, '--cassette', cassette, ...rest];
 const recorded = join(dir, 'agent.json');
+const RESTATE = 'test/fixtures/restate-modules';
+const service = (name: string, ...rest: string[]) => ['check', '--restate', `${RESTATE}/${name}.ts`, '--input', `${RESTATE}/http-input.json`, '--cassette', join(dir, `${name}.json`), ...rest];
 let standIns: StandIns;
 let askedWhileRecording = 0;
 
@@ -23,6 +25,10 @@ beforeAll(async () => {
   // The kill before the first event: the recording run, the two runs never killed, and one recovery.
   const first = await runMain(agent('agent', recorded, '--schedule', '-1'));
   expect(first.status, first.err.join('\n')).toBe(0);
+  for (const name of ['http-unkeyed', 'http-keyed']) {
+    const r = await runMain(service(name, '--schedule', '-1'));
+    expect(r.status, r.err.join('\n')).toBe(0);
+  }
   askedWhileRecording = standIns.asked.length;
   await standIns.stop();
 }, 300_000);
@@ -33,8 +39,9 @@ afterAll(() => {
 });
 
 describe('recorded once, then offline', () => {
-  test('the recording run alone asked the stand-ins: three model calls, the order read, the refund', () => {
-    expect(standIns.asked.slice(0, askedWhileRecording)).toEqual(['POST /v1/chat/completions', 'GET /v1/orders/A-17', 'POST /v1/chat/completions', 'POST /v1/refunds', 'POST /v1/chat/completions']);
+  test('the recording runs alone asked the stand-ins: the graph\'s three model calls, the order read, the refund; each service\'s read and refund', () => {
+    const services = ['GET /v1/orders/A-17', 'POST /v1/refunds', 'GET /v1/orders/A-17', 'POST /v1/refunds'];
+    expect(standIns.asked.slice(0, askedWhileRecording)).toEqual(['POST /v1/chat/completions', 'GET /v1/orders/A-17', 'POST /v1/chat/completions', 'POST /v1/refunds', 'POST /v1/chat/completions', ...services]);
     const cassette = readFileSync(recorded, 'utf8');
     expect(cassette).not.toMatch(/authorization|stand-in-secret/i);
     expect(JSON.parse(cassette)).toMatchObject({ format: 'killpoint-http-cassette', version: 1, recordedFor: { module: `${EXAMPLE}/src/agent.ts` } });
@@ -49,6 +56,25 @@ describe('recorded once, then offline', () => {
     expect(r.status).toBe(1);
     expect(standIns.asked).toHaveLength(askedWhileRecording);
   }, 120_000);
+});
+
+// A Restate service's own traffic (the ingress and the admin API of its restate-server) passes
+// through; only the shop is played. Each schedule is a run from scratch on the server.
+describe('a Restate service that calls the shop with fetch', () => {
+  const atTheCommit = () => `service-commit[POST 127.0.0.1:${new URL(standIns.env.SHOP_URL!).port}/v1/refunds]`;
+
+  test('unkeyed, killed at the shop\'s commit of the refund, it refunds twice', async () => {
+    const r = await runMain(service('http-unkeyed', '--schedule', atTheCommit()));
+    expect(r.out.join('\n')).toMatch(/POST 127\.0\.0\.1:\d+\/v1\/refunds committed twice \(\{"cents":4200,"order":"A-17"\}\)/);
+    expect(r.status).toBe(1);
+  }, 180_000);
+
+  test('keyed by the invocation id and the step, the same kill is harmless: the shop answers the repeat and commits nothing', async () => {
+    const r = await runMain(service('http-keyed', '--schedule', atTheCommit()));
+    expect(r.out.join('\n')).toContain('what differs from the baseline:\n    nothing');
+    expect(r.status, r.err.join('\n')).toBe(0);
+    expect(standIns.asked).toHaveLength(askedWhileRecording);
+  }, 180_000);
 });
 
 describe('bad input, each exit 2 in one line', () => {

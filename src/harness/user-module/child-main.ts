@@ -31,6 +31,8 @@ export interface ModuleChild<Spec, Loaded extends BundledModule = BundledModule>
   life: (inputs: ModuleLifeInputs<Spec, Loaded>) => Promise<Conversation | null>;
   /** Errors of the engine's own that are bad input too, beside the module's set-up errors. */
   alsoBadInput?: (error: unknown) => boolean;
+  /** Where the engine's own HTTP traffic goes (its server's ingress): passed through, never played as the agent's. */
+  ownOrigins?: (spec: Spec) => string[];
 }
 
 export function runModuleChild<Spec extends { traffic?: ModuleTraffic }, Loaded extends BundledModule = BundledModule>(child: ModuleChild<Spec, Loaded>, loaded?: Loaded): void {
@@ -41,7 +43,7 @@ export function runModuleChild<Spec extends { traffic?: ModuleTraffic }, Loaded 
         (spec, { emit, onPick }) => {
           const stateDir = requiredVariable(ENV.stateDir);
           const life = () => child.life({ spec, ...(loaded === undefined ? {} : { loaded }), stateDir, lifeIndex: Number(requiredVariable(ENV.life)), picks: picksFromVariable(child.env.picks), emit, onPick });
-          return lifeWithTraffic(spec.traffic, stateDir, emit, life);
+          return lifeWithTraffic(spec.traffic, { stateDir, emit, passThrough: child.ownOrigins?.(spec) ?? [] }, life);
         },
         { badInputExit: (error) => (error instanceof UserModuleSetupError || child.alsoBadInput?.(error) ? EXIT_BAD_SETUP : undefined) },
       ),

@@ -16,8 +16,15 @@ import { SERVICE_LEDGER_FILE } from '../traffic/service-ledger.js';
 import { UserModuleSetupError } from './setup-error.js';
 import type { ModuleTraffic } from './traffic-target.js';
 
+/** Where the life runs: its state folder, its events, and the origins of its engine's own traffic (passed through). */
+export interface TrafficLifePlace {
+  stateDir: string;
+  emit: EmitEvent;
+  passThrough: readonly string[];
+}
+
 /** Runs `life` with its traffic played (or as it is, without a cassette). */
-export async function lifeWithTraffic<T>(traffic: ModuleTraffic | undefined, stateDir: string, emit: EmitEvent, life: () => Promise<T>): Promise<T> {
+export async function lifeWithTraffic<T>(traffic: ModuleTraffic | undefined, { stateDir, emit, passThrough }: TrafficLifePlace, life: () => Promise<T>): Promise<T> {
   if (traffic === undefined) return life();
   const replaying = existsSync(traffic.file);
   const cassette = replaying ? cassetteOf(traffic) : undefined;
@@ -29,6 +36,7 @@ export async function lifeWithTraffic<T>(traffic: ModuleTraffic | undefined, sta
     emit,
     modelUrls: traffic.modelUrls,
     idempotencyHeaders: traffic.idempotencyHeaders,
+    passThrough,
   });
   try {
     return await Promise.race([life(), session.failure]);

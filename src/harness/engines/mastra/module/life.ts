@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Workflow } from '@mastra/core/workflows';
 import { BatchGate } from '../../../interleaving.js';
 import type { ModuleLifeInputs } from '../../../user-module/child-main.js';
-import { exportedFunction, moduleOfLife, userCall } from '../../../user-module/load.js';
+import { effectsReader, exportedFunction, moduleOfLife, userCall } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
 import { runAndReadBack } from '../../../user-module/stores.js';
 // The kinds this life emits, known where they are labelled.
@@ -37,7 +37,7 @@ export async function runMastraModuleLife(inputs: ModuleLifeInputs<MastraModuleS
   const module = await moduleOfLife(inputs.loaded, spec.module, spec.moduleArg);
   const createWorkflow = exportedFunction(module, spec.workflowExport, spec.moduleArg);
   // Optional: without it the run is judged on its result alone.
-  const readEffects = typeof module[spec.effectsExport] === 'function' ? exportedFunction(module, spec.effectsExport, spec.moduleArg) : () => [];
+  const readEffects = effectsReader(module, spec.effectsExport, spec.moduleArg);
   const dataDir = join(stateDir, MASTRA_MODULE_FILES.data);
   mkdirSync(dataDir, { recursive: true });
   const ctx: MastraModuleContext = { dataDir, runId: MODULE_RUN_ID };

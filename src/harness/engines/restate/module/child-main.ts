@@ -9,5 +9,5 @@ import { runRestateModuleLife } from './life.js';
 import { RESTATE_MODULE_ENV, type RestateModuleRunFile } from './spec.js';
 
 export function startModuleChild(loaded?: BundledModule): void {
-  runModuleChild<RestateModuleRunFile>({ env: RESTATE_MODULE_ENV, life: runRestateModuleLife }, loaded);
+  runModuleChild<RestateModuleRunFile>({ env: RESTATE_MODULE_ENV, life: runRestateModuleLife, ownOrigins: (spec) => [spec.ingressUrl, spec.adminUrl] }, loaded);
 }

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import * as restate from '@restatedev/restate-sdk';
 import { BatchGate } from '../../../interleaving.js';
 import type { EmitEvent } from '../../../process/child-main.js';
-import { exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
+import { effectsReader, exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
 import { runAndReadBack } from '../../../user-module/stores.js';
 import { invocationResult, registerUnlessKnown, sendOnce } from '../client.js';
@@ -85,7 +85,7 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
   const { spec, stateDir, emit } = inputs;
   const module = await moduleOfLife(inputs.loaded, spec.module, spec.moduleArg);
   const createService = exportedFunction(module, spec.serviceExport, spec.moduleArg);
-  const readEffects = exportedFunction(module, spec.effectsExport, spec.moduleArg);
+  const readEffects = effectsReader(module, spec.effectsExport, spec.moduleArg);
   const dataDir = join(stateDir, RESTATE_MODULE_FILES.data);
   mkdirSync(dataDir, { recursive: true });
   const ctx: RestateModuleContext = { dataDir };

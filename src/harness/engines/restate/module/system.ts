@@ -17,6 +17,7 @@ import { siblingModule } from '../../../process/package-paths.js';
 import { runEngineLife } from '../../../process/process-life.js';
 import type { WholeRunTier } from '../../../process/whole-run.js';
 import { userModuleChildBundle } from '../../../user-module/bundle.js';
+import { TRAFFIC_KILL_POINTS } from '../../../traffic/event-kinds.js';
 import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
@@ -43,7 +44,7 @@ const EXTERNAL = ['@restatedev/*'];
 export const RESTATE_MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer'];
 
 /** The kinds of event a user's service can be killed right after. */
-export const RESTATE_MODULE_KILL_POINTS = [RUN_START.kind, RUN_RETURN.kind, STEP_RECORDED.kind, INVOCATION_DONE.kind] as const;
+export const RESTATE_MODULE_KILL_POINTS = [RUN_START.kind, RUN_RETURN.kind, STEP_RECORDED.kind, INVOCATION_DONE.kind, ...TRAFFIC_KILL_POINTS] as const;
 
 export interface RestateModuleOptions extends UserModuleOptions {
   serviceExport?: string;
@@ -98,7 +99,7 @@ function moduleTier(spec: RestateModuleSpec, server: () => Promise<RestateServer
       const runFile: RestateModuleRunFile = { ...spec, ingressUrl, adminUrl, run };
       const what = `${spec.moduleArg} life ${request.lifeIndex}`;
       if (livesIn === 'in-process') return lifeInProcess(runFile, request, what);
-      const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: EXTERNAL });
+      const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: EXTERNAL, traffic: spec.traffic !== undefined });
       const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
       const child = { engine: 'Restate', bundle, runFileVariable: RESTATE_MODULE_ENV.run, picksVariable: RESTATE_MODULE_ENV.picks, timeoutVariable: RESTATE_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
       return runEngineLife(child, request, what, runFile);
@@ -107,7 +108,9 @@ function moduleTier(spec: RestateModuleSpec, server: () => Promise<RestateServer
   };
 }
 
-export function restateModuleSystem(spec: RestateModuleSpec, livesIn: RestateLivesIn = DEFAULT_RESTATE_TIER): SystemUnderTest {
+export function restateModuleSystem(spec: RestateModuleSpec, asked: RestateLivesIn = DEFAULT_RESTATE_TIER): SystemUnderTest {
+  // The interception of a life's traffic holds its whole thread: a cassette's lives are processes.
+  const livesIn: RestateLivesIn = spec.traffic === undefined ? asked : 'process';
   return moduleSystem({
     engine: 'restate',
     option: '--restate',
@@ -116,7 +119,7 @@ export function restateModuleSystem(spec: RestateModuleSpec, livesIn: RestateLiv
       ...(spec.serviceExport === DEFAULT_SERVICE_EXPORT ? [] : [['--service-export', spec.serviceExport] as const]),
       ...(spec.effectsExport === DEFAULT_RESTATE_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
       ...(spec.handler === undefined ? [] : [['--handler', spec.handler] as const]),
-      ...(livesIn === DEFAULT_RESTATE_TIER ? [] : [['--tier', livesIn] as const]),
+      ...(livesIn === DEFAULT_RESTATE_TIER || spec.traffic !== undefined ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the service',
     tier: livesIn,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { start } from 'workflow/api';
 import type { EmitEvent } from '../../../process/child-main.js';
-import { exportedFunction, moduleOfLife, type BundledModule } from '../../../user-module/load.js';
+import { effectsReader, exportedFunction, moduleOfLife, type BundledModule } from '../../../user-module/load.js';
 import { runAndReadBack } from '../../../user-module/stores.js';
 import { BUNDLE_FILES } from '../run-spec.js';
 import { runInWorld, type WorldHandlers } from '../world-run.js';
@@ -39,7 +39,7 @@ export async function loadModuleBundles(dir: string): Promise<WorldHandlers> {
 export async function runVercelModuleLife(inputs: VercelModuleLifeInputs): Promise<null> {
   const { spec, stateDir } = inputs;
   const module = await moduleOfLife(inputs.loaded, spec.module, spec.moduleArg);
-  const readEffects = exportedFunction(module, spec.effectsExport, spec.moduleArg);
+  const readEffects = effectsReader(module, spec.effectsExport, spec.moduleArg);
   const dataDir = join(stateDir, VW_MODULE_FILES.data);
   mkdirSync(dataDir, { recursive: true });
   // Before the world starts: a resumed run's steps run as soon as it does.
