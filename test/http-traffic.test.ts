@@ -15,6 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), 'killpoint-http-traffic-'));
 const agent = (name: string, cassette: string, ...rest: string[]) => ['check', '--langgraph', `${EXAMPLE}/src/${name}.ts`, '--input', `${EXAMPLE}/input.json`, '--cassette', cassette, ...rest];
 const recorded = join(dir, 'agent.json');
 const RESTATE = 'test/fixtures/restate-modules';
+const vercel = (keyed: boolean, ...rest: string[]) => ['check', '--vercel-workflow', 'test/fixtures/vercel-modules/workflows/http-refund.ts', '--input', JSON.stringify({ orderId: 'A-17', keyed }), '--cassette', join(dir, `vercel-${keyed}.json`), ...rest];
 const service = (name: string, ...rest: string[]) => ['check', '--restate', `${RESTATE}/${name}.ts`, '--input', `${RESTATE}/http-input.json`, '--cassette', join(dir, `${name}.json`), ...rest];
 let standIns: StandIns;
 let askedWhileRecording = 0;
@@ -29,6 +30,10 @@ beforeAll(async () => {
     const r = await runMain(service(name, '--schedule', '-1'));
     expect(r.status, r.err.join('\n')).toBe(0);
   }
+  for (const keyed of [false, true]) {
+    const r = await runMain(vercel(keyed, '--schedule', '-1'));
+    expect(r.status, r.err.join('\n')).toBe(0);
+  }
   askedWhileRecording = standIns.asked.length;
   await standIns.stop();
 }, 300_000);
@@ -40,7 +45,7 @@ afterAll(() => {
 
 describe('recorded once, then offline', () => {
   test('the recording runs alone asked the stand-ins: the graph\'s three model calls, the order read, the refund; each service\'s read and refund', () => {
-    const services = ['GET /v1/orders/A-17', 'POST /v1/refunds', 'GET /v1/orders/A-17', 'POST /v1/refunds'];
+    const services = Array.from({ length: 4 }, () => ['GET /v1/orders/A-17', 'POST /v1/refunds']).flat();
     expect(standIns.asked.slice(0, askedWhileRecording)).toEqual(['POST /v1/chat/completions', 'GET /v1/orders/A-17', 'POST /v1/chat/completions', 'POST /v1/refunds', 'POST /v1/chat/completions', ...services]);
     const cassette = readFileSync(recorded, 'utf8');
     expect(cassette).not.toMatch(/authorization|stand-in-secret/i);
@@ -73,6 +78,21 @@ describe('a Restate service that calls the shop with fetch', () => {
     const r = await runMain(service('http-keyed', '--schedule', atTheCommit()));
     expect(r.out.join('\n')).toContain('what differs from the baseline:\n    nothing');
     expect(r.status, r.err.join('\n')).toBe(0);
+    expect(standIns.asked).toHaveLength(askedWhileRecording);
+  }, 180_000);
+});
+
+// A Vercel workflow's steps call the shop; its local world's own work does not go over HTTP here.
+describe('a Vercel workflow whose steps call the shop with fetch', () => {
+  const atTheCommit = () => `service-commit[POST 127.0.0.1:${new URL(standIns.env.SHOP_URL!).port}/v1/refunds]`;
+
+  test('unkeyed, killed at the shop\'s commit of the refund, it refunds twice; keyed by the run and the step, it does not', async () => {
+    const unkeyed = await runMain(vercel(false, '--schedule', atTheCommit()));
+    expect(unkeyed.out.join('\n')).toMatch(/POST 127\.0\.0\.1:\d+\/v1\/refunds committed twice \(\{"cents":4200,"order":"A-17"\}\)/);
+    expect(unkeyed.status).toBe(1);
+    const keyed = await runMain(vercel(true, '--schedule', atTheCommit()));
+    expect(keyed.out.join('\n')).toContain('what differs from the baseline:\n    nothing');
+    expect(keyed.status, keyed.err.join('\n')).toBe(0);
     expect(standIns.asked).toHaveLength(askedWhileRecording);
   }, 180_000);
 });

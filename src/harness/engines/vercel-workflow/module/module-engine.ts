@@ -1,6 +1,7 @@
 // A user's own Vercel workflow, as the command line, the API and the vitest helper name it.
 
 import type { ModuleEngine } from '../../../engine.js';
+import { TRAFFIC_FLAGS } from '../../../user-module/module-engine.js';
 import { vercelModuleSpec, vercelModuleSystem, type VercelModuleOptions } from './system.js';
 
 export const vercelModuleEngine: ModuleEngine = {
@@ -8,6 +9,6 @@ export const vercelModuleEngine: ModuleEngine = {
   vitestField: 'vercelWorkflow',
   kind: 'your own Vercel workflow',
   exports: 'a "use workflow" function and readEffects(ctx)',
-  flags: [{ flag: '--workflow-export', field: 'workflowExport', value: 'NAME', expected: 'the name of the export that registers the workflow' }],
+  flags: [{ flag: '--workflow-export', field: 'workflowExport', value: 'NAME', expected: 'the name of the export that registers the workflow' }, ...TRAFFIC_FLAGS],
   system: (options, tier) => vercelModuleSystem(vercelModuleSpec(options as VercelModuleOptions), tier),
 };

@@ -23,6 +23,8 @@ import { lifeTimeoutFrom } from '../../../life-time-limit.js';
 import type { VercelLivesIn } from '../tier.js';
 import type { VercelModuleLifeJob } from './in-process-life.js';
 import { BUNDLE_VARIABLE, userModuleChildBundle } from '../../../user-module/bundle.js';
+import { SERVICE_LEDGER_FILE } from '../../../traffic/service-ledger.js';
+import { TRAFFIC_KILL_POINTS } from '../../../traffic/event-kinds.js';
 import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
@@ -49,7 +51,7 @@ export const DEFAULT_VERCEL_MODULE_TIER: VercelLivesIn = 'in-process';
 export const VW_MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer'];
 
 /** The kinds of event a user's workflow can be killed right after. */
-export const VW_MODULE_KILL_POINTS = [RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, STEP_RETURNED, STEP_RECORDED, RUN_COMPLETED].map((k) => k.kind);
+export const VW_MODULE_KILL_POINTS = [...[RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, STEP_RETURNED, STEP_RECORDED, RUN_COMPLETED].map((k) => k.kind), ...TRAFFIC_KILL_POINTS];
 
 export interface VercelModuleOptions extends UserModuleOptions {
   workflowExport?: string;
@@ -127,7 +129,7 @@ async function lifeInProcess(spec: VercelModuleSpec, runFile: VercelModuleRunFil
 
 /** One life in a child process killed with SIGKILL. */
 async function lifeInAProcess(spec: VercelModuleSpec, runFile: VercelModuleRunFile, request: TierLifeRequest, what: string): Promise<TierLife> {
-  const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: SDK_PACKAGES });
+  const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: SDK_PACKAGES, traffic: spec.traffic !== undefined });
   const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
   const child = { engine: 'Vercel Workflow', bundle, runFileVariable: VW_MODULE_ENV.run, picksVariable: VW_MODULE_ENV.picks, timeoutVariable: VW_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
   return runEngineLife(child, request, what, runFile);
@@ -147,6 +149,7 @@ export function vercelModuleTier(spec: VercelModuleSpec, livesIn: VercelLivesIn,
     files: [
       { name: VW_MODULE_FILES.world, kind: 'names' },
       { name: VW_MODULE_FILES.data, kind: 'names' },
+      { name: SERVICE_LEDGER_FILE, kind: 'bytes' },
     ],
     outside: WORLD_AND_DATA,
     ...(inProcess ? { cutsInOneLife: true } : {}),
@@ -160,7 +163,9 @@ export function vercelModuleTier(spec: VercelModuleSpec, livesIn: VercelLivesIn,
   };
 }
 
-export function vercelModuleSystem(spec: VercelModuleSpec, livesIn: VercelLivesIn = DEFAULT_VERCEL_MODULE_TIER, variant: VercelModuleVariant = {}): SystemUnderTest {
+export function vercelModuleSystem(spec: VercelModuleSpec, asked: VercelLivesIn = DEFAULT_VERCEL_MODULE_TIER, variant: VercelModuleVariant = {}): SystemUnderTest {
+  // The interception of a life's traffic holds its whole thread: a cassette's lives are processes.
+  const livesIn: VercelLivesIn = spec.traffic === undefined ? asked : 'process';
   const tier = vercelModuleTier(spec, livesIn, variant);
   return moduleSystem({
     engine: 'vercel-workflow',
@@ -169,7 +174,7 @@ export function vercelModuleSystem(spec: VercelModuleSpec, livesIn: VercelLivesI
     options: [
       ...(spec.workflowExport === undefined ? [] : [['--workflow-export', spec.workflowExport] as const]),
       ...(spec.effectsExport === DEFAULT_VW_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
-      ...(livesIn === DEFAULT_VERCEL_MODULE_TIER ? [] : [['--tier', livesIn] as const]),
+      ...(livesIn === DEFAULT_VERCEL_MODULE_TIER || spec.traffic !== undefined ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the workflow',
     // Named by its function, as the builder found it: a module is often index.ts.
