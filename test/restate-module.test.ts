@@ -46,6 +46,28 @@ describe('a refund service of your own', () => {
   }, 300_000);
 });
 
+// A saga: the hotel fails for good (TerminalError), the flight is cancelled, and the invocation
+// ends in that error. The error is the run's outcome, in the answer's place (before, the run never
+// killed "did not finish": exit 2); its compensation is an effect like any other.
+describe('a booking saga that ends in a TerminalError after compensating', () => {
+  const saga = (name: string, ...rest: string[]) => ['check', '--restate', `${FIXTURES}/${name}.ts`, '--input', '{"trip":"Lisbon"}', ...rest];
+
+  test('keyed by the invocation id and the step: every kill point holds, each recovery ending in the same error', async () => {
+    const r = await runMain(saga('saga-keyed'));
+    expect(r.err.join('\n')).not.toContain('did not finish');
+    expect(r.out.join('\n')).toContain('every promised check holds');
+    expect(r.status).toBe(0);
+  }, 300_000);
+
+  test('unkeyed, a kill right after the compensation ran cancels the flight twice', async () => {
+    const r = await runMain(saga('saga-unkeyed', '--schedule', 'run-return[step 2]'));
+    const stdout = r.out.join('\n');
+    expect(stdout).toContain('step 2 (cancel-flight): ctx.run returned   <-- KILL');
+    expect(stdout).toContain('cancel flight Lisbon committed twice');
+    expect(r.status).toBe(1);
+  }, 300_000);
+});
+
 describe('the command line', () => {
   test('--restate with --input, exit 1 at the kill point that repeats the refund, with the line that replays it', async () => {
     const r = await runMain(['check', '--restate', `${FIXTURES}/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'run-return[step 0]']);

@@ -48,13 +48,18 @@ export interface RunToItsOutput {
   output: () => Promise<unknown>;
   /** Said once the output is recorded, before the effects are read (the engine's own event). */
   recorded?: () => void;
+  /**
+   * The run's output when it ended in an error it means to end in (a saga's TerminalError, after
+   * its compensations), as the answer's text; undefined for an error that is a crash.
+   */
+  endedInError?: (error: unknown) => string | undefined;
 }
 
 /**
  * Runs a user's module to its output and writes back what the run did: the effects its module
- * reports, and the output as the answer (a string as it is, anything else as canonical JSON). A
- * life that stops on an error has still done what it did: its effects are written before the error
- * goes on, and the verdict reads them.
+ * reports, and the output as the answer (a string as it is, anything else as canonical JSON). An
+ * error the run means to end in is its output, named. A life that stops on any other error has
+ * still done what it did: its effects are written before the error goes on, and the verdict reads them.
  */
 export async function runAndReadBack(run: RunToItsOutput): Promise<void> {
   const readBack = async (output: unknown): Promise<void> =>
@@ -67,8 +72,11 @@ export async function runAndReadBack(run: RunToItsOutput): Promise<void> {
   try {
     output = await run.output();
   } catch (error) {
-    await readBack(undefined).catch(() => undefined);
-    throw error;
+    output = run.endedInError?.(error);
+    if (output === undefined) {
+      await readBack(undefined).catch(() => undefined);
+      throw error;
+    }
   }
   run.recorded?.();
   await readBack(output);

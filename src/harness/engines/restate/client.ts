@@ -109,5 +109,21 @@ export async function invocationResult(ingressUrl: string, adminUrl: string, inv
     error.name = 'ConversationRejected';
     throw error;
   }
-  throw new Error(`restate: invocation ${invocationId} failed (HTTP ${response.status}): ${message}`);
+  throw new InvocationFailed(`restate: invocation ${invocationId} failed (HTTP ${response.status}): ${message}`, message, text);
+}
+
+/**
+ * An invocation that Restate ended in failure: its handler threw a TerminalError (a saga's end,
+ * after its compensations), or its attempts ran out. `failure` is Restate's message for it, `body`
+ * the answer as it came.
+ */
+export class InvocationFailed extends Error {
+  constructor(
+    message: string,
+    readonly failure: string,
+    readonly body: string,
+  ) {
+    super(message);
+    this.name = 'InvocationFailed';
+  }
 }

@@ -27,7 +27,7 @@ import type { EmitEvent } from '../../../process/child-main.js';
 import { effectsReader, exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
 import { runAndReadBack } from '../../../user-module/stores.js';
-import { invocationResult, registerUnlessKnown, sendOnce } from '../client.js';
+import { InvocationFailed, invocationResult, registerUnlessKnown, sendOnce } from '../client.js';
 import { contextWithRun } from '../context-with-run.js';
 import { RETRY_POLICY } from '../run-spec.js';
 import { RESTATE_MODULE_FILES, type RestateModuleContext, type RestateModuleRunFile } from './spec.js';
@@ -144,6 +144,8 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
     effectsExport: spec.effectsExport,
     output: () => invocationResult(spec.ingressUrl, spec.adminUrl, invocationId),
     recorded: () => emit({ kind: 'invocation-done' }),
+    // Restate ends an invocation in failure only for good: its handler threw a TerminalError.
+    endedInError: (error) => (error instanceof InvocationFailed ? `ended in error: ${error.failure}` : undefined),
   });
   return null;
 }
