@@ -99,6 +99,21 @@ test('a module written as CommonJS, or in a .cts or .mts file, checks without er
 // The killpoint binary itself, kept so that its exit status and its one stderr line (nothing else
 // on stderr) stay proven end to end for --dbos, with PGlite started in its process and stopped so
 // that it exits.
+// A saga: the hotel step fails, the flight is cancelled, and the workflow ends in that error, which
+// DBOS records as its outcome. killpoint takes it in the answer's place (before, the run never
+// killed "did not finish": exit 2); the compensation is an effect like any other.
+test('a booking saga that throws after compensating: keyed, every kill point holds; unkeyed, a kill after the cancel returned cancels twice', async () => {
+  const saga = (name: string, ...rest: string[]) => ['check', '--dbos', `${FIXTURES}/${name}.ts`, '--input', '{"trip":"Lisbon"}', ...rest];
+  const keyed = await runMain(saga('saga-keyed'));
+  expect(keyed.err.join('\n')).not.toContain('did not finish');
+  expect(keyed.out.join('\n')).toContain('every promised check holds');
+  expect(keyed.status).toBe(0);
+  const unkeyed = await runMain(saga('saga-unkeyed', '--schedule', 'step-return[step 2]'));
+  expect(unkeyed.out.join('\n')).toContain('step 2 (cancel-flight): returned   <-- KILL');
+  expect(unkeyed.out.join('\n')).toContain('cancel flight Lisbon committed twice');
+  expect(unkeyed.status).toBe(1);
+}, 300_000);
+
 test('a module whose createWorkflow returns something other than a registered workflow is bad input, in one line', () => {
   const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin', 'killpoint.mjs'), 'check', '--dbos', `${FIXTURES}/not-a-workflow.ts`, '--input', `${FIXTURES}/input.json`], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
   expect(r.stderr).toMatch(/createWorkflow\(ctx\) returned string: expected the workflow function DBOS\.registerWorkflow returned/);

@@ -52,7 +52,7 @@ export interface RunToItsOutput {
    * The run's output when it ended in an error it means to end in (a saga's TerminalError, after
    * its compensations), as the answer's text; undefined for an error that is a crash.
    */
-  endedInError?: (error: unknown) => string | undefined;
+  endedInError?: (error: unknown) => Promise<string | undefined> | string | undefined;
 }
 
 /**
@@ -72,7 +72,7 @@ export async function runAndReadBack(run: RunToItsOutput): Promise<void> {
   try {
     output = await run.output();
   } catch (error) {
-    output = run.endedInError?.(error);
+    output = await run.endedInError?.(error);
     if (output === undefined) {
       await readBack(undefined).catch(() => undefined);
       throw error;

@@ -91,8 +91,19 @@ export async function runDbosModuleLife(inputs: DbosModuleLifeInputs): Promise<n
     effectsExport: spec.effectsExport,
     output: () => handle.getResult({ pollingIntervalMs: RESULT_POLLING_MS }),
     recorded: () => emit({ kind: 'workflow-recorded' }),
+    endedInError: (error) => recordedError(run.workflowId, error),
   });
   return null;
+}
+
+/**
+ * The error the workflow ended in, as DBOS recorded it (a saga that throws after compensating): the
+ * run's outcome, named by its class and message; undefined for any other error (a crash).
+ */
+async function recordedError(workflowId: string, error: unknown): Promise<string | undefined> {
+  const status = await DBOS.getWorkflowStatus(workflowId).catch(() => null);
+  if (status?.status !== 'ERROR') return undefined;
+  return `ended in error: ${(error as Error).name}: ${(error as Error).message}`;
 }
 
 /** The workflows earlier lives in this process were given. */
