@@ -45,6 +45,20 @@ describe('a refund workflow of your own', () => {
   }, 300_000);
 });
 
+// A saga: the hotel step fails for good (FatalError), the flight is cancelled, and the run ends in
+// run_failed. That error is the run's outcome, in the answer's place (before, the run never killed
+// "did not finish": exit 2); the compensation is an effect like any other.
+test('a booking saga that throws after compensating: keyed, every kill point holds; unkeyed, a kill after the cancel returned cancels twice', async () => {
+  const saga = (keyed: boolean, ...rest: string[]) => ['check', '--vercel-workflow', `${FIXTURES}/workflows/booking-saga.ts`, '--input', JSON.stringify({ trip: 'Lisbon', keyed }), ...rest];
+  const keyed = await runMain(saga(true));
+  expect(keyed.err.join('\n')).not.toContain('did not finish');
+  expect(keyed.out.join('\n')).toContain('every promised check holds');
+  expect(keyed.status).toBe(0);
+  const unkeyed = await runMain(saga(false, '--schedule', 'step-returned[step 2]'));
+  expect(unkeyed.out.join('\n')).toContain('cancel flight Lisbon committed twice');
+  expect(unkeyed.status).toBe(1);
+}, 300_000);
+
 describe('the command line', () => {
   test('--vercel-workflow with --input: exit 1 at the step that repeats the refund, with the line that replays it', async () => {
     const r = await runMain(['check', '--vercel-workflow', `${FIXTURES}/workflows/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'step-returned[step 0]']);

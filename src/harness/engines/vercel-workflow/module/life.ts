@@ -62,6 +62,9 @@ export async function runVercelModuleLife(inputs: VercelModuleLifeInputs): Promi
         stepReturns: true,
         ...(inputs.holdWorld === undefined ? {} : { holdWorld: inputs.holdWorld }),
       }),
+    // The run ended in run_failed: its workflow threw (a saga, after compensating). The SDK keeps
+    // the error's message, not its class.
+    endedInError: (error) => ((error as Error | undefined)?.name === 'WorkflowRunFailedError' ? `ended in error: ${((error as Error).cause as Error | undefined)?.message ?? (error as Error).message}` : undefined),
   });
   return null;
 }
