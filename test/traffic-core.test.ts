@@ -12,7 +12,7 @@ import { trafficRole, writeName, type HttpRequestRecord, type HttpResponseRecord
 import { idempotencyKeyOf } from '../src/harness/traffic/idempotency.js';
 import { isModelCall } from '../src/harness/traffic/model-apis.js';
 import { Recording, Replay } from '../src/harness/traffic/replay.js';
-import { keptHeaders, keptUrl } from '../src/harness/traffic/secrets.js';
+import { keptBody, keptHeaders, keptUrl } from '../src/harness/traffic/secrets.js';
 import { SERVICE_LEDGER_FILE, ServiceLedger } from '../src/harness/traffic/service-ledger.js';
 
 const work = mkdtempSync(join(tmpdir(), 'killpoint-traffic-'));
@@ -32,6 +32,15 @@ describe('what a recording keeps of a request', () => {
     );
     expect(headers).toEqual({ 'content-type': 'application/json', 'idempotency-key': 'run-1:refund', 'openai-organization': 'org', 'x-refund-key': 'r' });
     expect(keptUrl('https://maps.example/geo?q=Lyon&api_key=abc&access_token=t')).toBe('https://maps.example/geo?q=Lyon');
+    expect(keptUrl('https://acct.blob.example/c/f?sv=2024&sig=s3cr3t&code=k')).toBe('https://acct.blob.example/c/f?sv=2024');
+    // A credential header stays out even when named as the idempotency header.
+    expect(keptHeaders([['Authorization', 'Bearer sk-live']], ['Authorization'])).toEqual({});
+  });
+
+  test('a JSON body keeps its credential fields in place with their values left out; other bodies as they are', () => {
+    expect(JSON.parse(keptBody('{"grant_type":"client_credentials","client_secret":"cs","nested":{"api_key":"k","max_tokens":5}}'))).toEqual({ grant_type: 'client_credentials', client_secret: '[left out]', nested: { api_key: '[left out]', max_tokens: 5 } });
+    expect(keptBody('{"order":"A-17","cents":4200}')).toBe('{"order":"A-17","cents":4200}');
+    expect(keptBody('data: {"token":"t"}\n\n')).toBe('data: {"token":"t"}\n\n');
   });
 
   test('a request is a model call by its API\'s shape, or under a URL the user names; else a read or a write by its method', () => {
@@ -54,6 +63,8 @@ describe('the services killpoint plays: a write committed, then answered', () =>
       { kind: 'POST', target: 'shop.example/v1/refunds', args: '{"cents":4200,"order":"A-17"}', key: null },
       { kind: 'POST', target: 'shop.example/v1/refunds', args: '{"cents":4200,"order":"A-17"}', key: null },
     ]);
+    // Reads see the services as after one refund, as the recording saw them: the repeat is the bug, not a new state.
+    expect(ledger.distinctCommittedCount).toBe(1);
   });
 
   test('a key seen before returns the first answer and commits nothing, in a later life too (the ledger is a file of the run\'s state)', () => {
@@ -65,7 +76,7 @@ describe('the services killpoint plays: a write committed, then answered', () =>
     const again = nextLife.answer({ ...keyed, body: '{"cents":4200,"order":"A-17"}' }, { ...created, chunks: ['{"id":"re_2"}'] });
     expect(again).toEqual({ outcome: 'repeat-answered', response: created });
     expect(nextLife.committedWrites()).toHaveLength(1);
-    expect(nextLife.committedCount).toBe(1);
+    expect(nextLife.distinctCommittedCount).toBe(1);
   });
 
   test('a key made anew in every life (a random id) never matches: done twice', () => {
@@ -124,10 +135,16 @@ describe('answers from the recording', () => {
     expect(replay.answer('write', refund({}, '{"order":"A-18","cents":4200}'), 1)).toBeNull();
   });
 
-  test('the recording keeps one entry per distinct exchange, reads once per state of the services', () => {
+  test('the recording keeps every exchange in order; a request asked again gets the next answer recorded for it, then the last', () => {
     const recording = new Recording();
-    for (const e of [entry('read', order, 'a', 0), entry('read', order, 'a', 0), entry('read', order, 'b', 1), entry('write', refund(), 'r'), entry('write', refund(), 'r')]) recording.add(e);
-    expect(recording.exchanges.map((e) => [e.role, e.afterWrites])).toEqual([['read', 0], ['read', 1], ['write', 0]]);
+    const busy = { status: 429, headers: {}, chunks: ['slow down'] };
+    const model = { method: 'POST', url: 'https://api.openai.com/v1/chat/completions', headers: {}, body: '{"messages":[]}' };
+    for (const e of [{ ...entry('model', model, 'x'), response: busy }, entry('model', model, 'ok'), entry('read', order, 'pending', 0), entry('read', order, 'done', 0)]) recording.add(e);
+    expect(recording.exchanges.map((e) => [e.role, e.response.chunks[0]])).toEqual([['model', 'slow down'], ['model', 'ok'], ['read', 'pending'], ['read', 'done']]);
+    // An SDK's retry after the 429 gets the 200 that followed; a poll gets "pending", then "done", then "done".
+    const replay = new Replay(recording.exchanges);
+    expect([0, 1, 2].map(() => replay.answer('model', model, 0)?.status)).toEqual([429, 200, 200]);
+    expect([0, 1, 2].map(() => replay.answer('read', order, 0)?.chunks[0])).toEqual(['pending', 'done', 'done']);
   });
 });
 
@@ -148,6 +165,9 @@ describe('the cassette file', () => {
     ['another module', JSON.stringify({ ...cassette, recordedFor: { ...recordedFor, module: 'src/other.ts' } }), /recorded for module "src\/other\.ts", not src\/agent\.ts/],
     ['another input', JSON.stringify({ ...cassette, recordedFor: { ...recordedFor, input: 'sha256:2' } }), /recorded for src\/agent\.ts with another input \(digest sha256:2, now sha256:1\)/],
     ['an exchange without a role', JSON.stringify({ ...cassette, exchanges: [{ ...cassette.exchanges[0], role: 'other' }] }), /exchanges\[0\]\.role is "other": expected model, read or write/],
+    ['a URL that is not one', JSON.stringify({ ...cassette, exchanges: [{ ...cassette.exchanges[0], request: { ...order, url: 'shop/v1' } }] }), /exchanges\[0\]\.request\.url is not a URL: "shop\/v1"/],
+    ['a status no answer has', JSON.stringify({ ...cassette, exchanges: [{ ...cassette.exchanges[0], response: { status: 42, headers: {}, chunks: [''] } }] }), /exchanges\[0\]\.response\.status should be an HTTP status from 200 to 599, got 42/],
+    ['headers that are not strings', JSON.stringify({ ...cassette, exchanges: [{ ...cassette.exchanges[0], response: { status: 200, headers: { a: 1 }, chunks: [''] } }] }), /exchanges\[0\]\.response\.headers should be an object of strings/],
   ])('%s: refused, naming the file and what is wrong', (_, text, message) => {
     const file = join(work, 'bad.json');
     writeFileSync(file, text);

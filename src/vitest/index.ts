@@ -78,7 +78,7 @@ interface OwnModuleOptions extends SuiteOptions {
   resume?: unknown[];
   resumeFile?: string;
   /**
-   * The agent's HTTP traffic, kept in your repository (LangGraph and DBOS modules): when the file is
+   * The agent's HTTP traffic, kept in your repository (LangGraph, DBOS, Restate and Vercel Workflow modules): when the file is
    * missing, one run never killed goes to the real endpoints and writes it; when it is there, every
    * life is answered from it, and the writes the services committed are the module's effects.
    */

@@ -4,6 +4,7 @@
 // with what it was recorded for, so that a cassette of another module or input is refused by name
 // rather than replayed into a divergence.
 
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { HttpExchange, TrafficRole } from './exchange.js';
 
@@ -62,8 +63,20 @@ function mustBeEntry(file: string, e: unknown, i: number): void {
   if (entry === null || typeof entry !== 'object') throw new CassetteError(`${where} should be an object`);
   if (entry.role !== 'model' && entry.role !== 'read' && entry.role !== 'write') throw new CassetteError(`${where}.role is ${JSON.stringify(entry.role)}: expected model, read or write`);
   if (typeof entry.request?.method !== 'string' || typeof entry.request.url !== 'string' || typeof entry.request.body !== 'string') throw new CassetteError(`${where}.request should have a method, a url and a body (strings)`);
-  if (typeof entry.response?.status !== 'number' || !Array.isArray(entry.response.chunks)) throw new CassetteError(`${where}.response should have a status (a number) and chunks (a list)`);
+  if (!URL.canParse(entry.request.url)) throw new CassetteError(`${where}.request.url is not a URL: ${JSON.stringify(entry.request.url)}`);
+  const status = entry.response?.status;
+  if (!Number.isInteger(status) || status! < 200 || status! > 599) throw new CassetteError(`${where}.response.status should be an HTTP status from 200 to 599, got ${JSON.stringify(status)}`);
+  if (!Array.isArray(entry.response!.chunks) || !entry.response!.chunks.every((c) => typeof c === 'string')) throw new CassetteError(`${where}.response.chunks should be a list of strings`);
+  for (const part of ['request', 'response'] as const) {
+    const headers = entry[part]!.headers as unknown;
+    if (headers === null || typeof headers !== 'object' || Object.values(headers).some((v) => typeof v !== 'string')) throw new CassetteError(`${where}.${part}.headers should be an object of strings`);
+  }
   if (!Number.isInteger(entry.afterWrites) || entry.afterWrites! < 0) throw new CassetteError(`${where}.afterWrites should be a whole number >= 0`);
+}
+
+/** What names a cassette's bytes: the lives of a check replay the cassette its parent read, no other. */
+export function cassetteDigest(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 }
 
 /** Writes the cassette, two-space indented with a newline at the end (a file for the repository). */

@@ -2,7 +2,7 @@
 // headers that are not secrets, its body as text) and the answer it got (status, headers, the body
 // chunk by chunk, so that a streamed reply is replayed in the chunks it came in). The agent's traffic
 // is sorted in three: calls to a hosted model (matched by their conversation), reads of a service
-// (GET, HEAD: answered from the recording) and writes (POST, PUT, PATCH, DELETE: committed to the
+// (GET, HEAD, OPTIONS: answered from the recording) and writes (POST, PUT, PATCH, DELETE: committed to the
 // run's service ledger, then answered).
 
 import { canonicalJson } from '../../model/canonical-json.js';

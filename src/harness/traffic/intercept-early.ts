@@ -5,4 +5,4 @@
 
 import { applyInterception } from './life-traffic.js';
 
-applyInterception();
+applyInterception(true);

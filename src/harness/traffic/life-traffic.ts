@@ -17,7 +17,7 @@ import { bodyKey, trafficRole, writeName, type HttpRequestRecord, type HttpRespo
 import { HTTP_CHUNK, HTTP_REQUEST, HTTP_RESPONSE, SERVICE_COMMIT } from './event-kinds.js';
 import { isModelCall } from './model-apis.js';
 import { Recording, Replay } from './replay.js';
-import { keptHeaders, keptUrl } from './secrets.js';
+import { keptBody, keptHeaders, keptUrl } from './secrets.js';
 import { ServiceLedger } from './service-ledger.js';
 import { modelDivergence } from './divergence.js';
 
@@ -70,31 +70,51 @@ export class RecordingFailed extends Error {
   }
 }
 
+/** A request killpoint could not answer from what it holds (a cassette entry it cannot hand back): bad input. */
+export class TrafficFault extends RecordingFailed {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TrafficFault';
+  }
+}
+
+/** A body as a verdict shows it: its first 200 characters. */
+function shortBody(body: string): string {
+  const key = bodyKey(body);
+  return key.length > 200 ? `${key.slice(0, 200)}...` : key;
+}
+
 type RequestListener = (args: { request: Request; controller: { respondWith(response: Response): void; errorWith(error?: Error): void } }) => Promise<void>;
 
-/** The interception of this thread, applied once; each life sets its listener, and none lets every request through. */
+/** The interception of this thread, applied once; each life sets its listener. */
 let applied: Interception | null = null;
 
 interface Interception {
   listener: RequestListener | null;
   /** fetch as it was before the interception: the recording's way to the real endpoints. */
   realFetch: typeof fetch;
+  /** Refuse what is asked while no life runs (a child whose traffic killpoint plays), rather than let it through. */
+  closedWhenIdle: boolean;
 }
 
 /**
  * Applies the interception to this thread (once), before a life's packages capture fetch or
  * node:http: an SDK client made as a module loads keeps the fetch it found then.
  */
-export function applyInterception(): Interception {
+export function applyInterception(closedWhenIdle = false): Interception {
   if (applied !== null) return applied;
-  const state: Interception = { listener: null, realFetch: globalThis.fetch };
+  const state: Interception = { listener: null, realFetch: globalThis.fetch, closedWhenIdle };
   const interceptor = new BatchInterceptor({ name: 'killpoint-traffic', interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()] });
   interceptor.apply();
   // The interceptor replaces http.request and its kin on the CommonJS module; a module that
   // imported them by name (import { request } from 'node:http') holds the ESM binding, which
   // follows only when told to.
   syncBuiltinESMExports();
-  interceptor.on('request', (args) => state.listener?.(args as never) ?? Promise.resolve());
+  interceptor.on('request', async (args) => {
+    if (state.listener !== null) return state.listener(args as never);
+    // A module's own network code as it loads, before any life: never let out of a child that replays.
+    if (state.closedWhenIdle) args.controller.respondWith(Response.json({ error: { type: 'killpoint', message: `${args.request.method} ${keptUrl(args.request.url)}: asked outside any life (as the module loaded); killpoint plays only a life's traffic` } }, { status: 400 }));
+  });
   applied = state;
   return state;
 }
@@ -118,30 +138,38 @@ export function startLifeTraffic(options: LifeTrafficOptions): LifeTraffic {
     // Answered as a request refused (400), which SDKs do not retry: the life ends on `failure`.
     return Response.json({ error: { type: 'killpoint', message: error.message } }, { status: 400 });
   };
-  interception.listener = async ({ request, controller }) => {
-    if (passesThrough(request.url, options.passThrough ?? [])) return;
+  const answer = async (request: Request): Promise<Response> => {
     const record = await requestRecord(request, options.idempotencyHeaders ?? []);
     const role = trafficRole(record, (url) => isModelCall(url, options.modelUrls ?? []));
     const name = writeName(record);
     options.emit({ kind: HTTP_REQUEST.kind, request: name });
-    const afterWrites = ledger.committedCount;
+    const afterWrites = ledger.distinctCommittedCount;
     let response: HttpResponseRecord | null;
     try {
-      response = options.mode === 'record' ? await sendForReal(realFetch, request, record) : replay.answer(role, record, afterWrites);
+      response = options.mode === 'record' ? await sendForReal(realFetch, request) : replay.answer(role, record, afterWrites);
     } catch (error) {
-      return controller.respondWith(leave(new RecordingFailed(`recording: ${keptUrl(request.url)} did not answer (${reasonOf(error)})`)));
+      return leave(new RecordingFailed(`recording: ${keptUrl(request.url)} did not answer (${reasonOf(error)})`));
     }
     if (role === 'write') {
-      const answer = ledger.answer(record, response);
-      if (answer.outcome === 'committed') options.emit({ kind: SERVICE_COMMIT.kind, request: name });
-      if (response !== null) response = answer.response;
+      const written = ledger.answer(record, response);
+      if (written.outcome === 'committed') options.emit({ kind: SERVICE_COMMIT.kind, request: name });
+      if (response !== null) response = written.response;
     }
     if (response === null) {
-      diverged ??= role === 'model' ? modelDivergence(options.cassette ?? [], record, options.cassetteFile) : `a request the run never killed never made: ${name} ${bodyKey(record.body)}`;
-      return controller.respondWith(leave(new TrafficDiverged(diverged)));
+      diverged ??= role === 'model' ? modelDivergence(options.cassette ?? [], record, options.cassetteFile) : `a request the run never killed never made: ${name} ${shortBody(record.body)}`;
+      return leave(new TrafficDiverged(diverged));
     }
     if (options.mode === 'record') recording.add({ role, request: record, response, afterWrites });
-    controller.respondWith(handedBack(response, name, options.emit));
+    return handedBack(response, name, request.method, options.emit);
+  };
+  interception.listener = async ({ request, controller }) => {
+    if (passesThrough(request.url, options.passThrough ?? [])) return;
+    try {
+      controller.respondWith(await answer(request));
+    } catch (error) {
+      // killpoint's own fault answering (a cassette entry it cannot hand back): the life ends on it, bad input.
+      controller.respondWith(leave(new TrafficFault(`${request.method} ${keptUrl(request.url)}: killpoint could not answer it (${(error as Error).message})`)));
+    }
   };
   return {
     recorded: () => recording.exchanges,
@@ -167,13 +195,18 @@ function passesThrough(url: string, origins: readonly string[]): boolean {
 }
 
 async function requestRecord(request: Request, idempotencyHeaders: readonly string[]): Promise<HttpRequestRecord> {
-  return { method: request.method.toUpperCase(), url: keptUrl(request.url), headers: keptHeaders(request.headers.entries(), idempotencyHeaders), body: await request.clone().text() };
+  return { method: request.method.toUpperCase(), url: keptUrl(request.url), headers: keptHeaders(request.headers.entries(), idempotencyHeaders), body: keptBody(await request.clone().text()) };
 }
 
-/** The request sent to its real endpoint (with every header, secrets too), its answer read chunk by chunk. */
-async function sendForReal(realFetch: typeof fetch, request: Request, record: HttpRequestRecord): Promise<HttpResponseRecord> {
-  const body = record.method === 'GET' || record.method === 'HEAD' ? undefined : record.body;
-  const real = await realFetch(request.url, { method: record.method, headers: request.headers, body });
+/** Request headers that belong to one connection, not to the request: fetch sets its own. */
+const HOP_HEADERS: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'transfer-encoding', 'expect', 'upgrade', 'content-length', 'host', 'proxy-connection', 'te', 'trailer']);
+
+/** The request sent to its real endpoint (its bytes, every header but the connection's, secrets too), its answer read chunk by chunk. */
+async function sendForReal(realFetch: typeof fetch, request: Request): Promise<HttpResponseRecord> {
+  const method = request.method.toUpperCase();
+  const body = method === 'GET' || method === 'HEAD' ? undefined : await request.clone().arrayBuffer();
+  const headers = [...request.headers.entries()].filter(([name]) => !HOP_HEADERS.has(name.toLowerCase()));
+  const real = await realFetch(request.url, { method, headers, ...(body === undefined ? {} : { body }) });
   const chunks: string[] = [];
   if (real.body !== null) {
     const decoder = new TextDecoder();
@@ -181,28 +214,39 @@ async function sendForReal(realFetch: typeof fetch, request: Request, record: Ht
     const rest = decoder.decode();
     if (rest !== '') chunks.push(rest);
   }
-  const headers = keptHeaders([...real.headers.entries()].filter(([name]) => !WIRE_HEADERS.has(name.toLowerCase())));
-  return { status: real.status, headers, chunks: chunks.length === 0 ? [''] : chunks };
+  const kept = keptHeaders([...real.headers.entries()].filter(([name]) => !WIRE_HEADERS.has(name.toLowerCase())));
+  // A credential in an answer (a token endpoint's access_token) is left out as in a request.
+  return { status: real.status, headers: kept, chunks: chunks.length === 0 ? [''] : chunks.map(keptBody) };
 }
 
-/** The answer as the agent gets it: its chunks one at a time, each an event, and its end an event. */
-function handedBack(response: HttpResponseRecord, name: string, emit: LifeTrafficOptions['emit']): Response {
+/** Statuses whose answer has no body, whatever was recorded. */
+const NO_BODY: ReadonlySet<number> = new Set([101, 204, 205, 304]);
+
+/** The answer as the agent gets it: its chunks one at a time as it reads them, each an event, and its end an event. */
+function handedBack(response: HttpResponseRecord, name: string, method: string, emit: LifeTrafficOptions['emit']): Response {
+  if (NO_BODY.has(response.status) || method.toUpperCase() === 'HEAD') {
+    emit({ kind: HTTP_RESPONSE.kind, request: name });
+    return new Response(null, { status: response.status, headers: response.headers });
+  }
   const encoder = new TextEncoder();
   const chunks = response.chunks;
   let next = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (next === chunks.length) {
-        emit({ kind: HTTP_RESPONSE.kind, request: name });
-        controller.close();
-        return;
-      }
-      const chunk = chunks[next]!;
-      if (chunks.length > 1) emit({ kind: HTTP_CHUNK.kind, request: name, chunk: next, chunks: chunks.length });
-      next += 1;
-      controller.enqueue(encoder.encode(chunk));
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (next === chunks.length) {
+          emit({ kind: HTTP_RESPONSE.kind, request: name });
+          controller.close();
+          return;
+        }
+        const chunk = chunks[next]!;
+        if (chunks.length > 1) emit({ kind: HTTP_CHUNK.kind, request: name, chunk: next, chunks: chunks.length });
+        next += 1;
+        controller.enqueue(encoder.encode(chunk));
+      },
     },
-  });
-  const empty = response.status === 204 || response.status === 304;
-  return new Response(empty ? null : body, { status: response.status, headers: response.headers });
+    // Nothing pulled ahead: a chunk is handed over when the agent reads it, and its event is then.
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { status: response.status, headers: response.headers });
 }

@@ -10,7 +10,7 @@
 
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { CommittedWrite, RefusedWrite } from '../check/outcome.js';
-import { bodyKey, type HttpRequestRecord, type HttpResponseRecord } from './exchange.js';
+import { bodyKey, placeOf, type HttpRequestRecord, type HttpResponseRecord } from './exchange.js';
 import { idempotencyKeyOf } from './idempotency.js';
 
 /** The ledger's file in a run's state folder. */
@@ -42,15 +42,19 @@ export class ServiceLedger {
     this.lines = existsSync(file) ? parseLedger(file) : [];
   }
 
-  /** How many writes are committed: the state of the services, as reads see it (replay.ts). */
-  get committedCount(): number {
-    return this.lines.filter((l) => l.outcome === 'committed').length;
+  /**
+   * How many distinct writes are committed (by method, place and body): the state of the services
+   * as reads see it (replay.ts). A write done twice, the bug a check looks for, does not move the
+   * services on to a state the recording saw only after writes that were never made.
+   */
+  get distinctCommittedCount(): number {
+    return new Set(this.lines.filter((l) => l.outcome === 'committed').map((l) => `${l.method} ${placeOf(l.url)} ${bodyKey(l.body)}`)).size;
   }
 
   /**
    * Answers `request` as the service would, committing it first when it commits: `recorded` is
    * the answer the service gave the run never killed (null when that run never made this write:
-   * the service then answers 201 with an empty body, and the checks see a write the baseline lacks).
+   * the write is committed, the checks see a write the baseline lacks, and the life ends there).
    */
   answer(request: HttpRequestRecord, recorded: HttpResponseRecord | null): WriteAnswer {
     const key = idempotencyKeyOf(request.headers, this.idempotencyHeaders);

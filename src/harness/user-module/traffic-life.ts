@@ -1,6 +1,6 @@
-// One life of a user's module with its traffic played by killpoint (traffic-target.ts): when the
-// cassette is there, every request is answered from it; when it is not, this life belongs to the
-// recording run, whose requests go to the real endpoints and are kept in the run's recording file,
+// One life of a user's module with its traffic played by killpoint (traffic-target.ts): in a life
+// that replays (the parent says which, traffic-recorder.ts), every request is answered from the
+// cassette the parent read; in a life of the recording run, requests go to the real endpoints and are kept in the run's recording file,
 // merged over its lives (the parent moves it to the cassette once the run has finished:
 // traffic-recorder.ts). Writes go through the run's service ledger in the state folder. A request
 // the recording does not hold ends the life at once (a verdict), one its endpoint did not answer
@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmitEvent } from '../process/child-main.js';
-import { CassetteError, CASSETTE_FORMAT, CASSETTE_VERSION, readCassette, writeCassette, type CassetteEntry } from '../traffic/cassette-file.js';
+import { cassetteDigest, CassetteError, CASSETTE_FORMAT, CASSETTE_VERSION, readCassette, writeCassette, type CassetteEntry } from '../traffic/cassette-file.js';
 import { RecordingFailed, startLifeTraffic } from '../traffic/life-traffic.js';
 import { Recording } from '../traffic/replay.js';
 import { SERVICE_LEDGER_FILE } from '../traffic/service-ledger.js';
@@ -26,7 +26,7 @@ export interface TrafficLifePlace {
 /** Runs `life` with its traffic played (or as it is, without a cassette). */
 export async function lifeWithTraffic<T>(traffic: ModuleTraffic | undefined, { stateDir, emit, passThrough }: TrafficLifePlace, life: () => Promise<T>): Promise<T> {
   if (traffic === undefined) return life();
-  const replaying = existsSync(traffic.file);
+  const replaying = traffic.mode === 'replay';
   const cassette = replaying ? cassetteOf(traffic) : undefined;
   const session = startLifeTraffic({
     mode: replaying ? 'replay' : 'record',
@@ -49,7 +49,10 @@ export async function lifeWithTraffic<T>(traffic: ModuleTraffic | undefined, { s
   }
 }
 
+/** The cassette the parent read: one missing, or replaced while the check runs, is bad input. */
 function cassetteOf(traffic: ModuleTraffic): CassetteEntry[] {
+  const bytes = existsSync(traffic.file) ? readFileSync(traffic.file) : null;
+  if (bytes === null || cassetteDigest(bytes) !== traffic.digest) throw new UserModuleSetupError(`--cassette ${traffic.arg}: ${bytes === null ? 'removed' : 'replaced'} while the check ran (its lives replay the cassette it read first)`);
   try {
     return readCassette(traffic.file, traffic.recordedFor).exchanges;
   } catch (error) {

@@ -1,26 +1,32 @@
 // The cassette made before anything is judged: where it is missing (or --record asks for it again),
 // the first run a system is asked for is preceded by a run never killed whose lives send the agent's
 // requests to the real endpoints (traffic-life.ts). Once that run has finished, its recording
-// becomes the cassette and every run after, the yardstick's two included, is answered from it: the
-// endpoints are asked by that one run alone. A recording run that does not finish leaves the
-// cassette as it was, and is the run without a kill that did not finish.
+// replaces the cassette in one rename, and every run after, the yardstick's two included, is
+// answered from it: the endpoints are asked by that one run alone, once per cassette in a process
+// (two systems on one cassette, a vitest suite's tests, share it). A recording run that does not
+// finish leaves the cassette as it was, and is the run without a kill that did not finish.
+//
+// The parent decides what the lives do (ModuleTraffic.mode) and which cassette they replay (its
+// digest): a life never records because a file is missing, and a cassette replaced while a check
+// runs is refused rather than replayed half and half.
 
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { noKills, type RunOutcome } from '../check/outcome.js';
 import { SystemInputError } from '../engine.js';
-import { CassetteError, readCassette } from '../traffic/cassette-file.js';
+import { cassetteDigest, CassetteError, readCassette } from '../traffic/cassette-file.js';
 import type { SessionRuns } from './system.js';
 import type { ModuleTraffic } from './traffic-target.js';
 
-export class TrafficRecorder {
-  private recording: Promise<RunOutcome | null> | null = null;
+/** The recordings of this process, by cassette: each made once. */
+const recordings = new Map<string, Promise<RunOutcome | null>>();
 
+export class TrafficRecorder {
   constructor(private readonly traffic: ModuleTraffic | undefined) {}
 
-  /** A session's runs, each after the recording (once per system, whichever session asks first). */
+  /** A session's runs, each after the recording (once per cassette, whichever session asks first). */
   around(runs: SessionRuns): SessionRuns {
     const after: SessionRuns = async (schedule, times) => {
-      const recorded = await (this.recording ??= this.record(() => runs(noKills(), times)));
+      const recorded = await this.ready(() => runs(noKills(), times));
       if (recorded !== null && recorded.lives.at(-1)?.end !== 'finished') return recorded;
       return runs(schedule, times);
     };
@@ -28,36 +34,41 @@ export class TrafficRecorder {
     return after;
   }
 
-  /** The recording run's outcome, or null when the cassette is there to replay (checked first). */
-  private async record(run: () => Promise<RunOutcome>): Promise<RunOutcome | null> {
+  /** The recording run's outcome for the session that made it, else null; the lives replay the cassette after it. */
+  private async ready(run: () => Promise<RunOutcome>): Promise<RunOutcome | null> {
     const t = this.traffic;
-    if (t === undefined) return null;
-    if (!t.record && existsSync(t.file)) {
-      mustReadCassette(t);
-      return null;
-    }
-    // --record: the cassette there is set aside while the run records, and put back if it fails.
-    const aside = existsSync(t.file) ? `${t.recordTo}.before` : null;
-    if (aside !== null) renameSync(t.file, aside);
-    rmSync(t.recordTo, { force: true });
-    let outcome: RunOutcome | undefined;
-    try {
-      outcome = await run();
-    } finally {
-      const finished = outcome?.lives.at(-1)?.end === 'finished' && existsSync(t.recordTo);
-      if (finished) renameSync(t.recordTo, t.file);
-      rmSync(t.recordTo, { force: true });
-      if (aside !== null) finished ? rmSync(aside, { force: true }) : renameSync(aside, t.file);
-    }
-    return outcome;
+    if (t === undefined || t.digest !== undefined) return null;
+    const mine = !recordings.has(t.file) && (t.record || !existsSync(t.file));
+    if (mine) recordings.set(t.file, record(t, run));
+    const outcome = (await recordings.get(t.file)) ?? null;
+    if (outcome !== null && outcome.lives.at(-1)?.end !== 'finished') return mine ? outcome : null;
+    t.mode = 'replay';
+    t.digest = checkedDigest(t);
+    return mine ? outcome : null;
   }
 }
 
-function mustReadCassette(t: ModuleTraffic): void {
+/** Runs the recording run; its recording replaces the cassette once it has finished. */
+async function record(t: ModuleTraffic, run: () => Promise<RunOutcome>): Promise<RunOutcome> {
+  rmSync(t.recordTo, { force: true });
+  t.mode = 'record';
+  try {
+    const outcome = await run();
+    if (outcome.lives.at(-1)?.end === 'finished' && existsSync(t.recordTo)) renameSync(t.recordTo, t.file);
+    return outcome;
+  } finally {
+    t.mode = 'replay';
+    rmSync(t.recordTo, { force: true });
+  }
+}
+
+/** The digest of the cassette, read and checked (bad input names what is wrong with it). */
+function checkedDigest(t: ModuleTraffic): string {
   try {
     readCassette(t.file, t.recordedFor);
   } catch (error) {
     if (error instanceof CassetteError) throw new SystemInputError(error.message);
     throw error;
   }
+  return cassetteDigest(readFileSync(t.file));
 }

@@ -2,12 +2,13 @@
 // --idempotency-header): checked before anything runs, so that bad input is named by its option,
 // and carried in the run's file to every life (traffic-life.ts), whatever the engine.
 
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { canonicalJson } from '../../model/canonical-json.js';
 import { SystemInputError } from '../engine.js';
 import type { RecordedFor } from '../traffic/cassette-file.js';
+import { isCredentialHeader } from '../traffic/secrets.js';
 
 /** The options of the traffic, as the command line, the API and the vitest helper give them. */
 export interface TrafficOptions {
@@ -27,6 +28,10 @@ export interface ModuleTraffic {
   record: boolean;
   /** Where the recording run writes, moved to `file` once that run has finished. */
   recordTo: string;
+  /** What the lives do, as the parent decides it (traffic-recorder.ts): record (the recording run) or replay. */
+  mode: 'record' | 'replay';
+  /** The digest of the cassette the lives replay, once the parent has read it. */
+  digest?: string;
   recordedFor: RecordedFor;
   modelUrls: string[];
   idempotencyHeaders: string[];
@@ -36,6 +41,7 @@ export interface ModuleTraffic {
 export function moduleTrafficOf(options: TrafficOptions, moduleArg: string, input: unknown): ModuleTraffic | undefined {
   const modelUrls = listOf(options.modelUrl, '--model-url');
   const idempotencyHeaders = listOf(options.idempotencyHeader, '--idempotency-header');
+  if (options.record !== undefined && typeof options.record !== 'boolean' && options.record !== 'true' && options.record !== 'false') throw new SystemInputError(`record: expected true or false, got ${JSON.stringify(options.record)}`);
   const record = options.record === true || options.record === 'true';
   if (options.cassette === undefined) {
     const alone = [record ? '--record' : null, modelUrls.length > 0 ? '--model-url' : null, idempotencyHeaders.length > 0 ? '--idempotency-header' : null].filter((f) => f !== null);
@@ -46,15 +52,21 @@ export function moduleTrafficOf(options: TrafficOptions, moduleArg: string, inpu
   const folder = dirname(file);
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new SystemInputError(`--cassette ${options.cassette}: the folder ${folder} does not exist (create it; the cassette is written there)`);
   if (existsSync(file) && statSync(file).isDirectory()) throw new SystemInputError(`--cassette ${options.cassette}: a folder, not a file`);
-  for (const url of modelUrls) if (!URL.canParse(url)) throw new SystemInputError(`--model-url: "${url}" is not a URL (expected a prefix such as https://models.example.com/v1/)`);
-  for (const name of idempotencyHeaders) if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw new SystemInputError(`--idempotency-header: "${name}" is not a header name`);
+  for (const url of modelUrls) if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new SystemInputError(`--model-url: "${url}" is not an http(s) URL (expected a prefix such as https://models.example.com/v1/)`);
+  for (const name of idempotencyHeaders) {
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw new SystemInputError(`--idempotency-header: "${name}" is not a header name`);
+    if (isCredentialHeader(name)) throw new SystemInputError(`--idempotency-header: ${name} carries a credential, never kept in a cassette: name the header that carries the idempotency key`);
+  }
   return {
     file,
     arg: options.cassette,
     record,
-    recordTo: join(folder, `.${basename(file)}.recording-${process.pid}`),
+    // Named apart from every other recording: worker threads share a process id.
+    recordTo: join(folder, `.${basename(file)}.recording-${process.pid}-${randomBytes(4).toString('hex')}`),
+    mode: 'replay',
     recordedFor: { module: moduleArg, input: inputDigest(input) },
-    modelUrls,
+    // As fetch writes a URL (the scheme and host in lower case), so that a prefix matches as written.
+    modelUrls: modelUrls.map((url) => new URL(url).href),
     idempotencyHeaders,
   };
 }
@@ -82,4 +94,13 @@ function listOf(value: string | readonly string[] | undefined, option: string): 
 /** A digest of the input, so that a cassette recorded for another input is refused by name. */
 function inputDigest(input: unknown): string {
   return createHash('sha256').update(canonicalJson(input ?? null)).digest('hex').slice(0, 16);
+}
+
+/**
+ * Where a module's lives run: as asked, but a process each when its traffic is played (the
+ * interception holds a life's whole thread, and an abandoned life's requests would reach the next
+ * life's on a shared one).
+ */
+export function livesWithTraffic<Tier extends 'in-process' | 'process'>(traffic: ModuleTraffic | undefined, asked: Tier): Tier | 'process' {
+  return traffic === undefined ? asked : 'process';
 }

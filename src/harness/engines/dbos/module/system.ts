@@ -23,6 +23,7 @@ import { SERVICE_LEDGER_FILE } from '../../../traffic/service-ledger.js';
 import { TRAFFIC_KILL_POINTS } from '../../../traffic/event-kinds.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget } from '../../../user-module/target.js';
+import { livesWithTraffic } from '../../../user-module/traffic-target.js';
 import type { UserModuleOptions } from '../../../engine.js';
 import { holdingBackend, POSTGRES_URL_VARIABLE, systemDatabase } from '../backend.js';
 import { dbosNeeds, type Backend } from '../config.js';
@@ -140,8 +141,7 @@ function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn, variant: DataFol
 }
 
 export function dbosModuleSystem(spec: DbosModuleSpec, asked: DbosLivesIn = DEFAULT_DBOS_TIER, variant: DataFolderVariant = {}): SystemUnderTest {
-  // The interception of a life's traffic holds its whole thread: a cassette's lives are processes.
-  const livesIn: DbosLivesIn = spec.traffic === undefined ? asked : 'process';
+  const livesIn: DbosLivesIn = livesWithTraffic(spec.traffic, asked);
   const tier = moduleTier(spec, livesIn, variant);
   const system = moduleSystem({
     engine: 'dbos',

@@ -27,6 +27,7 @@ import { SERVICE_LEDGER_FILE } from '../../../traffic/service-ledger.js';
 import { TRAFFIC_KILL_POINTS } from '../../../traffic/event-kinds.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget } from '../../../user-module/target.js';
+import { livesWithTraffic } from '../../../user-module/traffic-target.js';
 import type { UserModuleOptions } from '../../../engine.js';
 import { runInProcessLife } from '../../../in-process/in-process-life.js';
 import { lifeThreadCount, lifeThreadsFor, type LifeThreads } from '../../../in-process/life-threads.js';
@@ -139,8 +140,7 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, varian
 }
 
 export function langGraphModuleSystem(spec: LangGraphModuleSpec, asked: LangGraphLivesIn = DEFAULT_LANGGRAPH_TIER, variant: DataFolderVariant = {}): SystemUnderTest {
-  // The interception of a life's traffic holds its whole thread: a cassette's lives are processes.
-  const livesIn: LangGraphLivesIn = spec.traffic === undefined ? asked : 'process';
+  const livesIn: LangGraphLivesIn = livesWithTraffic(spec.traffic, asked);
   const tier = moduleTier(spec, livesIn, variant);
   return moduleSystem({
     engine: 'langgraph',

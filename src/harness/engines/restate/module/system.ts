@@ -22,6 +22,7 @@ import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-err
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget } from '../../../user-module/target.js';
+import { livesWithTraffic } from '../../../user-module/traffic-target.js';
 import type { UserModuleOptions } from '../../../engine.js';
 import { INVOCATION_DONE, RUN_RETURN, RUN_START } from '../event-kinds.js';
 import { RESTATE_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
@@ -109,8 +110,7 @@ function moduleTier(spec: RestateModuleSpec, server: () => Promise<RestateServer
 }
 
 export function restateModuleSystem(spec: RestateModuleSpec, asked: RestateLivesIn = DEFAULT_RESTATE_TIER): SystemUnderTest {
-  // The interception of a life's traffic holds its whole thread: a cassette's lives are processes.
-  const livesIn: RestateLivesIn = spec.traffic === undefined ? asked : 'process';
+  const livesIn: RestateLivesIn = livesWithTraffic(spec.traffic, asked);
   return moduleSystem({
     engine: 'restate',
     option: '--restate',

@@ -29,6 +29,7 @@ import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-err
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget } from '../../../user-module/target.js';
+import { livesWithTraffic } from '../../../user-module/traffic-target.js';
 import type { UserModuleOptions } from '../../../engine.js';
 import { moduleBundles, type BuiltWorkflows } from '../bundles.js';
 import { RUN_COMPLETED, RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_RETURNED, STEP_STARTED } from '../event-kinds.js';
@@ -164,8 +165,7 @@ export function vercelModuleTier(spec: VercelModuleSpec, livesIn: VercelLivesIn,
 }
 
 export function vercelModuleSystem(spec: VercelModuleSpec, asked: VercelLivesIn = DEFAULT_VERCEL_MODULE_TIER, variant: VercelModuleVariant = {}): SystemUnderTest {
-  // The interception of a life's traffic holds its whole thread: a cassette's lives are processes.
-  const livesIn: VercelLivesIn = spec.traffic === undefined ? asked : 'process';
+  const livesIn: VercelLivesIn = livesWithTraffic(spec.traffic, asked);
   const tier = vercelModuleTier(spec, livesIn, variant);
   return moduleSystem({
     engine: 'vercel-workflow',
