@@ -4,7 +4,7 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { canonicalJson } from '../../model/canonical-json.js';
 import { SystemInputError } from '../engine.js';
 import type { RecordedFor } from '../traffic/cassette-file.js';
@@ -64,7 +64,8 @@ export function moduleTrafficOf(options: TrafficOptions, moduleArg: string, inpu
     // Named apart from every other recording: worker threads share a process id.
     recordTo: join(folder, `.${basename(file)}.recording-${process.pid}-${randomBytes(4).toString('hex')}`),
     mode: 'replay',
-    recordedFor: { module: moduleArg, input: inputDigest(input) },
+    // The module as the current folder names it: ./src/agent.ts and src/agent.ts are one module.
+    recordedFor: { module: relative(process.cwd(), resolve(moduleArg)).split(sep).join('/'), input: inputDigest(input) },
     // As fetch writes a URL (the scheme and host in lower case), so that a prefix matches as written.
     modelUrls: modelUrls.map((url) => new URL(url).href),
     idempotencyHeaders,
