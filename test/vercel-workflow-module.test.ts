@@ -59,6 +59,22 @@ test('a booking saga that throws after compensating: keyed, every kill point hol
   expect(unkeyed.status).toBe(1);
 }, 300_000);
 
+// Randomness in a life is seeded by the life's number (user-module/seeded-randomness.ts): a user's
+// id made with crypto.randomUUID() is the same in both runs never killed (before: they differed,
+// exit 2), while a key made at random in a step is still new after a kill, so the check still fails.
+test('a sign-up that makes its user id with randomUUID: its runs never killed agree; keyed by run and step it holds, keyed at random its writes are done twice', async () => {
+  const signUp = (input: object, ...rest: string[]) => ['check', '--vercel-workflow', `${FIXTURES}/workflows/sign-up.ts`, '--input', JSON.stringify({ email: 'ana@example.com', ...input }), ...rest];
+  const withId = await runMain(signUp({ keys: 'stable', answerWithId: true }, '--schedule', '-1'));
+  expect(withId.err.join('\n')).not.toContain('two runs without a kill differ');
+  // A recovery from the start is another life: a new id, as after a real restart.
+  expect(withId.out.join('\n')).toMatch(/answer: "user [0-9a-f-]{36}"; baseline: "user [0-9a-f-]{36}"/);
+  const stable = await runMain(signUp({ keys: 'stable' }));
+  expect(stable.status, stable.err.join('\n')).toBe(0);
+  const random = await runMain(signUp({ keys: 'random' }));
+  expect(random.out.join('\n')).toContain('create-user ana@example.com committed twice');
+  expect(random.status).toBe(1);
+}, 300_000);
+
 describe('the command line', () => {
   test('--vercel-workflow with --input: exit 1 at the step that repeats the refund, with the line that replays it', async () => {
     const r = await runMain(['check', '--vercel-workflow', `${FIXTURES}/workflows/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'step-returned[step 0]']);

@@ -11,6 +11,7 @@ import type { Conversation } from '../../model/conversation.js';
 import type { BundledModule } from './load.js';
 import { EXIT_BAD_SETUP, UserModuleSetupError } from './setup-error.js';
 import { lifeWithTraffic } from './traffic-life.js';
+import { seedRandomness } from './seeded-randomness.js';
 import type { ModuleTraffic } from './traffic-target.js';
 
 /** What an engine's module life is given: `loaded`, the module as the bundled child loaded it (absent, the life loads it). */
@@ -42,7 +43,10 @@ export function runModuleChild<Spec extends { traffic?: ModuleTraffic }, Loaded 
         child.env.run,
         (spec, { emit, onPick }) => {
           const stateDir = requiredVariable(ENV.stateDir);
-          const life = () => child.life({ spec, ...(loaded === undefined ? {} : { loaded }), stateDir, lifeIndex: Number(requiredVariable(ENV.life)), picks: picksFromVariable(child.env.picks), emit, onPick });
+          const lifeIndex = Number(requiredVariable(ENV.life));
+          // The process ends with the life: nothing to put back.
+          seedRandomness(lifeIndex);
+          const life = () => child.life({ spec, ...(loaded === undefined ? {} : { loaded }), stateDir, lifeIndex, picks: picksFromVariable(child.env.picks), emit, onPick });
           return lifeWithTraffic(spec.traffic, { stateDir, emit, passThrough: child.ownOrigins?.(spec) ?? [] }, life);
         },
         { badInputExit: (error) => (error instanceof UserModuleSetupError || child.alsoBadInput?.(error) ? EXIT_BAD_SETUP : undefined) },

@@ -6,7 +6,8 @@ import { runInProcessLife } from '../../../in-process/in-process-life.js';
 import { serveLives } from '../../../in-process/serve-lives.js';
 import { moduleInProcessLife, type ModuleLifeJob } from './in-process-job.js';
 import { runModuleLife, type LoadedGraphModule } from './life.js';
+import { withSeededRandomness } from '../../../user-module/seeded-randomness.js';
 
 export function startModuleChild(loaded?: LoadedGraphModule): void {
-  serveLives((job: ModuleLifeJob, onCut) => runInProcessLife(moduleInProcessLife(job, { runModuleLife, ...(loaded === undefined ? {} : { loaded }) }), onCut));
+  serveLives((job: ModuleLifeJob, onCut) => withSeededRandomness(job.lifeIndex, () => runInProcessLife(moduleInProcessLife(job, { runModuleLife, ...(loaded === undefined ? {} : { loaded }) }), onCut)));
 }

@@ -13,6 +13,7 @@ import type { BundledModule } from '../../../user-module/load.js';
 import { BAD_SETUP_PHRASE, isSetupError } from '../../../user-module/setup-error.js';
 import { NotOneRun } from '../world-run.js';
 import { runVercelModuleLife } from './life.js';
+import { withSeededRandomness } from '../../../user-module/seeded-randomness.js';
 import type { VercelModuleRunFile } from './spec.js';
 
 /** A life as data, sent to its thread. */
@@ -43,5 +44,5 @@ export function vercelModuleInProcessLife(job: VercelModuleLifeJob, loaded: Bund
 
 /** The thread's main: serves lives of the module it was bundled with. */
 export function startModuleChild(loaded?: BundledModule): void {
-  serveVercelThreadLives((job: VercelModuleLifeJob, onCut) => runInProcessLife(vercelModuleInProcessLife(job, loaded), onCut));
+  serveVercelThreadLives((job: VercelModuleLifeJob, onCut) => withSeededRandomness(job.lifeIndex, () => runInProcessLife(vercelModuleInProcessLife(job, loaded), onCut)));
 }
