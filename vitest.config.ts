@@ -22,7 +22,7 @@ const SHARED_MODULE_STATE = [
   'test/kill-points.test.ts', 'test/life-threads.test.ts', 'test/lost-write.test.ts', 'test/minimal-counterexample.test.ts', 'test/parallel-calls.test.ts',
   'test/process-faults-postgres-url.test.ts', 'test/readme.test.ts', 'test/real-interrupt.test.ts', 'test/recovery-moments.test.ts', 'test/root-cause.test.ts',
   'test/scenario-conditions.test.ts', 'test/scripted-model.test.ts', 'test/seed-systems.test.ts', 'test/shop-remember.test.ts', 'test/shop-state-check.test.ts',
-  'test/shop.test.ts', 'test/state-digest.test.ts',
+  'test/shop.test.ts', 'test/state-digest.test.ts', 'test/suite.test.ts',
 ];
 
 export default defineConfig({

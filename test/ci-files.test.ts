@@ -2,6 +2,8 @@
 // the shard's files kept as its artifact, the merge job's commands on every shard's artifact, in
 // that order. `npx killpoint` is this clone's command; `npm ci` is left out (the project here needs
 // no install). A finding in one shard must fail the merge, not the shard; a missing shard too.
+// `npm test` runs the sample (test/suite.ts): GitLab's pipeline on a finding, its four shards and
+// its merge (10 s); `npm run engines` (KILLPOINT_SUITE=all) runs GitHub's workflow too.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../src/model/load.js';
+import { fullSuiteDescribe } from './suite.js';
 
 const CI_DIR = join(PROJECT_ROOT, 'docs', 'ci');
 const SCENARIOS = ['T01-dana-torn-pad.json', 'T02-grace-refund-blocked.json'];
@@ -145,7 +148,7 @@ async function runGitlab(strategy: string): Promise<{ shards: { status: number |
   return { shards, merge, reports };
 }
 
-describe('docs/ci/github-actions.yml, run locally in the order the runner would', () => {
+fullSuiteDescribe('docs/ci/github-actions.yml, run locally in the order the runner would', () => {
   let keyed: GithubRun;
 
   test('keyed: every shard and the merge pass, and the merge job keeps each shard\'s HTML report', async () => {

@@ -1,7 +1,10 @@
 // DBOS under killpoint: a real DBOS workflow, each life run in killpoint's process and cut off at its
 // kill point (the default; test/dbos-in-process.test.ts compares it with SIGKILL), or a process
 // killed with SIGKILL (--tier process), its system database on a private Postgres and on PGlite
-// served from this process. The sample npm test runs:
+// served from this process. `npm test` runs the sample (test/suite.ts): Dana's refund on PGlite
+// without keys, killed right after its step is recorded and after the workflow is, each recovery
+// repeating nothing, and the tests of a second or less on the PGlite it started (rows that do not
+// carry the workflow's id, the parallel calls' order). `npm run engines` runs every test:
 // on Postgres, Dana's task at the kill points of the refund's gap, the workflow's start and record,
 // the answer and a stride through the rest, each run from scratch and checked against killpoint's
 // scripted workflow strategy kill point by kill point; a one-refund task at every kill point,
@@ -35,6 +38,7 @@ import { exploreByEquivalence } from '../src/harness/search/equivalence.js';
 import { runSchedule } from '../src/harness/session.js';
 import type { Verdict } from '../src/harness/check/verdict.js';
 import { judgedFromScratch, type JudgedPoint } from './helpers.js';
+import { fullSuiteDescribe, fullSuiteTest } from './suite.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -79,7 +83,7 @@ afterAll(async () => {
   expect(liveChildCount()).toBe(0);
 });
 
-describe('DBOS + Postgres', () => {
+fullSuiteDescribe('DBOS + Postgres', () => {
   if (!POSTGRES_HERE) {
     // The reason names what was looked for, so a reader can check it (Debian's postgresql package provides them).
     it.skip(`skipped: no initdb and pg_ctl in ${POSTGRES_BIN_DIRS.join(', ')} or KILLPOINT_POSTGRES_BIN, and ${POSTGRES_URL_VARIABLE} is not set`, () => undefined);
@@ -141,7 +145,7 @@ describe('DBOS + Postgres', () => {
 });
 
 describe('chosen kill points on PGlite', () => {
-  it('with keys (workflow id + tool call id), a kill in the gap sends the refund again and the key makes it harmless; the broken random keys are caught', async () => {
+  fullSuiteTest('with keys (workflow id + tool call id), a kill in the gap sends the refund again and the key makes it harmless; the broken random keys are caught', async () => {
     const keyed = await runAt(dana, 'pglite/workflow+keys', 'shop-commit[call_refund]');
     expect(keyed.verdict.harmlessRepeats).toBe(1);
     expect(keyed.failed).toEqual([]);

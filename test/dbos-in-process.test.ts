@@ -3,6 +3,10 @@
 // (npm run differential:in-process compares every kill point of the 14 tasks). A kill that leaves
 // DBOS's pool open is caught by the same comparison, and DBOS is left shut down. A user's own
 // workflow (--dbos) runs in process too, with the same answers as its processes.
+// `npm test` runs the sample (test/suite.ts): Dana's refund without keys, in process and by
+// SIGKILL, at the workflow's start, in the refund's gap and after its record (11 s), DBOS left shut
+// down and the pool's refusal once a life is killed (under a second each on the PGlite it started);
+// `npm run engines` (KILLPOINT_SUITE=all) runs every test.
 
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,6 +26,7 @@ import { compareModuleTiersAt, expectInProcessUnlessAsked, killPointsNamed, type
 import { dbosModuleSpec, dbosModuleSystem } from '../src/harness/engines/dbos/module/system.js';
 import { SystemInputError } from '../src/harness/engine.js';
 import type { DataFolderVariant } from '../src/harness/user-module/data-folder.js';
+import { fullSuiteDescribe, fullSuiteTest } from './suite.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -39,14 +44,14 @@ describe('a DBOS life killed in process against the same life killed by SIGKILL'
     expect(liveChildCount()).toBe(0);
   }, 180_000);
 
-  it("Ivan's parallel cancellations with keys: the same at each commit, the other call still running beside it", async () => {
+  fullSuiteTest("Ivan's parallel cancellations with keys: the same at each commit, the other call still running beside it", async () => {
     const points = await killPointsNamed(both('pglite/workflow+keys').inProcess, ivan, ['shop-commit[call_cancel-both_1]', 'tool-result[call_cancel-both_1]', 'shop-commit[call_cancel-both_2]']);
     const { inProcess, process } = both('pglite/workflow+keys');
     const r = await compareTiers(ivan, inProcess, process, { concurrency: 2, killPoints: points });
     expect(r.disagreements).toEqual([]);
   }, 180_000);
 
-  it("a kill that leaves DBOS's pool open is caught: DBOS records the killed step's error, so the recovery never makes the refund", async () => {
+  fullSuiteTest("a kill that leaves DBOS's pool open is caught: DBOS records the killed step's error, so the recovery never makes the refund", async () => {
     const name = 'pglite/workflow';
     // Held like the engine's own systems, so that PGlite stays up between its sessions.
     const broken = holdingBackend(processSystem({ engine: 'dbos', name, summary: 'a broken in-process kill', promised: [], killPoints: [], tier: dbosTier(dbosConfigNamed(name)!, name, 'in-process', { brokenPool: 'left-open' }), runsIn: 'in-process' }), 'pglite');
@@ -56,7 +61,7 @@ describe('a DBOS life killed in process against the same life killed by SIGKILL'
     expect(r.disagreements[0]).toMatch(/tool-start\[call_refund\].*writesCommitted: in process 0, process 1/);
   }, 180_000);
 
-  it('is what a check runs unless --tier process asks for SIGKILL; --json says which ran, and a replay command keeps the tier asked for', async () => {
+  fullSuiteTest('is what a check runs unless --tier process asks for SIGKILL; --json says which ran, and a replay command keeps the tier asked for', async () => {
     // Without keys, pglite/workflow does not promise "no write done twice": the refund is repeated, exit 0.
     const args = ['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'dbos', '--strategy', 'pglite/workflow', '--schedule', 'shop-commit[call_refund]'];
     await expectInProcessUnlessAsked(args, 0, 'scenarios/lantern/T01-dana-torn-pad.json --engine dbos --strategy pglite/workflow');
@@ -69,7 +74,7 @@ describe('a DBOS life killed in process against the same life killed by SIGKILL'
   }, 60_000);
 });
 
-describe("a user's own DBOS workflow in process", () => {
+fullSuiteDescribe("a user's own DBOS workflow in process", () => {
   const FIXTURES = 'test/fixtures/dbos-modules';
   const input = { orderId: 'O-7', email: 'dana@example.com' };
   const tiers = (module: string, variant: DataFolderVariant = {}): ModuleTiers => {

@@ -6,6 +6,10 @@
 // PGlite, served from this process, stops once no session holds it; the file holds it from first
 // to last test, so that it starts once here instead of once per test (each run has a workflow id
 // of its own, so what one test leaves in it is read by no other).
+//
+// `npm test` runs the sample (test/suite.ts): the search of the unkeyed workflow to its minimal
+// failing kill point (5 s), and the tests of a second or less on the PGlite it started (keyed, the
+// events, the command line); `npm run engines` (KILLPOINT_SUITE=all) runs every test.
 
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -14,6 +18,7 @@ import { checkDbos, checkDbosSchedule } from '../src/harness/api/check-module.js
 import { holdBackend, stopBackends } from '../src/harness/engines/dbos/backend.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
 import { runMain } from './helpers.js';
+import { fullSuiteTest } from './suite.js';
 
 const FIXTURES = 'test/fixtures/dbos-modules';
 const input = { orderId: 'O-7', email: 'dana@example.com' };
@@ -71,7 +76,7 @@ test('the command line: --dbos with --input, exit 1 at the kill point that repea
 // Every life runs under the run's own workflow id, whichever copy of a state the explorer runs it
 // from: a key made of DBOS.workflowID and DBOS.stepID, as DBOS advises, names the run and the step
 // after any kill. A key made of a random id in the step is new in each repeat: the check must fail.
-test('a workflow keyed by DBOS.workflowID and DBOS.stepID passes every kill point, in either tier; keyed by a random id per step, its refund is done twice (the same search)', async () => {
+fullSuiteTest('a workflow keyed by DBOS.workflowID and DBOS.stepID passes every kill point, in either tier; keyed by a random id per step, its refund is done twice (the same search)', async () => {
   for (const tier of [[], ['--tier', 'process']]) {
     const keyed = await runMain(['check', '--dbos', `${FIXTURES}/keyed-by-dbos-id.ts`, '--input', `${FIXTURES}/input.json`, ...tier]);
     expect(keyed.err.join('\n'), tier.join(' ')).toBe('');
@@ -85,7 +90,7 @@ test('a workflow keyed by DBOS.workflowID and DBOS.stepID passes every kill poin
 // Modules as people write them: CommonJS (require() and module.exports) in a .ts file of a package
 // of "type": "module", as tsx runs it; a .cts and a .mts file, which say their own format. Each is
 // bundled for its lives, in either tier.
-test('a module written as CommonJS, or in a .cts or .mts file, checks without error in either tier', async () => {
+fullSuiteTest('a module written as CommonJS, or in a .cts or .mts file, checks without error in either tier', async () => {
   for (const module of ['commonjs.ts', 'keyed.cts', 'keyed.mts']) {
     for (const tier of [[], ['--tier', 'process']]) {
       const r = await runMain(['check', '--dbos', `${FIXTURES}/${module}`, '--input', `${FIXTURES}/input.json`, '--schedule', 'step-return[step 0]', ...tier]);
@@ -96,13 +101,10 @@ test('a module written as CommonJS, or in a .cts or .mts file, checks without er
   }
 }, 300_000);
 
-// The killpoint binary itself, kept so that its exit status and its one stderr line (nothing else
-// on stderr) stay proven end to end for --dbos, with PGlite started in its process and stopped so
-// that it exits.
 // A saga: the hotel step fails, the flight is cancelled, and the workflow ends in that error, which
 // DBOS records as its outcome. killpoint takes it in the answer's place (before, the run never
 // killed "did not finish": exit 2); the compensation is an effect like any other.
-test('a booking saga that throws after compensating: keyed, every kill point holds; unkeyed, a kill after the cancel returned cancels twice', async () => {
+fullSuiteTest('a booking saga that throws after compensating: keyed, every kill point holds; unkeyed, a kill after the cancel returned cancels twice', async () => {
   const saga = (name: string, ...rest: string[]) => ['check', '--dbos', `${FIXTURES}/${name}.ts`, '--input', '{"trip":"Lisbon"}', ...rest];
   const keyed = await runMain(saga('saga-keyed'));
   expect(keyed.err.join('\n')).not.toContain('did not finish');
@@ -114,7 +116,10 @@ test('a booking saga that throws after compensating: keyed, every kill point hol
   expect(unkeyed.status).toBe(1);
 }, 300_000);
 
-test('a module whose createWorkflow returns something other than a registered workflow is bad input, in one line', () => {
+// The killpoint binary itself, kept so that its exit status and its one stderr line (nothing else
+// on stderr) stay proven end to end for --dbos, with PGlite started in its process and stopped so
+// that it exits.
+fullSuiteTest('a module whose createWorkflow returns something other than a registered workflow is bad input, in one line', () => {
   const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin', 'killpoint.mjs'), 'check', '--dbos', `${FIXTURES}/not-a-workflow.ts`, '--input', `${FIXTURES}/input.json`], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
   expect(r.stderr).toMatch(/createWorkflow\(ctx\) returned string: expected the workflow function DBOS\.registerWorkflow returned/);
   expect(r.stderr.trim().split('\n')).toHaveLength(1);

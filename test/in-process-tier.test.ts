@@ -2,6 +2,10 @@
 // process is killed with SIGKILL: the same lives, the same verdict, at every kill point sampled
 // here (npm run differential:in-process compares every kill point of the 14 tasks). A kill that
 // cuts nothing off is caught by the same comparison, and abandoned lives leave nothing open.
+// `npm test` runs the sample (test/suite.ts): Dana's refund on createReactAgent v2, in process and
+// by SIGKILL, before, in and after the refund's gap (8 s), a state copy taken one event late caught
+// (under a second), and --tier refused where an engine does not choose; `npm run engines`
+// (KILLPOINT_SUITE=all) runs every test.
 
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +24,7 @@ import { explore } from '../src/harness/search/explore.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario, loadScenarioFile } from '../src/model/load.js';
 import { compareModuleTiersAt, expectInProcessUnlessAsked, runMain, type ModuleTiers } from './helpers.js';
+import { fullSuiteDescribe, fullSuiteTest } from './suite.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -45,14 +50,14 @@ describe('a LangGraph life killed in process against the same life killed by SIG
     expect(liveChildCount()).toBe(0);
   }, 180_000);
 
-  it("Ivan's parallel cancellations on a ToolNode with keys: the same at the commits of both calls", async () => {
+  fullSuiteTest("Ivan's parallel cancellations on a ToolNode with keys: the same at the commits of both calls", async () => {
     const points = await pointsOf('toolnode/sync+keys', ivan, ['tool-start[call_cancel-both_2]', 'shop-commit[call_cancel-both_1]', 'shop-commit[call_cancel-both_2]', 'writes-saved[call_cancel-both_1+call_cancel-both_2]']);
     const { inProcess, process } = both('toolnode/sync+keys');
     const r = await compareTiers(ivan, inProcess, process, { concurrency: 2, killPoints: points });
     expect(r.disagreements).toEqual([]);
   }, 180_000);
 
-  it('a kill that cuts nothing off (the life runs on to its end, its stores open) is caught: the refund is no longer repeated in its gap', async () => {
+  fullSuiteTest('a kill that cuts nothing off (the life runs on to its end, its stores open) is caught: the refund is no longer repeated in its gap', async () => {
     const config = langGraphConfigNamed('react/sync')!;
     const broken = processSystem({ engine: 'langgraph', name: 'react/sync', summary: 'a broken in-process kill', promised: [], killPoints: [], tier: langGraphTier(config, 'react/sync', undefined, 'in-process', { brokenKill: 'life-runs-on' }), runsIn: 'in-process' });
     const points = await pointsOf('react/sync', dana, ['shop-commit[call_refund]']);
@@ -61,7 +66,7 @@ describe('a LangGraph life killed in process against the same life killed by SIG
     expect(r.disagreements[0]).toMatch(/shop-commit\[call_refund\].*doneTwice: in process \[\], process \["refund/);
   }, 120_000);
 
-  it("every kill point of Dana's refund cut from one repeat of each life: the verdicts and lives of a life killed at each", async () => {
+  fullSuiteTest("every kill point of Dana's refund cut from one repeat of each life: the verdicts and lives of a life killed at each", async () => {
     const config = langGraphConfigNamed('react/sync')!;
     const killedAtEach = processSystem({ engine: 'langgraph', name: 'react/sync', summary: 'each kill point a life of its own', promised: [], killPoints: [], tier: langGraphTier(config, 'react/sync', undefined, 'in-process', { cutEach: 'by a killed life' }), runsIn: 'in-process' });
     const r = await compareTiers(dana, langGraphSystem('react/sync')!, killedAtEach, { concurrency: 1 });
@@ -74,7 +79,7 @@ describe('a LangGraph life killed in process against the same life killed by SIG
     expect(explored.reduction?.childrenKilled).toBeUndefined();
   }, 180_000);
 
-  it("runs its lives on threads of their own, each life as it runs on killpoint's own thread: every kill point of Dana's refund, the same lives and verdicts", async () => {
+  fullSuiteTest("runs its lives on threads of their own, each life as it runs on killpoint's own thread: every kill point of Dana's refund, the same lives and verdicts", async () => {
     const config = langGraphConfigNamed('react/sync')!;
     const ownThread = processSystem({ engine: 'langgraph', name: 'react/sync', summary: "on killpoint's own thread", promised: [], killPoints: [], tier: langGraphTier(config, 'react/sync', undefined, 'in-process', { ownThread: true }), runsIn: 'in-process' });
     const r = await compareTiers(dana, langGraphSystem('react/sync')!, ownThread, { concurrency: 2 });
@@ -94,7 +99,7 @@ describe('a LangGraph life killed in process against the same life killed by SIG
     expect(r.disagreements.join('\n')).toMatch(/tool-start\[call_refund\].*doneTwice/);
   }, 180_000);
 
-  it('in-process lives start no process and leave no handle open, however they were killed', async () => {
+  fullSuiteTest('in-process lives start no process and leave no handle open, however they were killed', async () => {
     const system = langGraphSystem('react/sync')!;
     const baseline = await runSchedule(system, dana, NONE);
     const handlesBefore = process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap').length;
@@ -111,7 +116,7 @@ describe('a LangGraph life killed in process against the same life killed by SIG
   }, 120_000);
 });
 
-describe("a user's graph in process", () => {
+fullSuiteDescribe("a user's graph in process", () => {
   // The support agent's graph opens its ledger (a SQLite file in the life's folder) in every life
   // and never closes it: SIGKILL closes it in a process; in process, its handle goes when the
   // collector finalizes it, which the tier asks for every so many lives.
@@ -136,7 +141,7 @@ describe("a user's graph in process", () => {
   }, 120_000);
 });
 
-describe("a user's graph explored by equivalence", () => {
+fullSuiteDescribe("a user's graph explored by equivalence", () => {
   const tiers = (module: string, variant: DataFolderVariant = {}): ModuleTiers => {
     const spec = langGraphModuleSpec({ module: `examples/support-agent-langgraph/src/${module}`, inputFile: 'examples/support-agent-langgraph/input.json' });
     return { inProcess: langGraphModuleSystem(spec, 'in-process', variant), sigkillFromScratch: fromScratch(langGraphModuleSystem(spec, 'process')) };
@@ -158,7 +163,7 @@ describe("a user's graph explored by equivalence", () => {
 });
 
 describe('the tier, on the command line', () => {
-  it('LangGraph runs in process unless --tier process asks for SIGKILL; --json and the replay command say which', async () => {
+  fullSuiteTest('LangGraph runs in process unless --tier process asks for SIGKILL; --json and the replay command say which', async () => {
     // Without keys, toolnode/sync does not promise "no write done twice": the refund is repeated, exit 0.
     const args = ['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'langgraph', '--strategy', 'toolnode/sync', '--schedule', 'shop-commit[call_refund]'];
     await expectInProcessUnlessAsked(args, 0, 'scenarios/lantern/T01-dana-torn-pad.json --engine langgraph --strategy toolnode/sync');

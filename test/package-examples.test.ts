@@ -11,8 +11,11 @@
 // is copied from this checkout's build: compiling it again would cost minutes and test the C++
 // toolchain, not killpoint.
 //
-// By default each example runs the tests named in SUBSETS below (vitest's -t) and the others their
-// whole suite; `npm run examples` (KILLPOINT_EXAMPLES=all) runs every example's whole suite.
+// `npm test` runs the sample (test/suite.ts): the tarball's checks and one example, SAMPLE_EXAMPLE
+// below, its install made of its own packages alone; `npm run engines` (KILLPOINT_SUITE=all) and
+// CI's legs install and run every example. Each example runs the tests named in SUBSETS below
+// (vitest's -t) and the others their whole suite; `npm run examples` (KILLPOINT_EXAMPLES=all) runs
+// every example's whole suite.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +26,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../src/model/load.js';
 import { packTarball } from './user-project.js';
 import { AI_MIDDLEWARE_PACKAGES } from '../src/harness/engines/restate/packages.js';
+import { fullSuite } from './suite.js';
 
 const EXAMPLES = join(PROJECT_ROOT, 'examples');
 const NATIVE_ADDON = join('better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
@@ -61,6 +65,10 @@ const SUBSETS: Record<string, string> = {
   // killpointTests from the installed killpoint/vitest run for real.
 };
 const ALL = process.env.KILLPOINT_EXAMPLES === 'all';
+// The example npm test installs and runs: its whole suite takes seconds and runs killpointTests from
+// the installed killpoint/vitest for real, so a tarball that breaks the package fails it.
+const SAMPLE_EXAMPLE = 'langgraph-scenario';
+const runsExample = (example: string): boolean => fullSuite || ALL || example === SAMPLE_EXAMPLE;
 let work: string;
 let tarball: string;
 
@@ -129,7 +137,8 @@ beforeAll(() => {
   // npm pack runs prepack (the build) and prints the tarball's name on its last line.
   tarball = packTarball(work);
   // An example for a newer Node than this one is skipped below: its packages are not installed.
-  const devDependencies = sharedDependencies(readdirSync(EXAMPLES).sort().filter((e) => newerNodeAskedBy(e) === null), basename(tarball));
+  // So is an example npm test leaves to npm run engines.
+  const devDependencies = sharedDependencies(readdirSync(EXAMPLES).sort().filter((e) => newerNodeAskedBy(e) === null && runsExample(e)), basename(tarball));
   writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'killpoint-examples', private: true, devDependencies }, null, 2));
   run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], work);
   const addon = join(work, 'node_modules', NATIVE_ADDON);
@@ -175,6 +184,7 @@ describe('the check for undeclared imports', () => {
 describe('the table of example subsets', () => {
   test('names only examples that exist', () => {
     expect(Object.keys(SUBSETS).filter((e) => !existsSync(join(EXAMPLES, e)))).toEqual([]);
+    expect(existsSync(join(EXAMPLES, SAMPLE_EXAMPLE))).toBe(true);
   });
 });
 
@@ -196,7 +206,8 @@ describe.each(readdirSync(EXAMPLES).sort())('examples/%s, installed from the tar
   const pattern = ALL ? undefined : SUBSETS[example];
   const title = pattern === undefined ? 'its whole vitest suite passes' : `its own tests named /${pattern}/ pass (KILLPOINT_EXAMPLES=all runs the whole suite)`;
   const newer = newerNodeAskedBy(example);
-  test.skipIf(newer !== null)(newer === null ? title : `${title}: skipped, it asks for Node ${newer} and this is ${process.versions.node}`, () => {
+  const why = newer !== null ? `: skipped, it asks for Node ${newer} and this is ${process.versions.node}` : runsExample(example) ? '' : ' (npm run engines)';
+  test.skipIf(newer !== null || !runsExample(example))(`${title}${why}`, () => {
     const dir = join(work, example);
     cpSync(join(EXAMPLES, example), dir, { recursive: true, filter: (src) => !/node_modules|killpoint-corpus|\.tgz$/.test(src) });
     // The example's modules resolve from the shared install in the folder above it.

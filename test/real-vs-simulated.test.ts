@@ -20,6 +20,10 @@
 //   journal and workflow;
 // - the real tier by equivalence at every kill point of a one-refund task.
 // A disagreement names the scenario, the strategy and the kill point, and prints the replay command.
+// `npm test` runs the sample (test/suite.ts): the real tier by equivalence at every kill point of
+// the one-refund task (4 s, the refund done twice in its gap found as the simulation finds it), a
+// kill between a journal save's temp write and its rename (under a second), and the checks that
+// need no child process; `npm run engines` (KILLPOINT_SUITE=all) runs every test.
 
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -36,6 +40,7 @@ import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../src/harness/engines
 import { judge } from '../src/harness/check/verdict.js';
 import { failedChecks } from '../src/harness/check/checks.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';
+import { fullSuiteDescribe, fullSuiteTest } from './suite.js';
 
 const CONCURRENCY = availableParallelism();
 const baselines = new Baselines();
@@ -150,7 +155,7 @@ describe('a stride through Dana\'s task and all of its gap, real and simulated a
   });
 
   for (const strategy of ['journal', 'journal+keys'] as const) {
-    it(`T01 under ${strategy}`, async () => {
+    fullSuiteTest(`T01 under ${strategy}`, async () => {
       const points = strides[strategy];
       // A real sample, not a handful: a sixteenth of the run and more, the whole gap included.
       expect(points.length).toBeGreaterThan(everyKillPoint(lanternScenario('T01'), strategy).length / STRIDE);
@@ -199,7 +204,7 @@ describe('the sample', () => {
   });
 });
 
-describe('chosen kill points of Dana\'s, Grace\'s and the parallel-call task, real and simulated agree', () => {
+fullSuiteDescribe('chosen kill points of Dana\'s, Grace\'s and the parallel-call task, real and simulated agree', () => {
   for (const { scenarioId, strategy, like } of SAMPLE.filter((r) => r.interleaving === undefined)) {
     if (like !== undefined) continue;
     it(`${scenarioId} under ${strategy}`, async () => {
@@ -242,7 +247,7 @@ describe('two parallel calls saving the journal at once', () => {
     expect(kinds).toEqual(['journal-write call_get-orders_1', 'journal-write call_get-orders_2', 'journal-save call_get-orders_1', 'journal-save call_get-orders_2']);
   });
 
-  it('agree under journal+keys at its chosen kill points, and under the in-place journal at its writes (the overlapping two included)', async () => {
+  fullSuiteTest('agree under journal+keys at its chosen kill points, and under the in-place journal at its writes (the overlapping two included)', async () => {
     const rows = SAMPLE.filter((r) => r.interleaving === OVERLAPPING);
     expect(rows.map((r) => r.strategy)).toEqual(['journal+keys', 'journal/in-place']);
     // The in-place journal runs journal+keys's events, and its files are journal+keys's but for
@@ -265,7 +270,7 @@ describe('two parallel calls saving the journal at once', () => {
   });
 });
 
-describe('second kills, during the recovery', () => {
+fullSuiteDescribe('second kills, during the recovery', () => {
   it('agree when the recovery is killed again, before anything and in its own gap', async () => {
     const cases: TierCase[] = [];
     // Not restart: nothing of its agent survives a kill, so a second kill is a first kill of a run
@@ -291,7 +296,7 @@ describe('kills inside a journal save', () => {
     expect(cmp!.real.extraWrites).toBe(0);
   });
 
-  it('in the middle of an in-place write: the resume fails with an error naming the journal file, in both tiers', async () => {
+  fullSuiteTest('in the middle of an in-place write: the resume fails with an error naming the journal file, in both tiers', async () => {
     const k = killPointOf('T01', 'journal/in-place', 'journal-write', 3);
     const [cmp] = await expectAgreement(single('T01', 'journal/in-place', [k]));
     const outcome = await realKill(lanternScenario('T01'), 'journal/in-place', { kills: [k], interleaving: [] });

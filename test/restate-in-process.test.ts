@@ -4,6 +4,9 @@
 // differential:in-process compares every kill point of the 14 tasks). An endpoint whose
 // connections are left open at the kill is caught by the same comparison. A user's own service
 // (--restate) runs in process too, with the same answers as its processes.
+// `npm test` runs the sample (test/suite.ts): Dana's refund without keys, in process and by
+// SIGKILL, in the refund's gap and after the invocation's output (9 s); `npm run engines`
+// (KILLPOINT_SUITE=all) runs every test.
 
 import { describe, expect, it } from 'vitest';
 import { eventIdentities } from '../src/harness/check/kill-points.js';
@@ -18,6 +21,7 @@ import type { SystemUnderTest } from '../src/harness/engine.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario } from '../src/model/load.js';
 import { expectInProcessUnlessAsked, killPointsNamed } from './helpers.js';
+import { fullSuiteDescribe, fullSuiteTest } from './suite.js';
 
 const dana = lanternScenario('T01');
 const ivan = lanternScenario('T03');
@@ -32,14 +36,14 @@ describe('a Restate life killed in process against the same life killed by SIGKI
     expect(r.killPoints).toBe(points.length);
   }, 180_000);
 
-  it("Ivan's parallel cancellations with keys: the same at each commit, the other call still running beside it", async () => {
+  fullSuiteTest("Ivan's parallel cancellations with keys: the same at each commit, the other call still running beside it", async () => {
     const { inProcess, process } = both('service+keys');
     const points = await killPointsNamed(inProcess, ivan, ['shop-commit[call_cancel-both_1]', 'shop-commit[call_cancel-both_2]']);
     const r = await compareTiers(ivan, inProcess, process, { concurrency: 2, killPoints: points });
     expect(r.disagreements).toEqual([]);
   }, 180_000);
 
-  it("an endpoint whose connections stay open at the kill is caught: the killed life goes on talking to the server, and the recovery never makes the refund again", async () => {
+  fullSuiteTest("an endpoint whose connections stay open at the kill is caught: the killed life goes on talking to the server, and the recovery never makes the refund again", async () => {
     const name = 'service';
     const config = restateConfigNamed(name)!;
     const broken: SystemUnderTest = {
@@ -63,7 +67,7 @@ describe('a Restate life killed in process against the same life killed by SIGKI
   }, 180_000);
 });
 
-describe("a user's own Restate service in process", () => {
+fullSuiteDescribe("a user's own Restate service in process", () => {
   const FIXTURES = 'test/fixtures/restate-modules';
   const input = { orderId: 'O-7', email: 'dana@example.com' };
   const tiers = (module: string) => {
@@ -89,7 +93,7 @@ describe("a user's own Restate service in process", () => {
   }, 120_000);
 });
 
-describe("a Restate life's events, in process", () => {
+fullSuiteDescribe("a Restate life's events, in process", () => {
   // The SDK starts side-by-side closures in an order of its own progress loop and the connection's
   // timing; run in process, where the loop is shared, it came out both ways run to run.
   it("are the same run after run for the same picks: Ivan's parallel calls start in the order the gate lets them", async () => {
@@ -101,7 +105,7 @@ describe("a Restate life's events, in process", () => {
   }, 120_000);
 });
 
-describe('the Restate tier on the command line', () => {
+fullSuiteDescribe('the Restate tier on the command line', () => {
   it('runs in process unless --tier process asks for SIGKILL; --json says which ran, and the replay command keeps --tier process', async () => {
     const args = ['check', 'scenarios/lantern/T01-dana-torn-pad.json', '--engine', 'restate', '--strategy', 'service', '--schedule', 'shop-commit[call_refund]'];
     await expectInProcessUnlessAsked(args, 1, 'scenarios/lantern/T01-dana-torn-pad.json --engine restate --strategy service');

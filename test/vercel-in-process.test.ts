@@ -4,6 +4,9 @@
 // differential:in-process -- --systems vercel-workflow:durable-agent,... compares every kill point
 // of the tasks). A kill that cuts nothing off is caught by the same comparison. A user's own
 // workflow (--vercel-workflow) runs on threads too, from its module bundled with the thread's main.
+// `npm test` runs the sample (test/suite.ts): a refund without keys, in process and by SIGKILL, as
+// the run is created and in the refund's gap (12 s); `npm run engines` (KILLPOINT_SUITE=all) runs
+// every test.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareTiers } from '../src/harness/differential/in-process-vs-process.js';
@@ -19,6 +22,7 @@ import { processSystem } from '../src/harness/process/process-system.js';
 import { liveChildCount } from '../src/harness/process/processes.js';
 import { loadScenarioFile } from '../src/model/load.js';
 import { expectInProcessUnlessAsked, killPointsNamed } from './helpers.js';
+import { fullSuiteDescribe, fullSuiteTest } from './suite.js';
 
 // A task of one refund: its lives are short (35 events), and its refund has the gap.
 const oneRefund = loadScenarioFile('test/fixtures/one-refund.json');
@@ -39,7 +43,7 @@ describe('a Vercel Workflow life killed in process against the same life killed 
     expect(lifeThreadsStarted() - threadsBefore).toBeGreaterThan(points.length);
   }, 240_000);
 
-  it("with keys, every kill point explored in process as a check explores it (each life's kill points cut from one repeat of it): at the refund's start, gap and record, what SIGKILL gives", async () => {
+  fullSuiteTest("with keys, every kill point explored in process as a check explores it (each life's kill points cut from one repeat of it): at the refund's start, gap and record, what SIGKILL gives", async () => {
     const { inProcess, process } = both('durable-agent+keys');
     const points = await killPointsNamed(inProcess, oneRefund, ['tool-start[call_refund]', 'shop-commit[call_refund]', 'step-recorded[call_refund]']);
     const r = await compareTiers(oneRefund, inProcess, process, { concurrency: 2, killPoints: points, inProcessEvery: true });
@@ -47,7 +51,7 @@ describe('a Vercel Workflow life killed in process against the same life killed 
     expect(r.killPoints).toBe(points.length);
   }, 240_000);
 
-  it('a kill that cuts nothing off (the life runs on to its end) is caught: the refund is no longer repeated in its gap', async () => {
+  fullSuiteTest('a kill that cuts nothing off (the life runs on to its end) is caught: the refund is no longer repeated in its gap', async () => {
     const name = 'durable-agent';
     const broken = processSystem({ engine: 'vercel-workflow', name, summary: 'a broken in-process kill', promised: [], killPoints: [], tier: vercelTier(vercelConfigNamed(name)!, 'in-process', { brokenKill: 'life-runs-on' }), runsIn: 'in-process' });
     const points = await killPointsNamed(broken, oneRefund, ['shop-commit[call_refund]']);
@@ -57,14 +61,14 @@ describe('a Vercel Workflow life killed in process against the same life killed 
   }, 240_000);
 });
 
-describe('the Vercel Workflow tier on the command line', () => {
+fullSuiteDescribe('the Vercel Workflow tier on the command line', () => {
   it('runs in process unless --tier process asks for SIGKILL; --json says which ran, and the replay command keeps --tier process', async () => {
     const args = ['check', 'test/fixtures/one-refund.json', '--engine', 'vercel-workflow', '--strategy', 'durable-agent', '--schedule', 'shop-commit[call_refund]'];
     await expectInProcessUnlessAsked(args, 1, 'test/fixtures/one-refund.json --engine vercel-workflow --strategy durable-agent');
   }, 180_000);
 });
 
-describe("a user's own Vercel workflow in process", () => {
+fullSuiteDescribe("a user's own Vercel workflow in process", () => {
   const FIXTURES = 'test/fixtures/vercel-modules';
   const input = { orderId: 'O-7', email: 'dana@example.com' };
   const tiers = (module: string, variant: VercelModuleVariant = {}) => {

@@ -7,6 +7,8 @@
 // kill right after the run is created, whose recovery must resume that run and start no other;
 // the parallel calls' order chosen and repeatable; bad input named. The sweep, every kill point of
 // the 14 tasks against the scripted workflow strategies, is `npm run vercel-workflow`.
+// `npm test` runs the sample (test/suite.ts): the kill right after the run is created and its
+// recovery (2 s), and the bad input; `npm run engines` (KILLPOINT_SUITE=all) runs every test.
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +24,7 @@ import { vercelTier } from '../src/harness/engines/vercel-workflow/tier.js';
 import { liveChildCount } from '../src/harness/process/processes.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario, loadScenarioFile, PROJECT_ROOT } from '../src/model/load.js';
+import { fullSuiteDescribe, fullSuiteTest } from './suite.js';
 
 const ONE_REFUND = 'test/fixtures/one-refund.json';
 const IVAN = 'scenarios/lantern/T03-ivan-two-orders.json';
@@ -85,7 +88,7 @@ function killpoint(args: string[]): Promise<Ran> {
   });
 }
 
-describe('killpoint check --engine vercel-workflow', () => {
+fullSuiteDescribe('killpoint check --engine vercel-workflow', () => {
   it("a one-refund task's refund killed in its gap (committed, step_completed not yet written): without keys done twice (exit 1), with keys every check (exit 0), the broken random keys caught (exit 1); Ivan's parallel cancellations with keys killed after the first one's commit: every check (exit 0); nothing left behind by any", async () => {
     const gap = ['--schedule', 'shop-commit[call_refund]'];
     // Side by side: each command is mostly its lives, and they are few.
@@ -134,7 +137,7 @@ describe('the run and its recovery', () => {
     expect(tier.stores(scenario, stateDir).delivered).toHaveLength(1);
   }, 60_000);
 
-  it("Ivan's parallel calls run in the order the picks choose, the same order again for the same picks", async () => {
+  fullSuiteTest("Ivan's parallel calls run in the order the picks choose, the same order again for the same picks", async () => {
     const system = vercelWorkflowSystem('steps')!;
     const ivan = lanternScenario('T03');
     const order = (events: { kind: string }[]) => eventIdentities(events as never).filter((id) => id.startsWith('tool-start'));
