@@ -2,6 +2,7 @@
 // (a LangGraph graph on ChatOpenAI, tools calling a shop with fetch, no readEffects): recorded once
 // against stand-ins for the model and the shop, which are then stopped, and checked offline. Every
 // mistake with a cassette is bad input (exit 2, one line naming the file, the URL or the field).
+// A Restate service and a Vercel workflow that call the shop run under npm run engines (KILLPOINT_SUITE=all).
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startStandIns, type StandIns } from '../examples/support-agent-http/test/stand-ins.js';
 import { runMain } from './helpers.js';
+import { fullSuite, fullSuiteDescribe } from './suite.js';
 
 const EXAMPLE = 'examples/support-agent-http';
 const dir = mkdtempSync(join(tmpdir(), 'killpoint-http-traffic-'));
@@ -26,11 +28,12 @@ beforeAll(async () => {
   // The kill before the first event: the recording run, the two runs never killed, and one recovery.
   const first = await runMain(agent('agent', recorded, '--schedule', '-1'));
   expect(first.status, first.err.join('\n')).toBe(0);
-  for (const name of ['http-unkeyed', 'http-keyed']) {
+  // The Restate service and the Vercel workflow (half a minute with their servers and builds) under npm run engines.
+  for (const name of fullSuite ? ['http-unkeyed', 'http-keyed'] : []) {
     const r = await runMain(service(name, '--schedule', '-1'));
     expect(r.status, r.err.join('\n')).toBe(0);
   }
-  for (const keyed of [false, true]) {
+  for (const keyed of fullSuite ? [false, true] : []) {
     const r = await runMain(vercel(keyed, '--schedule', '-1'));
     expect(r.status, r.err.join('\n')).toBe(0);
   }
@@ -45,7 +48,7 @@ afterAll(() => {
 
 describe('recorded once, then offline', () => {
   test('the recording runs alone asked the stand-ins: the graph\'s three model calls, the order read, the refund; each service\'s read and refund', () => {
-    const services = Array.from({ length: 4 }, () => ['GET /v1/orders/A-17', 'POST /v1/refunds']).flat();
+    const services = Array.from({ length: fullSuite ? 4 : 0 }, () => ['GET /v1/orders/A-17', 'POST /v1/refunds']).flat();
     expect(standIns.asked.slice(0, askedWhileRecording)).toEqual(['POST /v1/chat/completions', 'GET /v1/orders/A-17', 'POST /v1/chat/completions', 'POST /v1/refunds', 'POST /v1/chat/completions', ...services]);
     const cassette = readFileSync(recorded, 'utf8');
     expect(cassette).not.toMatch(/authorization|stand-in-secret/i);
@@ -65,7 +68,7 @@ describe('recorded once, then offline', () => {
 
 // A Restate service's own traffic (the ingress and the admin API of its restate-server) passes
 // through; only the shop is played. Each schedule is a run from scratch on the server.
-describe('a Restate service that calls the shop with fetch', () => {
+fullSuiteDescribe('a Restate service that calls the shop with fetch', () => {
   const atTheCommit = () => `service-commit[POST 127.0.0.1:${new URL(standIns.env.SHOP_URL!).port}/v1/refunds]`;
 
   test('unkeyed, killed at the shop\'s commit of the refund, it refunds twice', async () => {
@@ -83,7 +86,7 @@ describe('a Restate service that calls the shop with fetch', () => {
 });
 
 // A Vercel workflow's steps call the shop; its local world's own work does not go over HTTP here.
-describe('a Vercel workflow whose steps call the shop with fetch', () => {
+fullSuiteDescribe('a Vercel workflow whose steps call the shop with fetch', () => {
   const atTheCommit = () => `service-commit[POST 127.0.0.1:${new URL(standIns.env.SHOP_URL!).port}/v1/refunds]`;
 
   test('unkeyed, killed at the shop\'s commit of the refund, it refunds twice; keyed by the run and the step, it does not', async () => {
