@@ -141,15 +141,22 @@ async function rowsDigest(url: string, stateDir: string, postgres: boolean): Pro
  */
 async function copyRows(url: string, from: RunIdentity, to: RunIdentity): Promise<void> {
   const tables = await workflowTables(url);
-  const client = await database(url).connect();
-  try {
-    await client.query('BEGIN');
+  await inTransaction(url, async (client) => {
     for (const { table, columns } of tables) {
       const params: unknown[] = [from.workflowId];
       const renamed: Record<string, string> = { workflow_uuid: to.workflowId, executor_id: to.executorId, application_version: to.appVersion };
       const values = columns.map((c) => (renamed[c] === undefined ? quote(c) : `$${params.push(renamed[c])}`));
       await client.query(`INSERT INTO dbos.${quote(table)} (${columns.map(quote).join(', ')}) SELECT ${values.join(', ')} FROM dbos.${quote(table)} WHERE workflow_uuid = $1`, params);
     }
+  });
+}
+
+/** Runs `body` in one transaction on a connection of its own, rolled back if it throws. */
+async function inTransaction(url: string, body: (client: { query: (text: string, params?: unknown[]) => Promise<unknown> }) => Promise<void>): Promise<void> {
+  const client = await database(url).connect();
+  try {
+    await client.query('BEGIN');
+    await body(client);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
@@ -165,22 +172,15 @@ async function copyRows(url: string, from: RunIdentity, to: RunIdentity): Promis
  * keys refer to it ON UPDATE CASCADE), then whatever of theirs is left. `to` has no rows of its own.
  */
 export async function moveRows(url: string, from: RowNames, to: RowNames): Promise<void> {
-  const client = await database(url).connect();
-  try {
-    await client.query('BEGIN');
-    for (const { table, columns } of await workflowTables(url)) {
+  const tables = await workflowTables(url);
+  await inTransaction(url, async (client) => {
+    for (const { table, columns } of tables) {
       const params: unknown[] = [from.workflowId, to.workflowId];
       const renamed: Record<string, string> = { executor_id: to.executorId, application_version: to.appVersion };
       const sets = ['workflow_uuid = $2', ...columns.filter((c) => renamed[c] !== undefined).map((c) => `${quote(c)} = $${params.push(renamed[c])}`)];
       await client.query(`UPDATE dbos.${quote(table)} SET ${sets.join(', ')} WHERE workflow_uuid = $1 OR workflow_uuid = $2`, params);
     }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /**
