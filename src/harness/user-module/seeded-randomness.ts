@@ -16,25 +16,33 @@ type Fill = <T extends ArrayBufferView | null>(array: T) => T;
 
 /** Seeds this thread's randomness for life `lifeIndex`; the function returned puts it back. */
 export function seedRandomness(lifeIndex: number): () => void {
-  const next = seedrandom(`killpoint life ${lifeIndex}`);
+  // A stream of its own for each function: an engine's draws from one (a world's ids from
+  // getRandomValues, its jitter from Math.random, as many as its timing makes) leave the others'
+  // values to the agent's calls alone.
+  const stream = (name: string) => seedrandom(`killpoint life ${lifeIndex} ${name}`);
+  const nextRandom = stream('Math.random');
+  const nextUuid = stream('randomUUID');
+  const nextValues = stream('getRandomValues');
   const nodeCrypto = createRequire(import.meta.url)('node:crypto') as { randomUUID: () => string };
   const web = globalThis.crypto as unknown as { randomUUID: () => string; getRandomValues: Fill };
   const saved = { random: Math.random, uuid: nodeCrypto.randomUUID, webUuid: web.randomUUID, webValues: web.getRandomValues };
-  const fill: Fill = (array) => {
+  const filler = (next: () => number): Fill => (array) => {
     if (array !== null) {
       const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
       for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(next() * 256);
     }
     return array;
   };
+  const fill = filler(nextValues);
+  const uuidBytes = filler(nextUuid);
   const uuid = (): string => {
-    const b = fill(new Uint8Array(16));
+    const b = uuidBytes(new Uint8Array(16));
     b[6] = (b[6]! & 0x0f) | 0x40; // version 4
     b[8] = (b[8]! & 0x3f) | 0x80; // RFC 4122 variant
     const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   };
-  Math.random = () => next();
+  Math.random = () => nextRandom();
   nodeCrypto.randomUUID = uuid;
   web.randomUUID = uuid;
   web.getRandomValues = fill;
