@@ -11,7 +11,6 @@ import type { Conversation } from '../model/conversation.js';
 import type { Scenario } from '../model/scenario.js';
 import type { RunEvent } from './check/events.js';
 import type { MaybePromise } from './maybe-promise.js';
-import type { TrafficOptions } from './user-module/traffic-target.js';
 
 /**
  * Where a system's lives run: simulated in memory (killpoint's own runner), a real engine inside
@@ -238,6 +237,16 @@ export interface Engine {
 }
 
 /** A user's module and its input, as the command line, the API and the vitest helper name them. */
+/** The options of an agent's traffic (user-module/traffic-target.ts), as the command line, the API and the vitest helper give them. */
+export interface TrafficOptions {
+  cassette?: string;
+  record?: boolean | string;
+  /** URL prefixes of model endpoints beside the known APIs: a list, or comma-separated. */
+  modelUrl?: string | readonly string[];
+  /** Header names that carry an idempotency key beside the usual ones: a list, or comma-separated. */
+  idempotencyHeader?: string | readonly string[];
+}
+
 export interface UserModuleOptions extends TrafficOptions {
   /** The module's path (relative to the current folder). */
   module: string;

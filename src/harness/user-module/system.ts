@@ -8,14 +8,16 @@
 import type { CheckName } from '../check/checks.js';
 import type { RunOutcome, Schedule } from '../check/outcome.js';
 import type { Scenario } from '../../model/scenario.js';
-import type { SystemUnderTest } from '../engine.js';
+import type { SystemUnderTest, TrafficOptions } from '../engine.js';
 import { processSession, type ProcessLivesOf } from '../process/process-lives.js';
 import { shellWord, shellWords } from '../shell-words.js';
 import { livesHeldToARunFromScratch, mustRepeatItself } from './repeat.js';
 import type { LifeTimes } from '../life-time-limit.js';
 import { isModulePath, moduleTask, type UserModuleTarget } from './target.js';
 import { TrafficRecorder } from './traffic-recorder.js';
-import { TRAFFIC_WORDS, trafficWords, type TrafficOptions } from './traffic-target.js';
+import { TRAFFIC_WORDS, trafficWords } from './traffic-target.js';
+import type { SessionRuns } from './session-runs.js';
+export type { SessionRuns } from './session-runs.js';
 
 export interface ModuleSystemSpec {
   /** The engine, as registered, and the option that names a module of it (--langgraph). */
@@ -39,11 +41,6 @@ export interface ModuleSystemSpec {
   lives?: ProcessLivesOf;
 }
 
-/**
- * How a session runs a schedule, and what it stops when it closes (a server it started), if
- * anything; `times`: the session's (processSession), to pass to runWholeInProcesses.
- */
-export type SessionRuns = ((schedule: Schedule, times?: LifeTimes) => Promise<RunOutcome>) & { close?: () => Promise<void> };
 
 export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
   const { target } = spec;

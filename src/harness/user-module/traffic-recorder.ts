@@ -14,7 +14,7 @@ import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { noKills, type RunOutcome } from '../check/outcome.js';
 import { SystemInputError } from '../engine.js';
 import { cassetteDigest, CassetteError, readCassette } from '../traffic/cassette-file.js';
-import type { SessionRuns } from './system.js';
+import type { SessionRuns } from './session-runs.js';
 import type { ModuleTraffic } from './traffic-target.js';
 
 /** The recordings of this process, by cassette: each made once. */

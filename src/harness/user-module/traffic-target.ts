@@ -6,19 +6,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { canonicalJson } from '../../model/canonical-json.js';
-import { SystemInputError } from '../engine.js';
+import { SystemInputError, type TrafficOptions } from '../engine.js';
 import type { RecordedFor } from '../traffic/cassette-file.js';
 import { isCredentialHeader } from '../traffic/secrets.js';
-
-/** The options of the traffic, as the command line, the API and the vitest helper give them. */
-export interface TrafficOptions {
-  cassette?: string;
-  record?: boolean | string;
-  /** URL prefixes of model endpoints beside the known APIs: a list, or comma-separated. */
-  modelUrl?: string | readonly string[];
-  /** Header names that carry an idempotency key beside the usual ones: a list, or comma-separated. */
-  idempotencyHeader?: string | readonly string[];
-}
 
 export interface ModuleTraffic {
   /** The cassette's absolute path, and as given. */
