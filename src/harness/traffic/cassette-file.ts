@@ -40,9 +40,14 @@ export class CassetteError extends Error {
 
 /** The cassette in `file`, checked to be one killpoint wrote, in this format's version, for `expected`. */
 export function readCassette(file: string, expected: RecordedFor): Cassette {
+  return parseCassette(file, readFileSync(file, 'utf8'), expected);
+}
+
+/** The cassette in `text`, read from `file` (named in errors), checked as readCassette checks it. */
+export function parseCassette(file: string, text: string, expected: RecordedFor): Cassette {
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
+    value = JSON.parse(text);
   } catch (error) {
     throw new CassetteError(`${file}: not a cassette: ${(error as Error).message}`);
   }

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmitEvent } from '../process/child-main.js';
-import { cassetteDigest, CassetteError, CASSETTE_FORMAT, CASSETTE_VERSION, readCassette, writeCassette, type CassetteEntry } from '../traffic/cassette-file.js';
+import { cassetteDigest, CassetteError, CASSETTE_FORMAT, CASSETTE_VERSION, parseCassette, writeCassette, type CassetteEntry } from '../traffic/cassette-file.js';
 import { RecordingFailed, startLifeTraffic } from '../traffic/life-traffic.js';
 import { Recording } from '../traffic/replay.js';
 import { SERVICE_LEDGER_FILE } from '../traffic/service-ledger.js';
@@ -54,7 +54,7 @@ function cassetteOf(traffic: ModuleTraffic): CassetteEntry[] {
   const bytes = existsSync(traffic.file) ? readFileSync(traffic.file) : null;
   if (bytes === null || cassetteDigest(bytes) !== traffic.digest) throw new UserModuleSetupError(`--cassette ${traffic.arg}: ${bytes === null ? 'removed' : 'replaced'} while the check ran (its lives replay the cassette it read first)`);
   try {
-    return readCassette(traffic.file, traffic.recordedFor).exchanges;
+    return parseCassette(traffic.file, bytes.toString('utf8'), traffic.recordedFor).exchanges;
   } catch (error) {
     if (error instanceof CassetteError) throw new UserModuleSetupError(error.message);
     throw error;

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { noKills, type RunOutcome } from '../check/outcome.js';
 import { SystemInputError } from '../engine.js';
-import { cassetteDigest, CassetteError, readCassette } from '../traffic/cassette-file.js';
+import { cassetteDigest, CassetteError, parseCassette } from '../traffic/cassette-file.js';
 import type { SessionRuns } from './session-runs.js';
 import type { ModuleTraffic } from './traffic-target.js';
 
@@ -64,11 +64,12 @@ async function record(t: ModuleTraffic, run: () => Promise<RunOutcome>): Promise
 
 /** The digest of the cassette, read and checked (bad input names what is wrong with it). */
 function checkedDigest(t: ModuleTraffic): string {
+  const bytes = readFileSync(t.file);
   try {
-    readCassette(t.file, t.recordedFor);
+    parseCassette(t.file, bytes.toString('utf8'), t.recordedFor);
   } catch (error) {
     if (error instanceof CassetteError) throw new SystemInputError(error.message);
     throw error;
   }
-  return cassetteDigest(readFileSync(t.file));
+  return cassetteDigest(bytes);
 }

@@ -7,8 +7,8 @@
 import { runModuleChild } from '../../../user-module/child-main.js';
 import { NotACheckpointDatabase } from '../checkpoint-file.js';
 import { runModuleLife, type LoadedGraphModule } from './life.js';
-import { MODULE_ENV, type ModuleRunFile } from './spec.js';
+import { MODULE_ENV, type LangGraphModuleSpec } from './spec.js';
 
 export function startModuleChild(loaded?: LoadedGraphModule): void {
-  runModuleChild<ModuleRunFile, LoadedGraphModule>({ env: MODULE_ENV, life: runModuleLife, alsoBadInput: (error) => error instanceof NotACheckpointDatabase }, loaded);
+  runModuleChild<LangGraphModuleSpec, LoadedGraphModule>({ env: MODULE_ENV, life: runModuleLife, alsoBadInput: (error) => error instanceof NotACheckpointDatabase }, loaded);
 }

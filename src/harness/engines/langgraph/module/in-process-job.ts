@@ -6,10 +6,10 @@ import type { InProcessLife } from '../../../in-process/in-process-life.js';
 import { BAD_SETUP_PHRASE, isSetupError } from '../../../user-module/setup-error.js';
 import { lifeOfJob, type LifeJob } from '../../../in-process/life-job.js';
 import type { LoadedGraphModule, runModuleLife as RunModuleLife } from './life.js';
-import type { ModuleRunFile } from './spec.js';
+import type { LangGraphModuleSpec } from './spec.js';
 
 export interface ModuleLifeJob extends LifeJob {
-  runFile: ModuleRunFile;
+  runFile: LangGraphModuleSpec;
 }
 
 /** killpoint's side of the life and the user's module, as loaded where the life runs. */

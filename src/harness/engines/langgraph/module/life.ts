@@ -23,7 +23,7 @@ import { EventedSqliteSaver } from '../evented-saver.js';
 import { Gate } from '../gate.js';
 import { GraphObserver } from './observer.js';
 import { pendingWait, runAcrossWaits, type WaitingGraph } from './waits.js';
-import { MODULE_STATE_FILES, type LangGraphModuleContext, type LangGraphModuleSpec, type ModuleRunFile } from './spec.js';
+import { MODULE_STATE_FILES, type LangGraphModuleContext, type LangGraphModuleSpec } from './spec.js';
 
 /** The thread every run of a user's graph is on: killpoint's, the same in every life. */
 export const MODULE_THREAD_ID = 'killpoint-run';
@@ -35,7 +35,7 @@ export interface LoadedGraphModule extends BundledModule {
 }
 
 export interface ModuleLifeInputs {
-  spec: ModuleRunFile;
+  spec: LangGraphModuleSpec;
   /** The module as the bundled child loaded it; absent, the life loads it (through tsx). */
   loaded?: LoadedGraphModule;
   stateDir: string;

@@ -26,9 +26,6 @@ export interface LangGraphModuleSpec extends UserModuleTarget {
   effectsExport: string;
 }
 
-/** One life's run file: the spec as it is. */
-export type ModuleRunFile = LangGraphModuleSpec;
-
 export const DEFAULT_GRAPH_EXPORT = 'createGraph';
 export const DEFAULT_EFFECTS_EXPORT = 'readEffects';
 

@@ -40,7 +40,7 @@ import '../event-kinds.js';
 import { LANGGRAPH_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
 import { LANGGRAPH_MODULE_NEEDS } from '../config.js';
 import { DEFAULT_LANGGRAPH_TIER, type LangGraphLivesIn } from '../run.js';
-import { DEFAULT_EFFECTS_EXPORT, DEFAULT_GRAPH_EXPORT, MODULE_ENV, MODULE_STATE_FILES, type LangGraphModuleSpec, type ModuleRunFile } from './spec.js';
+import { DEFAULT_EFFECTS_EXPORT, DEFAULT_GRAPH_EXPORT, MODULE_ENV, MODULE_STATE_FILES, type LangGraphModuleSpec } from './spec.js';
 
 const CHILD_ENTRY = siblingModule(import.meta.url, 'child');
 const CHILD_MAIN = siblingModule(import.meta.url, 'child-main');
@@ -107,7 +107,6 @@ export function langGraphModuleSystemNamed(name: string, livesIn?: LangGraphLive
  * it. With a cassette, the writes the services committed are in the run's service ledger.
  */
 function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, variant: DataFolderVariant = {}): ProcessTier {
-  const runFile: ModuleRunFile = spec;
   const inProcess = livesIn === 'in-process';
   return {
     name: `langgraph-module${inProcess ? '-in-process' : ''}`,
@@ -123,7 +122,7 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, varian
     prepare: (_scenario, stateDir) => mkdirSync(stateDir, { recursive: true }),
     life: async (_scenario, request) => {
       if (inProcess) {
-        const job: ModuleLifeJob = { ...lifeJobOf(request, `${spec.moduleArg} life ${request.lifeIndex}`, lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE, request)), runFile };
+        const job: ModuleLifeJob = { ...lifeJobOf(request, `${spec.moduleArg} life ${request.lifeIndex}`, lifeTimeoutFrom(LANGGRAPH_LIFE_TIMEOUT_VARIABLE, request)), runFile: spec };
         const threads = await moduleLifeThreads(spec);
         if (threads !== null) return threads.run<TierLife, LifeCut>(job, request.onCut);
         const { life, loaded } = await inProcessLifeOf(spec);
@@ -133,7 +132,7 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, varian
       const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: USER_PACKAGES, traffic: spec.traffic !== undefined });
       const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
       const child = { engine: 'LangGraph', bundle, runFileVariable: MODULE_ENV.run, picksVariable: MODULE_ENV.picks, timeoutVariable: LANGGRAPH_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
-      return runEngineLife(child, request, `${spec.moduleArg} life ${request.lifeIndex}`, runFile);
+      return runEngineLife(child, request, `${spec.moduleArg} life ${request.lifeIndex}`, spec);
     },
     stores: (_scenario, stateDir) => readModuleStores(stateDir, 'graph state'),
   };
