@@ -6,9 +6,14 @@
 // again, and a wait never seen gets the next value. The record is written before the turn is
 // handed over, by a rename, so a kill leaves it whole.
 //
+// An entry is the value itself, or `{ "to": PLACE, "value": V }` naming where it must be handed:
+// the place the engine names the wait by (a LangGraph node, a DBOS topic, a Vercel hook token, a
+// Restate awakeable or promise), so a list that no longer fits the run says so instead of handing
+// an approval to the wrong question.
+//
 // Bad input (the first life: it is the run never killed, up to its kill point): a wait with no
-// value left, named by what it asks; values left once the run ended. In a recovery either is what
-// the kill made of the run, left to the verdict.
+// value left, named by what it asks; a value for another place than the wait it falls to; values
+// left once the run ended. In a recovery each is what the kill made of the run, left to the verdict.
 
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,14 +59,17 @@ export class Turns {
   turnFor(id: string, place: string, asks: unknown): { name: string; value: unknown } {
     const values = this.given?.values ?? [];
     const index = this.handed.findIndex((h) => h.id === id);
-    if (index !== -1) return { name: this.handed[index]!.name, value: values[index] };
+    if (index !== -1) return { name: this.handed[index]!.name, value: valueOf(values[index]) };
     const name = this.nameOf(id, place);
     if (this.handed.length >= values.length) this.fail(this.noValueLeft(name, asks));
+    const entry = values[this.handed.length];
+    const to = targetOf(entry);
+    if (to !== undefined && to !== place) this.fail(`--resume ${this.given!.arg}: value ${this.handed.length + 1} is for ${JSON.stringify(to)}, but the run's wait ${this.handed.length + 1} is at ${JSON.stringify(place)} (${name}, for ${describeAsk(asks)})`);
     this.handed.push({ id, name });
     const temp = `${this.file}.tmp`;
     writeFileSync(temp, JSON.stringify(this.handed));
     renameSync(temp, this.file);
-    return { name, value: values[this.handed.length - 1] };
+    return { name, value: valueOf(entry) };
   }
 
   /** Once the run ended: every value must have been handed to a wait. */
@@ -69,7 +77,10 @@ export class Turns {
     if (!this.firstLife) return;
     const values = this.given?.values ?? [];
     const left = values.length - this.handed.length;
-    if (left > 0) this.fail(`--resume ${this.given!.arg}: ${left} value${left === 1 ? '' : 's'} left when the run ended (it waited ${this.handed.length} time${this.handed.length === 1 ? '' : 's'}, ${values.length} value${values.length === 1 ? '' : 's'} given)`);
+    if (left <= 0) return;
+    const places = values.slice(this.handed.length).map(targetOf).filter((to) => to !== undefined);
+    const forPlaces = places.length === 0 ? '' : `; left for ${places.map((to) => JSON.stringify(to)).join(', ')}, never waited on`;
+    this.fail(`--resume ${this.given!.arg}: ${left} value${left === 1 ? '' : 's'} left when the run ended (it waited ${this.handed.length} time${this.handed.length === 1 ? '' : 's'}, ${values.length} value${values.length === 1 ? '' : 's'} given${forPlaces})`);
   }
 
   private noValueLeft(name: string, asks: unknown): string {
@@ -82,6 +93,19 @@ export class Turns {
     if (this.firstLife) throw new UserModuleSetupError(message);
     throw new Error(`the recovery ${message.replace(/^the run /, '')}`);
   }
+}
+
+/** The place an entry names (`{ "to", "value" }`, those two fields alone), or undefined for a bare value. */
+export function targetOf(entry: unknown): string | undefined {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return undefined;
+  const keys = Object.keys(entry);
+  if (keys.length !== 2 || !keys.includes('to') || !keys.includes('value')) return undefined;
+  const to = (entry as { to: unknown }).to;
+  return typeof to === 'string' ? to : undefined;
+}
+
+function valueOf(entry: unknown): unknown {
+  return targetOf(entry) === undefined ? entry : (entry as { value: unknown }).value;
 }
 
 function describeAsk(asks: unknown): string {
