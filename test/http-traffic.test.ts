@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startStandIns, type StandIns } from '../examples/support-agent-http/test/stand-ins.js';
 import { runMain } from './helpers.js';
-import { fullSuite, fullSuiteDescribe } from './suite.js';
+import { fullSuite, fullSuiteDescribe, fullSuiteTest } from './suite.js';
 
 const EXAMPLE = 'examples/support-agent-http';
 const dir = mkdtempSync(join(tmpdir(), 'killpoint-http-traffic-'));
@@ -64,6 +64,27 @@ describe('recorded once, then offline', () => {
     expect(r.status).toBe(1);
     expect(standIns.asked).toHaveLength(askedWhileRecording);
   }, 120_000);
+});
+
+describe('the graph\'s lives in process and as processes', () => {
+  /** The --json report with what names its tier taken out (the tier itself, its counters of lives repeated or children killed). */
+  const verdicts = async (...rest: string[]) => {
+    const r = await runMain(agent('agent', recorded, '--json', ...rest));
+    expect(r.status, r.err.join('\n')).toBe(1);
+    const [report] = JSON.parse(r.out.join('\n').replaceAll(' --tier process', '')) as [{ tier: string; reduction: Record<string, number> }];
+    const { livesRepeatedToCut: _repeated, killPointsCopied: _copied, childrenKilled: _killed, ...reduction } = report.reduction;
+    return { ...report, tier: undefined, reduction };
+  };
+
+  test('in process (the default), every kill point of the unkeyed graph is judged from the cassette: done twice, minimal at the shop\'s commit of the refund', async () => {
+    const inProcess = await verdicts();
+    expect(inProcess).toMatchObject({ brokenPromises: ['done-twice'], minimal: { schedule: { killAt: [expect.stringMatching(/^service-commit\[POST 127\.0\.0\.1:\d+\/v1\/refunds\]$/)] } } });
+    expect(standIns.asked).toHaveLength(askedWhileRecording);
+  }, 180_000);
+
+  fullSuiteTest('as processes killed with SIGKILL, the same verdicts at every kill point', async () => {
+    expect(await verdicts('--tier', 'process')).toEqual(await verdicts());
+  }, 400_000);
 });
 
 // A Restate service's own traffic (the ingress and the admin API of its restate-server) passes

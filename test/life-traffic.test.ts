@@ -142,6 +142,29 @@ describe('recorded once, replayed with the server stopped', () => {
     }
   });
 
+  test('a life abandoned in process (killed, never stopped) keeps its own requests: the next life\'s ledger and events never see them, and once it is taken off they are refused, never let through', async () => {
+    const abandoned = life('replay', cassette);
+    let goOn!: () => void;
+    const killed = new Promise<void>((resolve) => (goOn = resolve));
+    // Its code runs on after the next life has started on the same thread, as a life killed in process does.
+    const late = abandoned.traffic.within(async () => {
+      await killed;
+      return (await fetch(`${base}/v1/refunds`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order: 'A-17', cents: 4200 }) })).text();
+    });
+    const next = life('replay', cassette);
+    const answers = next.traffic.within(() => agent(null));
+    goOn();
+    expect(await late).toBe('{"id":"re_1"}');
+    await answers;
+    expect(next.traffic.committedWrites()).toHaveLength(1);
+    expect(next.events.filter((e) => e.startsWith('service-commit'))).toHaveLength(1);
+    expect(abandoned.traffic.committedWrites()).toHaveLength(1);
+    abandoned.traffic.stop();
+    next.traffic.stop();
+    const after = abandoned.traffic.within(() => fetch(`${base}/v1/orders/A-17`));
+    await expect(after).rejects.toSatisfy((error: Error & { cause?: Error }) => /asked by a life that has ended/.test(`${error.message} ${error.cause?.message ?? ''}`));
+  });
+
   test('a request the recording does not hold is refused (400, which SDKs do not retry), named, and ends the life', async () => {
     const { traffic } = life('replay', cassette);
     try {

@@ -10,6 +10,7 @@
 import { BatchInterceptor } from '@mswjs/interceptors';
 import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { syncBuiltinESMExports } from 'node:module';
 import type { CommittedWrite, RefusedWrite } from '../check/outcome.js';
 import type { CassetteEntry } from './cassette-file.js';
@@ -50,6 +51,8 @@ export interface LifeTraffic {
    * is over then, whatever the agent makes of the error it was answered with.
    */
   failure: Promise<never>;
+  /** Runs `life` so that every request it makes, however late, is answered by this life's listener. */
+  within<T>(life: () => Promise<T>): Promise<T>;
   /** Takes this life off the interception (requests pass through again). */
   stop(): void;
 }
@@ -89,8 +92,25 @@ type RequestListener = (args: { request: Request; controller: { respondWith(resp
 /** The interception of this thread, applied once; each life sets its listener. */
 let applied: Interception | null = null;
 
+/** One life's way of answering, while it is on (`stop()` takes it off). */
+interface LifeListener {
+  answer: RequestListener;
+  on: boolean;
+  /** The engine's own origins, passed through whenever asked. */
+  passThrough: readonly string[];
+}
+
+/**
+ * The life a request was made in: the async context it runs in (lifeOfRequests.run). Lives run in
+ * killpoint's process one after another on a thread, and one killed there is abandoned, not
+ * stopped: a request it makes later is its own, answered by its own listener (its events refused by
+ * its fence, its ledger in its private folder), never by the life that runs next.
+ */
+const lifeOfRequests = new AsyncLocalStorage<LifeListener>();
+
 interface Interception {
-  listener: RequestListener | null;
+  /** The life that started last: the answer to a request made in no life's context (a process has one life). */
+  listener: LifeListener | null;
   /** fetch as it was before the interception: the recording's way to the real endpoints. */
   realFetch: typeof fetch;
   /** Refuse what is asked while no life runs (a child whose traffic killpoint plays), rather than let it through. */
@@ -111,7 +131,9 @@ export function applyInterception(closedWhenIdle = false): Interception {
   // follows only when told to.
   syncBuiltinESMExports();
   interceptor.on('request', async (args) => {
-    if (state.listener !== null) return state.listener(args as never);
+    const own = lifeOfRequests.getStore();
+    if (own !== undefined) return answerInLife(own, args as never);
+    if (state.listener?.on === true) return state.listener.answer(args as never);
     // A module's own network code as it loads, before any life: never let out of a child that replays.
     if (state.closedWhenIdle) args.controller.respondWith(Response.json({ error: { type: 'killpoint', message: `${args.request.method} ${keptUrl(args.request.url)}: asked outside any life (as the module loaded); killpoint plays only a life's traffic` } }, { status: 400 }));
   });
@@ -119,10 +141,17 @@ export function applyInterception(closedWhenIdle = false): Interception {
   return state;
 }
 
+/** A request made in a life's context: its own answer, or, once the life is over (killed in process and abandoned), none: it never passes through. */
+async function answerInLife(life: LifeListener, args: Parameters<RequestListener>[0]): Promise<void> {
+  if (passesThrough(args.request.url, life.passThrough)) return;
+  if (life.on) return life.answer(args);
+  args.controller.errorWith(new Error(`${args.request.method} ${keptUrl(args.request.url)}: asked by a life that has ended; killpoint answers nothing more for it`));
+}
+
 /** Response headers that describe the bytes on the wire, not the body as it is handed back. */
 const WIRE_HEADERS: ReadonlySet<string> = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
-/** Starts answering this thread's requests for one life; `stop()` before the thread runs another. */
+/** Starts answering this thread's requests for one life, the requests made in `within(...)` its own; `stop()` before the thread runs another. */
 export function startLifeTraffic(options: LifeTrafficOptions): LifeTraffic {
   const interception = applyInterception();
   const realFetch = interception.realFetch;
@@ -162,23 +191,32 @@ export function startLifeTraffic(options: LifeTrafficOptions): LifeTraffic {
     if (options.mode === 'record') recording.add({ role, request: record, response, afterWrites });
     return handedBack(response, name, request.method, options.emit);
   };
-  interception.listener = async ({ request, controller }) => {
-    if (passesThrough(request.url, options.passThrough ?? [])) return;
-    try {
-      controller.respondWith(await answer(request));
-    } catch (error) {
-      // killpoint's own fault answering (a cassette entry it cannot hand back): the life ends on it, bad input.
-      controller.respondWith(leave(new TrafficFault(`${request.method} ${keptUrl(request.url)}: killpoint could not answer it (${(error as Error).message})`)));
-    }
+  const listener: LifeListener = {
+    on: true,
+    passThrough: options.passThrough ?? [],
+    answer: async ({ request, controller }) => {
+      if (passesThrough(request.url, options.passThrough ?? [])) return;
+      try {
+        controller.respondWith(await answer(request));
+      } catch (error) {
+        // A life killed in process, asking after its kill point: its fence refused the event, and it gets no answer.
+        if ((error as Error).name === 'LifeKilled') return controller.errorWith(error as Error);
+        // killpoint's own fault answering (a cassette entry it cannot hand back): the life ends on it, bad input.
+        controller.respondWith(leave(new TrafficFault(`${request.method} ${keptUrl(request.url)}: killpoint could not answer it (${(error as Error).message})`)));
+      }
+    },
   };
+  interception.listener = listener;
   return {
+    within: (life) => lifeOfRequests.run(listener, life),
     recorded: () => recording.exchanges,
     committedWrites: () => ledger.committedWrites(),
     refusedWrites: () => ledger.refusedWrites(),
     diverged: () => diverged,
     failure,
     stop: () => {
-      interception.listener = null;
+      listener.on = false;
+      if (interception.listener === listener) interception.listener = null;
     },
   };
 }

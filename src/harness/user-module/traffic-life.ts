@@ -39,7 +39,7 @@ export async function lifeWithTraffic<T>(traffic: ModuleTraffic | undefined, { s
     passThrough,
   });
   try {
-    return await Promise.race([life(), session.failure]);
+    return await Promise.race([session.within(life), session.failure]);
   } catch (error) {
     if (error instanceof RecordingFailed) throw new UserModuleSetupError(`--cassette ${traffic.arg}: ${error.message}`);
     throw error;

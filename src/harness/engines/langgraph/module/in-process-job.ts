@@ -5,6 +5,7 @@
 import type { InProcessLife } from '../../../in-process/in-process-life.js';
 import { BAD_SETUP_PHRASE, isSetupError } from '../../../user-module/setup-error.js';
 import { lifeOfJob, type LifeJob } from '../../../in-process/life-job.js';
+import { lifeWithTraffic } from '../../../user-module/traffic-life.js';
 import type { LoadedGraphModule, runModuleLife as RunModuleLife } from './life.js';
 import type { LangGraphModuleSpec } from './spec.js';
 
@@ -28,6 +29,10 @@ export function moduleInProcessLife(job: ModuleLifeJob, code: ModuleLifeCode): I
     engine: 'LangGraph',
     isBadInput: (error) => isSetupError(error, LANGGRAPH_SETUP_ERRORS),
     badInputPhrase: BAD_SETUP_PHRASE,
-    run: ({ emit, onPick }, fence, workDir) => code.runModuleLife({ spec: job.runFile, stateDir: workDir, lifeIndex: job.lifeIndex, picks: [...job.picks], emit, onPick, fence, ...(code.loaded === undefined ? {} : { loaded: code.loaded }) }),
+    // Its traffic, played as in a process: a request the life makes after its kill point is still its own (traffic/life-traffic.ts).
+    run: ({ emit, onPick }, fence, workDir) =>
+      lifeWithTraffic(job.runFile.traffic, { stateDir: workDir, emit, passThrough: [] }, () =>
+        code.runModuleLife({ spec: job.runFile, stateDir: workDir, lifeIndex: job.lifeIndex, picks: [...job.picks], emit, onPick, fence, ...(code.loaded === undefined ? {} : { loaded: code.loaded }) }),
+      ),
   };
 }

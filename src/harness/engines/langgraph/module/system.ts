@@ -6,7 +6,7 @@
 // explores it by equivalence: the run's folder (its checkpoints and the agent's data folder) is
 // copied at each kill point, and one recovery runs per distinct state. The run never killed must
 // repeat itself (user-module/repeat.ts). With a cassette, the agent's HTTP traffic is played by
-// killpoint in every life (user-module/traffic-life.ts): its lives are then processes.
+// killpoint in every life (user-module/traffic-life.ts), in either tier.
 
 import { mkdirSync } from 'node:fs';
 import type { CheckName } from '../../../check/checks.js';
@@ -27,7 +27,6 @@ import { SERVICE_LEDGER_FILE } from '../../../traffic/service-ledger.js';
 import { TRAFFIC_KILL_POINTS } from '../../../traffic/event-kinds.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget } from '../../../user-module/target.js';
-import { livesWithTraffic } from '../../../user-module/traffic-target.js';
 import type { UserModuleOptions } from '../../../engine.js';
 import { runInProcessLife } from '../../../in-process/in-process-life.js';
 import { lifeThreadCount, lifeThreadsFor, type LifeThreads } from '../../../in-process/life-threads.js';
@@ -64,7 +63,7 @@ function inProcessLifeOf(spec: LangGraphModuleSpec): Promise<ModuleLifeHere<Modu
  */
 async function moduleLifeThreads(spec: LangGraphModuleSpec): Promise<LifeThreads | null> {
   if (lifeThreadCount() === 0) return null;
-  const bundle = await userModuleChildBundle({ module: spec.module, childMain: THREAD_MAIN, packages: USER_PACKAGES });
+  const bundle = await userModuleChildBundle({ module: spec.module, childMain: THREAD_MAIN, packages: USER_PACKAGES, traffic: spec.traffic !== undefined });
   return bundle === null ? null : lifeThreadsFor(bundle);
 }
 
@@ -139,7 +138,7 @@ function moduleTier(spec: LangGraphModuleSpec, livesIn: LangGraphLivesIn, varian
 }
 
 export function langGraphModuleSystem(spec: LangGraphModuleSpec, asked: LangGraphLivesIn = DEFAULT_LANGGRAPH_TIER, variant: DataFolderVariant = {}): SystemUnderTest {
-  const livesIn: LangGraphLivesIn = livesWithTraffic(spec.traffic, asked);
+  const livesIn: LangGraphLivesIn = asked;
   const tier = moduleTier(spec, livesIn, variant);
   return moduleSystem({
     engine: 'langgraph',
@@ -148,7 +147,7 @@ export function langGraphModuleSystem(spec: LangGraphModuleSpec, asked: LangGrap
     options: [
       ...(spec.graphExport === DEFAULT_GRAPH_EXPORT ? [] : [['--graph-export', spec.graphExport] as const]),
       ...(spec.effectsExport === DEFAULT_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
-      ...(livesIn === DEFAULT_LANGGRAPH_TIER || spec.traffic !== undefined ? [] : [['--tier', livesIn] as const]),
+      ...(livesIn === DEFAULT_LANGGRAPH_TIER ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the graph',
     tier: livesIn,
