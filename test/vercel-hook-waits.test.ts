@@ -81,6 +81,24 @@ fullSuiteDescribe('killed at the wait', () => {
     expect(r.status).toBe(0);
   }, 120_000);
 
+  test('two hooks (the manager, then finance), killed after finance was handed its turn: the recovery is handed finance\'s answer again (declined: no refund), not the manager\'s', async () => {
+    const r = await runMain(['check', '--vercel-workflow', WORKFLOW, '--input', JSON.stringify({ ...input(false), finance: true }), '--resume', '[{"approved":true},{"to":"finance-approval:O-7","value":{"approved":false}}]', '--schedule', 'resume[finance-approval:O-7#1]']);
+    const out = r.out.join('\n');
+    expect(lifeTwo(out)).toMatch(/^life 2 \(recovery 1\): \d+ events, ran to its end\n\s+0\s+workflow invoked \(run_started\)\n\s+1\s+resume finance-approval:O-7#1: turn delivered\n/);
+    expect(out).not.toContain('refund O-7');
+    expect(out).toContain('what differs from the baseline:\n    nothing');
+    expect(r.status).toBe(0);
+  }, 120_000);
+
+  test('a webhook (createWebhook(): a token the SDK makes, new in every run) is named webhook#1 and handed its turn as a POST whose body is the value; killed while it waits, the recovery is handed it', async () => {
+    const r = await runMain(['check', '--vercel-workflow', WORKFLOW, '--input', JSON.stringify({ ...input(false), webhook: true }), '--resume', '[{"approved":true}]', '--schedule', 'hook[webhook#1]']);
+    const out = r.out.join('\n');
+    expect(lifeTwo(out)).toMatch(/^life 2 \(recovery 1\): \d+ events, ran to its end\n\s+0\s+workflow invoked \(run_started\)\n\s+1\s+resume webhook#1: turn delivered\n/);
+    expect(lifeTwo(out)).toContain('(refund) returned');
+    expect(out).toContain('what differs from the baseline:\n    nothing');
+    expect(r.status).toBe(0);
+  }, 120_000);
+
   test('in process, a life cut off at the wait says what the same life killed by SIGKILL says', async () => {
     const spec = vercelModuleSpec({ module: WORKFLOW, input: input(false), resume: [{ approved: true }] });
     const inProcess = vercelModuleSystem(spec, 'in-process');
