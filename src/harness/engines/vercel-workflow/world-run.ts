@@ -154,6 +154,8 @@ export async function runInWorld(inputs: WorldRunInputs): Promise<unknown> {
   // The handlers before the world starts: its start re-enqueues the active run at once.
   let waitFailed: (error: unknown) => void = () => undefined;
   const waitsFailed = new Promise<never>((_, reject) => (waitFailed = reject));
+  // A wait may fail (bad input) before the race below is made, while the run is being started.
+  waitsFailed.catch(() => undefined);
   const waits = inputs.waits;
   if (waits !== undefined) order.onIdle = () => (hasEnded ? undefined : void waits.idle().catch(waitFailed));
   world.registerHandler('__wkf_workflow_', order.workflowHandler(inputs.handlers.workflows.POST));
