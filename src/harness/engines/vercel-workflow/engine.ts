@@ -16,7 +16,7 @@
 
 import { CHECK_NAMES } from '../../check/checks.js';
 import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
-import { STEP_RECORDED } from '../../check/event-kinds.js';
+import { RESUME_ACCEPTED, STEP_RECORDED } from '../../check/event-kinds.js';
 import type { Engine } from '../../engine.js';
 import { processSystem, systemsByTier } from '../../process/process-system.js';
 import type { SystemOptions, SystemUnderTest } from '../../engine.js';
@@ -26,8 +26,8 @@ import { vercelModuleSystemNamed } from './module/system.js';
 import { DEFAULT_VERCEL_TIER, vercelTier, type VercelLivesIn } from './tier.js';
 import { vercelModuleEngine } from './module/module-engine.js';
 
-/** Every kind the lives emit beyond the scenario's: the world's events, each step's record. */
-const EVENT_KINDS = [...VERCEL_EVENT_KINDS, STEP_RECORDED];
+/** Every kind the lives emit beyond the scenario's: the world's events, each step's record, a turn handed to a user's workflow that waits on a hook. */
+const EVENT_KINDS = [...VERCEL_EVENT_KINDS, STEP_RECORDED, RESUME_ACCEPTED];
 
 /** The kinds of event a life can be killed right after: the scenario's, and the world's. */
 const KILL_POINTS = [...SCENARIO_EVENT_KINDS, ...EVENT_KINDS.map((k) => k.kind)];

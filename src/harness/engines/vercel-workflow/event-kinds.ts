@@ -54,8 +54,32 @@ export const RUN_COMPLETED = {
   label: () => 'run completed',
 } as const satisfies EngineEventKind;
 
-/** The kinds only Vercel Workflow has; with STEP_RECORDED, every kind it adds to the scenario's. */
-export const VERCEL_EVENT_KINDS: readonly EngineEventKind[] = [RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, STEP_RETURNED, RUN_COMPLETED];
+/**
+ * A user's workflow waits on a hook (createHook(), createWebhook()): the world wrote its
+ * hook_created and nothing of the run is in flight, so the run stays suspended until a payload
+ * comes. Named by the wait (the hook's token and which payload of it: `refund-approval:O-7#1`).
+ */
+export const HOOK_WAITING = {
+  kind: 'hook',
+  meaning: 'the workflow waits on a hook: the world wrote its hook_created and the run is suspended until a payload comes',
+  group: 'save',
+  glyph: 'H',
+  waitRole: 'recorded',
+  label: (e) => `hook ${e.wait}: the run waits`,
+  subject: (e) => e.wait ?? '',
+} as const satisfies EngineEventKind;
+
+/** resumeHook wrote the turn's payload (hook_received); the workflow has not been invoked with it yet. */
+export const HOOK_RECEIVED = {
+  kind: 'hook-received',
+  meaning: "the world wrote hook_received: the turn's payload is recorded, the workflow not yet invoked with it",
+  group: 'save',
+  label: (e) => `hook ${e.wait}: payload recorded (hook_received)`,
+  subject: (e) => e.wait ?? '',
+} as const satisfies EngineEventKind;
+
+/** The kinds only Vercel Workflow has; with STEP_RECORDED and RESUME_ACCEPTED, every kind it adds to the scenario's. */
+export const VERCEL_EVENT_KINDS: readonly EngineEventKind[] = [RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, STEP_RETURNED, RUN_COMPLETED, HOOK_WAITING, HOOK_RECEIVED];
 
 // Known as soon as this file loads: the code that emits these kinds imports it.
 registerEventKinds(VERCEL_EVENT_KINDS, 'vercel-workflow');

@@ -9,6 +9,10 @@
 // time it returns, and a step's own invocation of the workflow runs before the next step). Which
 // waiting step goes is an interleaving pick (src/harness/interleaving.ts: the one rule), taken
 // only where more than one waits; when the picks run out, the step the workflow created first.
+//
+// Once an invocation of the workflow returns with nothing left in flight (no invocation, no step
+// arriving, waiting or running), the run is suspended on something outside it (a hook, a sleep)
+// or has ended: `onIdle` is told, after the event loop has settled, if it still holds.
 
 import { ToolCallGate } from '../../interleaving.js';
 
@@ -19,6 +23,8 @@ export class StepOrder extends ToolCallGate {
   private workflowsInFlight = 0;
   /** Step requests whose step is not yet known (their body is being read). */
   private arriving = 0;
+  /** Told when nothing of the run is in flight (world-run.ts: a user's workflow waiting on a hook). */
+  onIdle: (() => void) | undefined;
 
   /** The workflow's handler: while an invocation runs, no step starts. */
   workflowHandler(handler: QueueHandler): QueueHandler {
@@ -29,8 +35,19 @@ export class StepOrder extends ToolCallGate {
       } finally {
         this.workflowsInFlight--;
         this.kick();
+        this.tellWhenIdle();
       }
     };
+  }
+
+  private idle(): boolean {
+    return this.workflowsInFlight === 0 && this.arriving === 0 && this.waiting.size === 0 && this.running === null;
+  }
+
+  /** Two turns of the event loop: whatever the invocation set off (a queued message) has started by then. */
+  private tellWhenIdle(): void {
+    if (this.onIdle === undefined || !this.idle()) return;
+    setImmediate(() => setImmediate(() => (this.idle() ? this.onIdle?.() : undefined)));
   }
 
   /** The steps' handler: each step waits for its turn, named by `nameOf` (its step id in, a name that sorts in creation order out). */

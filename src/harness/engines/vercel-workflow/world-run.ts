@@ -15,6 +15,10 @@
 // (`stepReturns`), step-returned right before a step's step_completed is written: its function has
 // returned and the world does not know it yet (the gap of a step whose effects killpoint cannot
 // see from inside, as it sees a tool's commit).
+//
+// A user's workflow may wait on a hook (module/hook-waits.ts): `waits` is told of every event the
+// life writes (and names the hook's events), and of each moment nothing of the run is in flight
+// while it has not ended, when it hands the hook its turn.
 
 import { mkdirSync } from 'node:fs';
 import { createLocalWorld } from '@workflow/world-local';
@@ -50,6 +54,23 @@ export interface WorldRunInputs {
   failed?: Promise<never>;
   /** Handed the world as soon as it is made (a life in killpoint's process closes it at its kill: in-process-life.ts). */
   holdWorld?: (world: { close?(): Promise<void> }) => void;
+  /** A user's workflow's waits on hooks. */
+  waits?: WorldWaits;
+}
+
+/** A world event as the life writes it. */
+export interface WorldEventData {
+  eventType: string;
+  correlationId?: string;
+  eventData?: { stepName?: string; token?: string };
+}
+
+/** A run's waits for the outside world (module/hook-waits.ts). */
+export interface WorldWaits {
+  /** Told of each world event this life wrote, right after it is written: the event to emit for it, if any. */
+  written(data: WorldEventData): Parameters<EmitEvent>[0] | undefined;
+  /** Nothing of the run is in flight and it has not ended: it waits on something outside it. A rejection fails the life. */
+  idle(): Promise<void>;
 }
 
 /** A world that holds more than one run: no life of ours leaves one, so it is not a state to resume. */
@@ -61,7 +82,7 @@ export class NotOneRun extends Error {
 }
 
 interface EventsApi {
-  create(runId: string | null, data: { eventType: string; correlationId?: string; eventData?: { stepName?: string } }, params?: unknown): Promise<unknown>;
+  create(runId: string | null, data: WorldEventData, params?: unknown): Promise<unknown>;
 }
 
 /** Runs (or resumes) the world's one run to its end: its output. */
@@ -74,7 +95,8 @@ export async function runInWorld(inputs: WorldRunInputs): Promise<unknown> {
   // The SDK's returnValue looks at the run once a second; the life knows at once when this life
   // ends it (run_completed or run_failed written), and asks then.
   let ended: () => void = () => undefined;
-  const runEnded = new Promise<void>((resolve) => (ended = resolve));
+  let hasEnded = false;
+  const runEnded = new Promise<void>((resolve) => (ended = resolve)).then(() => void (hasEnded = true));
 
   // streamFlushIntervalMs 0: the SDK batches a stream's chunks and writes them every 10 ms by default,
   // meant for worlds where each write is a network round trip; for a local world its docs advise 0.
@@ -114,6 +136,8 @@ export async function runInWorld(inputs: WorldRunInputs): Promise<unknown> {
         ended();
         break;
     }
+    const waitEvent = inputs.waits?.written(data);
+    if (waitEvent !== undefined) emit(waitEvent);
   };
   // A life killed in killpoint's process at one of these events goes no further on the SDK's path
   // that wrote it (haltsWhenKilled), as a process killed there would not.
@@ -128,6 +152,12 @@ export async function runInWorld(inputs: WorldRunInputs): Promise<unknown> {
     }, data.eventType === 'step_created' ? data.correlationId : undefined);
 
   // The handlers before the world starts: its start re-enqueues the active run at once.
+  let waitFailed: (error: unknown) => void = () => undefined;
+  const waitsFailed = new Promise<never>((_, reject) => (waitFailed = reject));
+  // A wait may fail (bad input) before the race below is made, while the run is being started.
+  waitsFailed.catch(() => undefined);
+  const waits = inputs.waits;
+  if (waits !== undefined) order.onIdle = () => (hasEnded ? undefined : void waits.idle().catch(waitFailed));
   world.registerHandler('__wkf_workflow_', order.workflowHandler(inputs.handlers.workflows.POST));
   world.registerHandler('__wkf_step_', order.stepHandler(inputs.handlers.steps.POST, (stepId) => steps.gateName(stepId)));
   setWorld(world);
@@ -136,5 +166,5 @@ export async function runInWorld(inputs: WorldRunInputs): Promise<unknown> {
   if (runs.length > 1) throw new NotOneRun(runs.length, worldDir);
   await world.start!();
   const runId = runs[0]?.runId ?? (await inputs.start());
-  return Promise.race([getRun(runId).returnValue, runEnded.then(() => getRun(runId).returnValue), ...(inputs.failed === undefined ? [] : [inputs.failed])]);
+  return Promise.race([getRun(runId).returnValue, runEnded.then(() => getRun(runId).returnValue), waitsFailed, ...(inputs.failed === undefined ? [] : [inputs.failed])]);
 }

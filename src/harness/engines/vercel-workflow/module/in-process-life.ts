@@ -34,6 +34,7 @@ export function vercelModuleInProcessLife(job: VercelModuleLifeJob, loaded: Bund
         spec: job.runFile,
         ...(loaded === undefined ? {} : { loaded }),
         stateDir: workDir,
+        lifeIndex: job.lifeIndex,
         picks: [...job.picks],
         emit,
         onPick,

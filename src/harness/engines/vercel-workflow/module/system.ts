@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckName } from '../../../check/checks.js';
-import { STEP_RECORDED } from '../../../check/event-kinds.js';
+import { RESUME_ACCEPTED, STEP_RECORDED } from '../../../check/event-kinds.js';
 import { SystemInputError, type SystemUnderTest } from '../../../engine.js';
 import { childBundle } from '../../../process/child-bundle.js';
 import { siblingModule } from '../../../process/package-paths.js';
@@ -29,10 +29,11 @@ import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-err
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget } from '../../../user-module/target.js';
+import { TURNS_FILE } from '../../../user-module/turns.js';
 import { livesWithTraffic } from '../../../user-module/traffic-target.js';
 import type { UserModuleOptions } from '../../../engine.js';
 import { moduleBundles, type BuiltWorkflows } from '../bundles.js';
-import { RUN_COMPLETED, RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_RETURNED, STEP_STARTED } from '../event-kinds.js';
+import { HOOK_RECEIVED, HOOK_WAITING, RUN_COMPLETED, RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_RETURNED, STEP_STARTED } from '../event-kinds.js';
 import { BUNDLE_FILES, VW_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
 import { worldDigest } from '../world-digest.js';
 import { DEFAULT_VW_EFFECTS_EXPORT, VW_MODULE_ENV, VW_MODULE_FILES, type VercelModuleRunFile, type VercelModuleSpec } from './spec.js';
@@ -52,7 +53,7 @@ export const DEFAULT_VERCEL_MODULE_TIER: VercelLivesIn = 'in-process';
 export const VW_MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer'];
 
 /** The kinds of event a user's workflow can be killed right after. */
-export const VW_MODULE_KILL_POINTS = [...[RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, STEP_RETURNED, STEP_RECORDED, RUN_COMPLETED].map((k) => k.kind), ...TRAFFIC_KILL_POINTS];
+export const VW_MODULE_KILL_POINTS = [...[RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, STEP_RETURNED, STEP_RECORDED, HOOK_WAITING, RESUME_ACCEPTED, HOOK_RECEIVED, RUN_COMPLETED].map((k) => k.kind), ...TRAFFIC_KILL_POINTS];
 
 export interface VercelModuleOptions extends UserModuleOptions {
   workflowExport?: string;
@@ -151,6 +152,8 @@ export function vercelModuleTier(spec: VercelModuleSpec, livesIn: VercelLivesIn,
       { name: VW_MODULE_FILES.world, kind: 'names' },
       { name: VW_MODULE_FILES.data, kind: 'names' },
       { name: SERVICE_LEDGER_FILE, kind: 'bytes' },
+      // What was handed to which wait (--resume): a recovery that finds the run still waiting is handed the same turn.
+      { name: TURNS_FILE, kind: 'bytes' },
     ],
     outside: WORLD_AND_DATA,
     ...(inProcess ? { cutsInOneLife: true } : {}),

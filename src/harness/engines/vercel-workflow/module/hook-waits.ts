@@ -1,0 +1,149 @@
+// A user's workflow across its waits on hooks: `await createHook()` (or createWebhook()) suspends
+// the run once the world has written the hook's hook_created, and nothing of it runs until a
+// payload comes. Once nothing of the run is in flight (world-run.ts tells), the life reads the
+// run's hooks from the world's events, hands the one it waits on its turn (user-module/turns.ts)
+// with resumeHook(token, value) (a webhook gets a POST whose body is the value, through
+// resumeWebhook), and the run goes on. Three kill points belong to each wait:
+//   hook[refund-approval:O-7#1]            the hook is created and the run waits on it
+//   resume[refund-approval:O-7#1]          the turn is handed over, resumeHook not yet called
+//   hook-received[refund-approval:O-7#1]   resumeHook wrote the payload (hook_received), the
+//                                          workflow not yet invoked with it
+// A wait is named by its place, the hook's token (a token the SDK generated, different in every
+// run, is named `hook` or `webhook`), and which payload of that hook it is. A life that starts with
+// the run waiting (its predecessor was killed while it waited) says no wait of its own: it hands
+// the turn to the wait it finds, the same turn when one was handed before the kill.
+
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EmitEvent } from '../../../process/child-main.js';
+import { haltsWhenKilled } from '../../../in-process/fence.js';
+import { RESUME_ACCEPTED } from '../../../check/event-kinds.js';
+import type { Turns } from '../../../user-module/turns.js';
+import { HOOK_RECEIVED, HOOK_WAITING } from '../event-kinds.js';
+import type { WorldEventData, WorldWaits } from '../world-run.js';
+
+/** A hook the run waits on, for its next payload. */
+export interface HookWait {
+  /** The wait's id, the same in every life of the run: the hook's id and which payload. */
+  id: string;
+  token: string;
+  isWebhook: boolean;
+  /** Where the run waits, for --resume's `{ "to": PLACE }`: the hook's token. */
+  place: string;
+  asks: unknown;
+}
+
+interface HookEvent {
+  eventType?: string;
+  correlationId?: string;
+  eventData?: { token?: unknown; isWebhook?: unknown };
+}
+
+/** A token the SDK made (nanoid's 21 URL-safe characters, new in every run): no name a list of turns could give. */
+const GENERATED_TOKEN = /^[A-Za-z0-9_-]{21}$/;
+
+export function placeOfHook(token: string, isWebhook: boolean): string {
+  if (GENERATED_TOKEN.test(token)) return isWebhook ? 'webhook' : 'hook';
+  return token;
+}
+
+function worldEvents(worldDir: string): HookEvent[] {
+  const dir = join(worldDir, 'events');
+  if (!existsSync(dir)) return [];
+  // Named by the run and a time-ordered event id: sorted by name, in the order written.
+  return readdirSync(dir).filter((n) => n.endsWith('.json')).sort().map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as HookEvent);
+}
+
+/**
+ * The hook the run waits on, from the world's events, once nothing of it is in flight: the first
+ * hook not disposed that has had no payload yet, else the first one not disposed (a hook read
+ * payload after payload); null when it sleeps (a sleep() not yet over) or has no hook.
+ */
+export function pendingHookWait(worldDir: string): HookWait | null {
+  const hooks = new Map<string, { token: string; isWebhook: boolean; received: number; disposed: boolean }>();
+  const sleeping = new Set<string>();
+  for (const e of worldEvents(worldDir)) {
+    const id = e.correlationId ?? '';
+    if (e.eventType === 'hook_created') hooks.set(id, { token: String(e.eventData?.token ?? ''), isWebhook: e.eventData?.isWebhook === true, received: 0, disposed: false });
+    else if (e.eventType === 'hook_received' && hooks.has(id)) hooks.get(id)!.received++;
+    else if (e.eventType === 'hook_disposed' && hooks.has(id)) hooks.get(id)!.disposed = true;
+    else if (e.eventType === 'wait_created') sleeping.add(id);
+    else if (e.eventType === 'wait_completed') sleeping.delete(id);
+  }
+  if (sleeping.size > 0) return null;
+  const open = [...hooks.entries()].filter(([, h]) => !h.disposed);
+  const [hookId, hook] = open.find(([, h]) => h.received === 0) ?? open[0] ?? [];
+  if (hookId === undefined || hook === undefined) return null;
+  const place = placeOfHook(hook.token, hook.isWebhook);
+  return { id: `${hookId}#${hook.received + 1}`, token: hook.token, isWebhook: hook.isWebhook, place, asks: { [hook.isWebhook ? 'webhook' : 'hook']: hook.token } };
+}
+
+export interface HookWaitsInputs {
+  worldDir: string;
+  turns: Turns;
+  emit: EmitEvent;
+  /** How many effects the run has done so far (the module's readEffects). */
+  effectsDone: () => Promise<number>;
+  /** The SDK's resumeHook and resumeWebhook, from the copy the workflow runs on. */
+  resumeHook: (token: string, payload: unknown) => Promise<unknown>;
+  resumeWebhook: (token: string, request: Request) => Promise<unknown>;
+}
+
+/** Writes the event; in process, a kill halts the life here (fence.ts: haltsWhenKilled). */
+async function say(emit: EmitEvent, event: Parameters<EmitEvent>[0]): Promise<void> {
+  const halted = haltsWhenKilled(() => emit(event));
+  if (halted !== undefined) await halted;
+}
+
+/** The waits of one life: told of the world's events it writes, and of each moment the run is idle. */
+export class HookWaits implements WorldWaits {
+  /** Whether this life wrote anything but the invocations that replay the run: a life that did not found the run waiting. */
+  private movedOn = false;
+  /** The wait being resumed, to name its hook_received. */
+  private resuming = '';
+  private busy = false;
+  private again = false;
+
+  constructor(private readonly run: HookWaitsInputs) {}
+
+  written(data: WorldEventData): Parameters<EmitEvent>[0] | undefined {
+    if (data.eventType !== 'run_started') this.movedOn = true;
+    return data.eventType === 'hook_received' ? { kind: HOOK_RECEIVED.kind, wait: this.resuming } : undefined;
+  }
+
+  async idle(): Promise<void> {
+    // One at a time: an idle told while a turn is being handed (the invocation it set off already
+    // suspended again) is taken up once it is handed.
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    this.busy = true;
+    try {
+      do {
+        this.again = false;
+        await this.handTurn();
+      } while (this.again);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async handTurn(): Promise<void> {
+    const wait = pendingHookWait(this.run.worldDir);
+    if (wait === null) return;
+    const { turns, emit } = this.run;
+    if (this.movedOn) await say(emit, { kind: HOOK_WAITING.kind, wait: turns.nameOf(wait.id, wait.place), effectsDone: await this.run.effectsDone() });
+    const { name, value } = turns.turnFor(wait.id, wait.place, wait.asks);
+    this.resuming = name;
+    await say(emit, { kind: RESUME_ACCEPTED.kind, wait: name });
+    this.movedOn = true;
+    if (wait.isWebhook) await this.run.resumeWebhook(wait.token, webhookRequest(wait.token, value));
+    else await this.run.resumeHook(wait.token, value);
+  }
+}
+
+/** A webhook's turn: a POST whose body is the value as JSON. */
+function webhookRequest(token: string, value: unknown): Request {
+  return new Request(`http://localhost/.well-known/workflow/v1/webhook/${encodeURIComponent(token)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
+}
