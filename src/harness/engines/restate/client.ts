@@ -127,3 +127,19 @@ export class InvocationFailed extends Error {
     this.name = 'InvocationFailed';
   }
 }
+
+/**
+ * Resolves an awakeable with `value`, as the outside world does, through the ingress. The server
+ * keeps it for the invocation whether or not a service of it runs (a resolve made while the
+ * service is killed is there for the recovery), and answers 202 to every resolve of an id it
+ * knows: a second one, or one after the invocation ended, is dropped (the first value stays).
+ */
+export async function resolveAwakeable(ingressUrl: string, awakeableId: string, value: unknown): Promise<void> {
+  await requestJson(`${ingressUrl}/restate/awakeables/${encodeURIComponent(awakeableId)}/resolve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(value ?? null),
+    timeoutMs: REQUEST_MS,
+    what: `restate: resolving the awakeable ${awakeableId}`,
+  });
+}

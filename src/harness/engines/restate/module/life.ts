@@ -12,7 +12,9 @@
 // return are events (run-start, run-return: Restate calls a closure only for a step its journal
 // does not hold), and its promise is mapped, so that its journal entry is one (step-recorded, once
 // the server has acknowledged it). Steps side by side (RestatePromise.all) go through the batch
-// gate: one closure runs at a time, in the order the interleaving picks choose.
+// gate: one closure runs at a time, in the order the interleaving picks choose. Its `awakeable` is
+// killpoint's too: a handler that awaits one waits for the outside world, and the life hands it its
+// turn from --resume and resolves it through the ingress (awakeables.ts).
 //
 // What killpoint changes of the service: its name (the run's own, so that runs side by side in one
 // server never take each other's invocations), its retry policy (a recovery starts within tens of
@@ -26,10 +28,13 @@ import { BatchGate } from '../../../interleaving.js';
 import type { EmitEvent } from '../../../process/child-main.js';
 import { effectsReader, exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
+import { effectRecords } from '../../../user-module/effects.js';
 import { runAndReadBack } from '../../../user-module/stores.js';
-import { InvocationFailed, invocationResult, registerUnlessKnown, sendOnce } from '../client.js';
+import { Turns } from '../../../user-module/turns.js';
+import { InvocationFailed, invocationResult, registerUnlessKnown, resolveAwakeable, sendOnce } from '../client.js';
 import { contextWithRun } from '../context-with-run.js';
 import { RETRY_POLICY } from '../run-spec.js';
+import { AwakeableWaits } from './awakeables.js';
 import { RESTATE_MODULE_FILES, type RestateModuleContext, type RestateModuleRunFile } from './spec.js';
 // The kinds this life emits (run-start, run-return, invocation-done), known where they are labelled.
 import '../event-kinds.js';
@@ -39,6 +44,8 @@ export interface RestateModuleLifeInputs {
   /** The module as the bundled child loaded it (or why it failed to load); absent, the life loads it (through tsx). */
   loaded?: BundledModule;
   stateDir: string;
+  /** The life's number in its run (0: the life that starts it, whose waits without a turn are bad input). */
+  lifeIndex: number;
   picks: number[];
   emit: EmitEvent;
   onPick: (pick: number, width: number) => void;
@@ -93,6 +100,14 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
   const [handlerName, handler] = handlerOf(definition, spec.handler);
 
   const gate = new BatchGate(inputs.picks, inputs.onPick);
+  const turns = new Turns(stateDir, spec.resume, inputs.lifeIndex === 0);
+  const waits = new AwakeableWaits({
+    turns,
+    place: handlerName,
+    emit,
+    effectsDone: async () => effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport).length,
+    resolve: (awakeableId, value) => resolveAwakeable(spec.ingressUrl, awakeableId, value),
+  });
   /** The attempt running: a new attempt in the same process (the server may retry one) numbers its steps afresh. */
   let attempt = 0;
 
@@ -125,7 +140,7 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
         return value;
       });
     };
-    return contextWithRun(rctx, run);
+    return contextWithRun(rctx, run, { awakeable: waits.awakeableOf(rctx) });
   };
 
   const service = restate.service({
@@ -138,7 +153,7 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
   await registerUnlessKnown(spec.adminUrl, spec.run);
   const invocationId = await sendOnce(spec.ingressUrl, spec.run, spec.input, handlerName);
 
-  await runAndReadBack({
+  const done = runAndReadBack({
     stateDir,
     readEffects: () => readEffects(ctx),
     effectsExport: spec.effectsExport,
@@ -147,5 +162,8 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
     // Restate ends an invocation in failure only for good: its handler threw a TerminalError.
     endedInError: (error) => (error instanceof InvocationFailed ? `ended in error: ${error.failure}` : undefined),
   });
+  // A wait whose turn cannot be handed ends the life: the invocation would wait for it forever.
+  await Promise.race([done, waits.failure]);
+  turns.mustAllBeHanded();
   return null;
 }
