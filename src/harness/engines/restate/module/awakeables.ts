@@ -13,12 +13,16 @@
 // it is journaled. What the server does with a resolve (seen here, restate-server 1.7.12): it keeps
 // it for the invocation whether a service of it runs or not, so a resolve accepted and then the
 // service killed is the recovery's, which replays and goes on with that value without a new one; a
-// second resolve of the same id is answered 202 and dropped. A recovery that finds the turn handed
-// resolves again with the same value, which changes nothing.
+// second resolve of the same id is answered 202 and dropped. So the life keeps the ids whose resolve
+// the server accepted (as a person remembers having clicked "approve"), and a recovery that comes back
+// to one of them says nothing and sends nothing: the handler goes on with what the server kept, and
+// if the server had lost it the recovery would wait until its limit and fail. A turn handed and not
+// yet accepted (no kill point lies between the two) is resolved again with the same value.
 //
 // The handler is held at the wait until the resume event is said, so that the run's events come in
 // one order: never the next step's start before the resume that let it go.
 
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type * as restate from '@restatedev/restate-sdk';
 import { RESUME_ACCEPTED } from '../../../check/event-kinds.js';
 import { haltsWhenKilled } from '../../../in-process/fence.js';
@@ -35,6 +39,27 @@ export interface AwakeableWaitsInputs {
   effectsDone: () => Promise<number>;
   /** Resolves the awakeable through the server's ingress. */
   resolve: (awakeableId: string, value: unknown) => Promise<void>;
+  /** The file of the ids whose resolve the server accepted, kept in the run's folder across its lives. */
+  resolvedFile: string;
+}
+
+/** The awakeables whose resolve the server accepted, in the run's folder; written by a rename, so a kill leaves it whole. */
+class ResolvedAwakeables {
+  private readonly ids: string[];
+
+  constructor(private readonly file: string) {
+    this.ids = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as string[]) : [];
+  }
+
+  has(id: string): boolean {
+    return this.ids.includes(id);
+  }
+
+  add(id: string): void {
+    this.ids.push(id);
+    writeFileSync(`${this.file}.tmp`, JSON.stringify(this.ids));
+    renameSync(`${this.file}.tmp`, this.file);
+  }
 }
 
 /** The promise of an awakeable as the SDK makes it: the handler's await, its combinators and its map all read this. */
@@ -51,7 +76,10 @@ export class AwakeableWaits {
   /** Rejects when a turn cannot be handed (no value left, the server refusing the resolve): the life ends with it. */
   readonly failure: Promise<never>;
 
+  private readonly resolved: ResolvedAwakeables;
+
   constructor(private readonly inputs: AwakeableWaitsInputs) {
+    this.resolved = new ResolvedAwakeables(inputs.resolvedFile);
     this.failure = new Promise<never>((_, reject) => (this.fail = reject));
     this.failure.catch(() => undefined);
   }
@@ -65,6 +93,8 @@ export class AwakeableWaits {
       const promise = made.promise as unknown as AwaitedPromise;
       const own = promise.publicPromise;
       if (typeof own !== 'function') throw new Error('restate: this SDK version hands out awakeables killpoint cannot watch (no publicPromise on its promise)');
+      // Resolved in an earlier life: the server holds the value, and the handler goes on with it.
+      if (this.resolved.has(made.id)) return made;
       promise.publicPromise = () => {
         // A turn that cannot be handed never lets the handler go: the life ends with the failure.
         const handed = this.awaited(made.id).catch(() => new Promise<never>(() => undefined));
@@ -97,6 +127,7 @@ export class AwakeableWaits {
     await this.say({ kind: AWAKEABLE_WAITING.kind, wait: turns.nameOf(id, place), effectsDone: await this.inputs.effectsDone() });
     const { name, value } = turns.turnFor(id, place, `ctx.awakeable() in the handler ${place}`);
     await this.inputs.resolve(id, value);
+    this.resolved.add(id);
     await this.say({ kind: RESUME_ACCEPTED.kind, wait: name });
   }
 

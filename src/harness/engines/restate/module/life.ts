@@ -107,6 +107,7 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
     emit,
     effectsDone: async () => effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport).length,
     resolve: (awakeableId, value) => resolveAwakeable(spec.ingressUrl, awakeableId, value),
+    resolvedFile: join(stateDir, RESTATE_MODULE_FILES.resolved),
   });
   /** The attempt running: a new attempt in the same process (the server may retry one) numbers its steps afresh. */
   let attempt = 0;
