@@ -12,6 +12,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { restateKillPoints } from '../src/harness/api/check-module.js';
+import { killpointTests, type TestApi } from '../src/vitest/index.js';
 import { leftByThisProcess, runMain } from './helpers.js';
 import { fullSuiteDescribe, fullSuiteTest } from './suite.js';
 
@@ -118,3 +119,11 @@ fullSuiteDescribe('the answers --resume gives, each mistake bad input: exit 2, o
     expect(r.status).toBe(2);
   }, 120_000);
 });
+
+fullSuiteTest('killpointTests with resume: [true] declares one test, which passes', async () => {
+  const declared: { name: string; body: () => Promise<void> }[] = [];
+  const api: TestApi = { describe: (_name, body) => body(), test: (name, body) => void declared.push({ name, body }) };
+  killpointTests('refund approval', { restate: KEYED, inputFile: INPUT, resume: [true] }, api);
+  expect(declared.map((t) => t.name)).toEqual(['approval-keyed.ts: survives every kill point, up to 1 kill (with seed=1)']);
+  await declared[0]!.body();
+}, 120_000);
