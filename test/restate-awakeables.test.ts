@@ -1,4 +1,4 @@
-// How a life hands a Restate handler's awakeable its turn (src/harness/engines/restate/module/awakeables.ts),
+// How a life hands a Restate handler's awakeable its turn (src/harness/engines/restate/module/waits.ts),
 // on a stand-in for the SDK's context, without a server: the handler is held at the wait until the
 // resume is said (else the next step's events could come before it, from run to run), a recovery
 // that finds the resolve accepted says and sends nothing, and a turn that cannot be handed ends the
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as restate from '@restatedev/restate-sdk';
 import { afterEach, describe, expect, test } from 'vitest';
-import { AwakeableWaits } from '../src/harness/engines/restate/module/awakeables.js';
+import { OutsideWaits } from '../src/harness/engines/restate/module/waits.js';
 import { Turns } from '../src/harness/user-module/turns.js';
 
 const dirs: string[] = [];
@@ -20,12 +20,13 @@ const contextWithAwakeable = (id: string) => ({ awakeable: () => ({ id, promise:
 
 function lifeOf(stateDir: string, values: unknown[] | undefined, firstLife = true) {
   const said: string[] = [];
-  const waits = new AwakeableWaits({
+  const waits = new OutsideWaits({
     turns: new Turns(stateDir, values === undefined ? undefined : { values, arg: JSON.stringify(values) }, firstLife),
-    place: 'refund',
+    handler: 'refund',
     emit: (e) => void said.push(`${e.kind} ${String(e.wait)}`),
     effectsDone: async () => 0,
-    resolve: async (id, value) => {
+    resolvePromise: async () => undefined,
+    resolveAwakeable: async (id, value) => {
       await new Promise((r) => setTimeout(r, 20));
       said.push(`resolved ${id} with ${JSON.stringify(value)}`);
     },

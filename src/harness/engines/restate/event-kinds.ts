@@ -51,8 +51,23 @@ export const AWAKEABLE_WAITING = {
   subject: (e) => e.wait ?? '',
 } as const satisfies EngineEventKind;
 
+/**
+ * A user's workflow's run awaits a durable promise (`ctx.promise(name)`), named by the promise and
+ * which time there (`approval#1`). Its get is a journal entry; a recovery replays the run to the same
+ * get, and a value a shared handler gave the promise before is the workflow's.
+ */
+export const PROMISE_WAITING = {
+  kind: 'promise',
+  meaning: "the workflow's run awaits a durable promise: the run waits for a shared handler to resolve it",
+  group: 'save',
+  glyph: '?',
+  waitRole: 'recorded',
+  label: (e) => `promise ${e.wait}: the run waits`,
+  subject: (e) => e.wait ?? '',
+} as const satisfies EngineEventKind;
+
 /** The kinds only Restate has; with STEP_RECORDED and RESUME_ACCEPTED (shared), every kind it adds to the scenario's. */
-export const RESTATE_EVENT_KINDS: readonly EngineEventKind[] = [RUN_START, RUN_RETURN, INVOCATION_DONE, AWAKEABLE_WAITING, RESUME_ACCEPTED];
+export const RESTATE_EVENT_KINDS: readonly EngineEventKind[] = [RUN_START, RUN_RETURN, INVOCATION_DONE, AWAKEABLE_WAITING, PROMISE_WAITING, RESUME_ACCEPTED];
 
 // Known as soon as this file loads: the code that emits these kinds imports it.
 registerEventKinds(RESTATE_EVENT_KINDS, 'restate');
