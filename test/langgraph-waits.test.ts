@@ -44,7 +44,7 @@ describe('the answers --resume gives, each mistake bad input: exit 2, one line n
 
   test('an engine that cannot see its waits refuses --resume, naming the engines that take it', async () => {
     const r = await runMain(['check', '--dbos', 'examples/support-agent-dbos/src/workflow.ts', '--input', 'examples/support-agent-dbos/input.json', '--resume', '[true]']);
-    expect(r.err.join('\n')).toMatch(/^killpoint check: --resume: --dbos cannot be given turns: killpoint does not see where a DBOS workflow waits \(--resume is for --langgraph \(interrupt\(\)\)[^\n]*, --restate \(ctx\.awakeable\(\)\)[^\n]*\)$/);
+    expect(r.err.join('\n')).toMatch(/^killpoint check: --resume: --dbos cannot be given turns: killpoint does not see where a DBOS workflow waits \(--resume is for --langgraph \(interrupt\(\)\)[^\n]*, --restate \(ctx\.awakeable\(\)[^\n]*\)$/);
     expect(r.status).toBe(2);
   });
 });

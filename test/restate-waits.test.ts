@@ -4,8 +4,9 @@
 // (awakeable[refund#1] once the handler awaits it, resume[refund#1] once the server accepted the
 // resolve), a recovery started while the run waits is handed the turn, and one started after the
 // server accepted the resolve goes on with what the server kept, sending nothing. Each mistake in the
-// answers is bad input: exit 2, one line. The service is test/fixtures/restate-modules/approval-*.ts,
-// run in this process through the command line's main.
+// answers is bad input: exit 2, one line. The same for a workflow whose run awaits a durable
+// promise (promise[approval#1]), resolved through a shared handler. The services are
+// test/fixtures/restate-modules/approval-*.ts, run in this process through the command line's main.
 //
 // Every schedule is a run from scratch on a real restate-server, so `npm test` runs a sample (see
 // test/suite.ts): the kill while the run waits, in process (about 6 s here). `npm run engines` runs the rest.
@@ -19,6 +20,8 @@ import { fullSuiteDescribe, fullSuiteTest } from './suite.js';
 const FIXTURES = 'test/fixtures/restate-modules';
 const KEYED = `${FIXTURES}/approval-keyed.ts`;
 const UNKEYED = `${FIXTURES}/approval-unkeyed.ts`;
+const WORKFLOW_KEYED = `${FIXTURES}/approval-workflow-keyed.ts`;
+const WORKFLOW_UNKEYED = `${FIXTURES}/approval-workflow-unkeyed.ts`;
 const INPUT = `${FIXTURES}/input.json`;
 const check = (module: string, ...rest: string[]) => ['check', '--restate', module, '--input', INPUT, ...rest];
 
@@ -100,6 +103,49 @@ describe('lives across the wait', () => {
     const r = await runMain(check(UNKEYED, '--resume', '[false]'));
     expect(r.out.join('\n')).toContain('every promised check holds');
     expect(r.status).toBe(0);
+  }, 120_000);
+});
+
+// The same refund as a workflow whose run awaits the durable promise "approval", which a shared
+// handler resolves: killpoint resolves it through a shared handler of its own beside the workflow's.
+fullSuiteDescribe("a workflow's durable promise", () => {
+  test('the kill points at the wait are named by the promise', async () => {
+    const points = (await restateKillPoints({ module: WORKFLOW_KEYED, inputFile: INPUT, resume: [true] })).map((p) => p.identity);
+    expect(points.slice(3, 7)).toEqual(['step-recorded[step 0]', 'promise[approval#1]', 'resume[approval#1]', 'run-start[step 1]']);
+    expect(points).toHaveLength(13);
+  }, 120_000);
+
+  test('keyed by the workflow key and the step, every kill point holds: exit 0', async () => {
+    const r = await runMain(check(WORKFLOW_KEYED, '--resume', '[true]'));
+    expect(r.out.join('\n')).toContain('every promised check holds');
+    expect(r.status).toBe(0);
+  }, 120_000);
+
+  test('killed while the run awaits the promise, the recovery is handed the turn; killed once the promise holds it, the recovery sends nothing', async () => {
+    const waiting = await runMain(check(WORKFLOW_KEYED, '--resume', '[true]', '--schedule', 'promise[approval#1]'));
+    expect(waiting.out.join('\n')).toMatch(/life 2 \(recovery 1\): 9 events, ran to its end\n\s+0\s+promise approval#1: the run waits\n\s+1\s+resume approval#1: turn delivered/);
+    expect(waiting.status).toBe(0);
+    const resolved = await runMain(check(WORKFLOW_KEYED, '--resume', '[true]', '--schedule', 'resume[approval#1]'));
+    expect(resolved.out.join('\n')).toMatch(/life 2 \(recovery 1\): 7 events, ran to its end\n\s+0\s+step 1 \(refund\): ctx\.run started/);
+    expect(resolved.status).toBe(0);
+  }, 120_000);
+
+  test('without keys, the refund after the approval is done twice: exit 1', async () => {
+    const r = await runMain(check(WORKFLOW_UNKEYED, '--resume', '[true]'));
+    const out = r.out.join('\n');
+    expect(out).toContain('kill schedule: 6 (run-return[step 1])');
+    expect(out).toContain('refund O-7 committed twice');
+    expect(r.status).toBe(1);
+  }, 120_000);
+
+  test('a value for another place names the promise; --handler other than run is refused: exit 2, one line each', async () => {
+    const elsewhere = await runMain(check(WORKFLOW_KEYED, '--resume', '[{"to":"refund","value":true}]'));
+    expect(elsewhere.err.join('\n')).toMatch(/value 1 is for "refund", but the run's wait 1 is at "approval" \(approval#1, for "ctx\.promise\(\\"approval\\"\)"\)$/);
+    expect(elsewhere.status).toBe(2);
+    const handler = await runMain(check(WORKFLOW_KEYED, '--resume', '[true]', '--handler', 'approve'));
+    expect(handler.err.join('\n')).toMatch(/--handler approve: workflow RefundApproval is invoked through its run handler/);
+    expect(handler.err.join('\n').trim().split('\n')).toHaveLength(1);
+    expect(handler.status).toBe(2);
   }, 120_000);
 });
 

@@ -1,4 +1,4 @@
-// How a life hands a Restate handler's awakeable its turn (src/harness/engines/restate/module/waits.ts),
+// How a life hands a Restate handler's awakeable (and a workflow's durable promise) its turn (src/harness/engines/restate/module/waits.ts),
 // on a stand-in for the SDK's context, without a server: the handler is held at the wait until the
 // resume is said (else the next step's events could come before it, from run to run), a recovery
 // that finds the resolve accepted says and sends nothing, and a turn that cannot be handed ends the
@@ -70,5 +70,23 @@ describe('a handler awaiting an awakeable', () => {
     await new Promise((r) => setTimeout(r, 30));
     expect(wentOn).toBe(false);
     expect(said).toEqual(['awakeable refund#1']);
+  });
+
+  test("a workflow's durable promise, gotten twice, is one wait named by the promise, resolved through the workflow", async () => {
+    const dir = folder();
+    const said: string[] = [];
+    const waits = new OutsideWaits({
+      turns: new Turns(dir, { values: [true], arg: '[true]' }, true),
+      handler: 'run',
+      emit: (e) => void said.push(`${e.kind} ${String(e.wait)}`),
+      effectsDone: async () => 0,
+      resolveAwakeable: async () => undefined,
+      resolvePromise: async (name, value) => void said.push(`resolved ${name} with ${JSON.stringify(value)}`),
+      resolvedFile: join(dir, 'resolved.json'),
+    });
+    const durable = () => ({ get: () => ({ publicPromise: () => Promise.resolve(true) }) });
+    const promiseOf = waits.promiseOf({ promise: durable } as unknown as restate.WorkflowContext) as unknown as (name: string) => { get(): { publicPromise(): Promise<unknown> } };
+    await Promise.all([promiseOf('approval').get().publicPromise(), promiseOf('approval').get().publicPromise()]);
+    expect(said).toEqual(['promise approval#1', 'resolved approval with true', 'resume approval#1']);
   });
 });
