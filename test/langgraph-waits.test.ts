@@ -43,10 +43,12 @@ describe('the answers --resume gives, each mistake bad input: exit 2, one line n
   }, 120_000);
 
   test('an engine that cannot see its waits refuses --resume, naming the engines that take it', async () => {
-    const r = await runMain(['check', '--restate', 'test/fixtures/restate-modules/keyed.ts', '--input', 'test/fixtures/restate-modules/input.json', '--resume', '[true]']);
+    const r = await runMain(['check', '--dbos', 'examples/support-agent-dbos/src/workflow.ts', '--input', 'examples/support-agent-dbos/input.json', '--resume', '[true]']);
     // The engines that take --resume, in the registry's order: LangGraph's first, the others as they come.
-    expect(r.err.join('\n')).toMatch(/^killpoint check: --resume: --restate cannot be given turns: killpoint does not see where a Restate service waits \(--resume is for --langgraph \(interrupt\(\)\), /);
-    expect(r.err.join('\n')).toContain('--vercel-workflow (createHook())');
+    const stderr = r.err.join('\n');
+    expect(stderr).toMatch(/^killpoint check: --resume: --dbos cannot be given turns: killpoint does not see where a DBOS workflow waits \(--resume is for --langgraph \(interrupt\(\)\), /);
+    expect(stderr).toContain('--vercel-workflow (createHook())');
+    expect(stderr).toContain('--restate (ctx.awakeable()');
     expect(r.status).toBe(2);
   });
 });

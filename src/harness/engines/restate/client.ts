@@ -5,7 +5,7 @@
 // keeps of it (backing off, paused, how many attempts, its last failure), never waited on forever.
 
 import type { Conversation } from '../../../model/conversation.js';
-import { HANDLER, type RunIdentity } from './run-spec.js';
+import { HANDLER, RESOLVE_PROMISE_HANDLER, type RunIdentity } from './run-spec.js';
 import { requestJson } from './wait.js';
 
 /** What the agent's handler returns. */
@@ -41,12 +41,14 @@ export async function registerUnlessKnown(adminUrl: string, run: RunIdentity): P
 
 /**
  * Starts the run's invocation of `handler` with `input` (the bundled agent's: the customer's
- * message), or finds the one started already (same idempotency key): its id.
+ * message), or finds the one started already (same idempotency key, or a workflow's same key): its id.
  */
-export async function sendOnce(ingressUrl: string, run: RunIdentity, input: unknown, handler = HANDLER): Promise<string> {
-  const { body } = await requestJson(`${ingressUrl}/${encodeURIComponent(run.serviceName)}/${encodeURIComponent(handler)}/send`, {
+export async function sendOnce(ingressUrl: string, run: RunIdentity, input: unknown, handler = HANDLER, workflowKey?: string): Promise<string> {
+  // A workflow runs once per key: a second send of the key answers the same invocation.
+  const path = workflowKey === undefined ? `${encodeURIComponent(run.serviceName)}/${encodeURIComponent(handler)}` : `${encodeURIComponent(run.serviceName)}/${encodeURIComponent(workflowKey)}/${encodeURIComponent(handler)}`;
+  const { body } = await requestJson(`${ingressUrl}/${path}/send`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': run.runKey },
+    headers: { 'content-type': 'application/json', ...(workflowKey === undefined ? { 'idempotency-key': run.runKey } : {}) },
     body: JSON.stringify(input),
     timeoutMs: REQUEST_MS,
     what: `restate: sending the invocation of ${run.serviceName}`,
@@ -126,4 +128,35 @@ export class InvocationFailed extends Error {
     super(message);
     this.name = 'InvocationFailed';
   }
+}
+
+/**
+ * Resolves an awakeable with `value`, as the outside world does, through the ingress. The server
+ * keeps it for the invocation whether or not a service of it runs (a resolve made while the
+ * service is killed is there for the recovery), and answers 202 to every resolve of an id it
+ * knows: a second one, or one after the invocation ended, is dropped (the first value stays).
+ */
+export async function resolveAwakeable(ingressUrl: string, awakeableId: string, value: unknown): Promise<void> {
+  await requestJson(`${ingressUrl}/restate/awakeables/${encodeURIComponent(awakeableId)}/resolve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(value ?? null),
+    timeoutMs: REQUEST_MS,
+    what: `restate: resolving the awakeable ${awakeableId}`,
+  });
+}
+
+/**
+ * Resolves the durable promise `name` of the run's workflow (its key is the run's) through killpoint's
+ * shared handler of it (module/definition.ts), as the outside world does through one of the
+ * workflow's own: answered once the promise holds the value.
+ */
+export async function resolveDurablePromise(ingressUrl: string, run: RunIdentity, name: string, value: unknown): Promise<void> {
+  await requestJson(`${ingressUrl}/${encodeURIComponent(run.serviceName)}/${encodeURIComponent(run.runKey)}/${RESOLVE_PROMISE_HANDLER}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, value: value ?? null }),
+    timeoutMs: REQUEST_MS,
+    what: `restate: resolving the durable promise ${name}`,
+  });
 }

@@ -14,6 +14,9 @@ export const RESTATE_LIFE_TIMEOUT_VARIABLE = 'KILLPOINT_RESTATE_LIFE_TIMEOUT_S';
 /** The handler every run's service has; the agent is its body. */
 export const HANDLER = 'run';
 
+/** The shared handler killpoint adds to a user's workflow: it resolves the durable promise it is named (`{ name, value }`). */
+export const RESOLVE_PROMISE_HANDLER = 'killpoint_resolve_promise';
+
 /**
  * A run's own names in the session's server, the same in every life of the run: its service (a
  * name of its own, so that side-by-side runs never take each other's invocations), the port it

@@ -12,7 +12,10 @@
 // return are events (run-start, run-return: Restate calls a closure only for a step its journal
 // does not hold), and its promise is mapped, so that its journal entry is one (step-recorded, once
 // the server has acknowledged it). Steps side by side (RestatePromise.all) go through the batch
-// gate: one closure runs at a time, in the order the interleaving picks choose.
+// gate: one closure runs at a time, in the order the interleaving picks choose. Its `awakeable` is
+// killpoint's too: a handler that awaits one waits for the outside world, and the life hands it its
+// turn from --resume and resolves it through the ingress; a workflow's `promise` is too, resolved
+// through a shared handler killpoint adds to the workflow (waits.ts, definition.ts).
 //
 // What killpoint changes of the service: its name (the run's own, so that runs side by side in one
 // server never take each other's invocations), its retry policy (a recovery starts within tens of
@@ -25,11 +28,13 @@ import * as restate from '@restatedev/restate-sdk';
 import { BatchGate } from '../../../interleaving.js';
 import type { EmitEvent } from '../../../process/child-main.js';
 import { effectsReader, exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
-import { UserModuleSetupError } from '../../../user-module/setup-error.js';
+import { effectRecords } from '../../../user-module/effects.js';
 import { runAndReadBack } from '../../../user-module/stores.js';
-import { InvocationFailed, invocationResult, registerUnlessKnown, sendOnce } from '../client.js';
+import { Turns } from '../../../user-module/turns.js';
+import { InvocationFailed, invocationResult, registerUnlessKnown, resolveAwakeable, resolveDurablePromise, sendOnce } from '../client.js';
 import { contextWithRun } from '../context-with-run.js';
-import { RETRY_POLICY } from '../run-spec.js';
+import { definitionOf, handlerOf, redeclared } from './definition.js';
+import { OutsideWaits } from './waits.js';
 import { RESTATE_MODULE_FILES, type RestateModuleContext, type RestateModuleRunFile } from './spec.js';
 // The kinds this life emits (run-start, run-return, invocation-done), known where they are labelled.
 import '../event-kinds.js';
@@ -39,6 +44,8 @@ export interface RestateModuleLifeInputs {
   /** The module as the bundled child loaded it (or why it failed to load); absent, the life loads it (through tsx). */
   loaded?: BundledModule;
   stateDir: string;
+  /** The life's number in its run (0: the life that starts it, whose waits without a turn are bad input). */
+  lifeIndex: number;
   picks: number[];
   emit: EmitEvent;
   onPick: (pick: number, width: number) => void;
@@ -50,35 +57,7 @@ export interface RestateModuleLifeInputs {
   serve?: (service: restate.ServiceDefinition<string, unknown>, port: number) => Promise<void>;
 }
 
-type Handler = (ctx: restate.Context, input: unknown) => Promise<unknown>;
 type RunCall = (nameOrAction: unknown, action?: unknown, options?: unknown) => restate.RestatePromise<unknown>;
-
-/** What restate.service({...}) returned: its name and its handlers by name. */
-interface ServiceDefinition {
-  name: string;
-  service: Record<string, Handler>;
-  options?: Record<string, unknown>;
-  _kind?: string;
-}
-
-/** The service createService(ctx) returned, or bad input saying what it returned instead. */
-function serviceOf(value: unknown, exportName: string): ServiceDefinition {
-  const d = value as ServiceDefinition | null;
-  const isService = typeof d === 'object' && d !== null && typeof d.name === 'string' && typeof d.service === 'object' && d.service !== null;
-  if (!isService) throw new UserModuleSetupError(`${exportName}(ctx) returned ${d === null ? 'null' : typeof d}: expected the service restate.service({ name, handlers }) returned`);
-  if (d._kind !== undefined && d._kind !== 'service') throw new UserModuleSetupError(`${exportName}(ctx) returned a Restate ${d._kind === 'object' ? 'virtual object' : d._kind}: killpoint checks a service (restate.service)`);
-  return d;
-}
-
-/** The handler invoked: the one asked for, or the service's only one. */
-function handlerOf(definition: ServiceDefinition, asked: string | undefined): [string, Handler] {
-  const names = Object.keys(definition.service);
-  const name = asked ?? (names.length === 1 ? names[0]! : undefined);
-  if (name === undefined) throw new UserModuleSetupError(`service ${definition.name} has ${names.length === 0 ? 'no handlers' : `the handlers ${names.join(', ')}`}: name the one to invoke with --handler`);
-  const handler = definition.service[name];
-  if (typeof handler !== 'function') throw new UserModuleSetupError(`service ${definition.name} has no handler ${name} (its handlers: ${names.join(', ') || 'none'})`);
-  return [name, handler];
-}
 
 /** Runs the life to its end; a service has no conversation of its own. */
 export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Promise<null> {
@@ -89,10 +68,21 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
   const dataDir = join(stateDir, RESTATE_MODULE_FILES.data);
   mkdirSync(dataDir, { recursive: true });
   const ctx: RestateModuleContext = { dataDir };
-  const definition = serviceOf(await userCall(() => createService(ctx), spec.serviceExport), spec.serviceExport);
+  const definition = definitionOf(await userCall(() => createService(ctx), spec.serviceExport), spec.serviceExport);
   const [handlerName, handler] = handlerOf(definition, spec.handler);
 
   const gate = new BatchGate(inputs.picks, inputs.onPick);
+  const turns = new Turns(stateDir, spec.resume, inputs.lifeIndex === 0);
+  const workflowKey = definition.kind === 'workflow' ? spec.run.runKey : undefined;
+  const waits = new OutsideWaits({
+    turns,
+    handler: handlerName,
+    emit,
+    effectsDone: async () => effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport).length,
+    resolveAwakeable: (awakeableId, value) => resolveAwakeable(spec.ingressUrl, awakeableId, value),
+    resolvePromise: (name, value) => resolveDurablePromise(spec.ingressUrl, spec.run, name, value),
+    resolvedFile: join(stateDir, RESTATE_MODULE_FILES.resolved),
+  });
   /** The attempt running: a new attempt in the same process (the server may retry one) numbers its steps afresh. */
   let attempt = 0;
 
@@ -125,20 +115,17 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
         return value;
       });
     };
-    return contextWithRun(rctx, run);
+    const promise = workflowKey === undefined ? {} : { promise: waits.promiseOf(rctx as restate.WorkflowContext) };
+    return contextWithRun(rctx, run, { awakeable: waits.awakeableOf(rctx), ...promise });
   };
 
-  const service = restate.service({
-    name: spec.run.serviceName,
-    handlers: { [handlerName]: (rctx: restate.Context, input: unknown) => handler(observed(rctx), input) },
-    options: { ...definition.options, retryPolicy: RETRY_POLICY },
-  });
+  const service = redeclared(definition, spec.run.serviceName, handlerName, (rctx: restate.Context, input: unknown) => handler(observed(rctx), input));
   if (inputs.serve !== undefined) await inputs.serve(service, spec.run.servicePort);
   else await restate.serve({ services: [service], port: spec.run.servicePort, logger: () => {} });
   await registerUnlessKnown(spec.adminUrl, spec.run);
-  const invocationId = await sendOnce(spec.ingressUrl, spec.run, spec.input, handlerName);
+  const invocationId = await sendOnce(spec.ingressUrl, spec.run, spec.input, handlerName, workflowKey);
 
-  await runAndReadBack({
+  const done = runAndReadBack({
     stateDir,
     readEffects: () => readEffects(ctx),
     effectsExport: spec.effectsExport,
@@ -147,5 +134,8 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
     // Restate ends an invocation in failure only for good: its handler threw a TerminalError.
     endedInError: (error) => (error instanceof InvocationFailed ? `ended in error: ${error.failure}` : undefined),
   });
+  // A wait whose turn cannot be handed ends the life: the invocation would wait for it forever.
+  await Promise.race([done, waits.failure]);
+  turns.mustAllBeHanded();
   return null;
 }

@@ -39,5 +39,8 @@ export const DEFAULT_RESTATE_EFFECTS_EXPORT = 'readEffects';
 /** Environment variables of the module child, beside the protocol's own. */
 export const RESTATE_MODULE_ENV = { run: 'KILLPOINT_RESTATE_MODULE_RUN', picks: 'KILLPOINT_RESTATE_MODULE_PICKS' } as const;
 
-/** The files a run keeps in its state folder: its names in the server, and the service's folder. */
-export const RESTATE_MODULE_FILES = { identity: 'identity.json', data: 'data' } as const;
+/**
+ * The files a run keeps in its state folder: its names in the server, the service's folder, and the
+ * awakeables whose resolve the server accepted (module/awakeables.ts).
+ */
+export const RESTATE_MODULE_FILES = { identity: 'identity.json', data: 'data', resolved: 'killpoint-resolved.json' } as const;

@@ -10,7 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import type { CheckName } from '../../../check/checks.js';
 import type { Schedule } from '../../../check/outcome.js';
-import { STEP_RECORDED } from '../../../check/event-kinds.js';
+import { RESUME_ACCEPTED, STEP_RECORDED } from '../../../check/event-kinds.js';
 import type { SystemUnderTest } from '../../../engine.js';
 import { childBundle } from '../../../process/child-bundle.js';
 import { siblingModule } from '../../../process/package-paths.js';
@@ -24,7 +24,7 @@ import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-modul
 import { userModuleTarget } from '../../../user-module/target.js';
 import { livesWithTraffic } from '../../../user-module/traffic-target.js';
 import type { UserModuleOptions } from '../../../engine.js';
-import { INVOCATION_DONE, RUN_RETURN, RUN_START } from '../event-kinds.js';
+import { AWAKEABLE_WAITING, INVOCATION_DONE, PROMISE_WAITING, RUN_RETURN, RUN_START } from '../event-kinds.js';
 import { RESTATE_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
 import type { RestateServer } from '../server.js';
 import { restateSession } from '../session.js';
@@ -45,7 +45,7 @@ const EXTERNAL = ['@restatedev/*'];
 export const RESTATE_MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer'];
 
 /** The kinds of event a user's service can be killed right after. */
-export const RESTATE_MODULE_KILL_POINTS = [RUN_START.kind, RUN_RETURN.kind, STEP_RECORDED.kind, INVOCATION_DONE.kind, ...TRAFFIC_KILL_POINTS] as const;
+export const RESTATE_MODULE_KILL_POINTS = [RUN_START.kind, RUN_RETURN.kind, STEP_RECORDED.kind, AWAKEABLE_WAITING.kind, PROMISE_WAITING.kind, RESUME_ACCEPTED.kind, INVOCATION_DONE.kind, ...TRAFFIC_KILL_POINTS] as const;
 
 export interface RestateModuleOptions extends UserModuleOptions {
   serviceExport?: string;
@@ -87,7 +87,7 @@ async function lifeInProcess(runFile: RestateModuleRunFile, request: TierLifeReq
     request,
     timeoutMs: lifeTimeoutFrom(RESTATE_LIFE_TIMEOUT_VARIABLE, request),
     run: ({ emit, onPick }, fence, workDir) =>
-      life.runRestateModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, picks: [...request.picks], emit, onPick, serve: serveThrough(fence) }),
+      life.runRestateModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, lifeIndex: request.lifeIndex, picks: [...request.picks], emit, onPick, serve: serveThrough(fence) }),
   });
 }
 
