@@ -70,6 +70,12 @@ export function haltsWhenKilled(say: () => void): Promise<never> | undefined {
   return undefined;
 }
 
+/** Awaits `say` as a life's step: in process, a kill there halts whoever awaits it (haltsWhenKilled). */
+export async function sayHalting(say: () => void): Promise<void> {
+  const halted = haltsWhenKilled(say);
+  if (halted !== undefined) await halted;
+}
+
 /** Opens a life's shop through its fence: closed at the kill, so no write of the life lands after it. */
 export function shopThrough(fence: LifeFence): (path: string) => Shop {
   return (path) => fence.hold(Shop.open(path), (shop) => shop.close());

@@ -10,7 +10,7 @@ import type { EmitEvent } from '../../../process/child-main.js';
 import type { Turns } from '../../../user-module/turns.js';
 import { INTERRUPT_RECORDED } from '../event-kinds.js';
 import { RESUME_ACCEPTED } from '../../../check/event-kinds.js';
-import { haltsWhenKilled } from '../../../in-process/fence.js';
+import { sayHalting } from '../../../in-process/fence.js';
 
 /** The graph as the waits read it: its state's tasks carry the interrupts they wait on. */
 export interface WaitingGraph {
@@ -53,10 +53,9 @@ export interface AcrossWaits {
   command: (resume: unknown) => unknown;
 }
 
-/** Writes the event; in process, a kill halts the life here (fence.ts: haltsWhenKilled). */
-async function say(run: AcrossWaits, event: Parameters<EmitEvent>[0]): Promise<void> {
-  const halted = haltsWhenKilled(() => run.emit(event));
-  if (halted !== undefined) await halted;
+/** Writes the event; in process, a kill halts the life here (fence.ts: sayHalting). */
+function say(run: AcrossWaits, event: Parameters<EmitEvent>[0]): Promise<void> {
+  return sayHalting(() => run.emit(event));
 }
 
 /** Runs the thread to its end from `input` (null: go on from where it stands), handing each wait its turn. */

@@ -28,7 +28,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type * as restate from '@restatedev/restate-sdk';
 import { RESUME_ACCEPTED } from '../../../check/event-kinds.js';
-import { haltsWhenKilled } from '../../../in-process/fence.js';
+import { sayHalting } from '../../../in-process/fence.js';
 import type { EmitEvent } from '../../../process/child-main.js';
 import type { Turns } from '../../../user-module/turns.js';
 import { AWAKEABLE_WAITING, PROMISE_WAITING } from '../event-kinds.js';
@@ -166,9 +166,8 @@ export class OutsideWaits {
     await this.say({ kind: RESUME_ACCEPTED.kind, wait: name });
   }
 
-  /** Writes the event; in process, a kill halts the waits here (fence.ts: haltsWhenKilled). */
-  private async say(event: Parameters<EmitEvent>[0]): Promise<void> {
-    const halted = haltsWhenKilled(() => this.inputs.emit(event));
-    if (halted !== undefined) await halted;
+  /** Writes the event; in process, a kill halts the waits here (fence.ts: sayHalting). */
+  private say(event: Parameters<EmitEvent>[0]): Promise<void> {
+    return sayHalting(() => this.inputs.emit(event));
   }
 }

@@ -16,7 +16,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmitEvent } from '../../../process/child-main.js';
-import { haltsWhenKilled } from '../../../in-process/fence.js';
+import { sayHalting } from '../../../in-process/fence.js';
 import { RESUME_ACCEPTED } from '../../../check/event-kinds.js';
 import type { Turns } from '../../../user-module/turns.js';
 import { HOOK_RECEIVED, HOOK_WAITING } from '../event-kinds.js';
@@ -89,10 +89,9 @@ export interface HookWaitsInputs {
   resumeWebhook: (token: string, request: Request) => Promise<unknown>;
 }
 
-/** Writes the event; in process, a kill halts the life here (fence.ts: haltsWhenKilled). */
-async function say(emit: EmitEvent, event: Parameters<EmitEvent>[0]): Promise<void> {
-  const halted = haltsWhenKilled(() => emit(event));
-  if (halted !== undefined) await halted;
+/** Writes the event; in process, a kill halts the life here (fence.ts: sayHalting). */
+function say(emit: EmitEvent, event: Parameters<EmitEvent>[0]): Promise<void> {
+  return sayHalting(() => emit(event));
 }
 
 /** The waits of one life: told of the world's events it writes, and of each moment the run is idle. */
