@@ -43,8 +43,8 @@ describe('the answers --resume gives, each mistake bad input: exit 2, one line n
   }, 120_000);
 
   test('an engine that cannot see its waits refuses --resume, naming the engines that take it', async () => {
-    const r = await runMain(['check', '--dbos', 'examples/support-agent-dbos/src/workflow.ts', '--input', 'examples/support-agent-dbos/input.json', '--resume', '[true]']);
-    expect(r.err.join('\n')).toMatch(/^killpoint check: --resume: --dbos cannot be given turns: killpoint does not see where a DBOS workflow waits \(--resume is for --langgraph \(interrupt\(\)\)\)$/);
+    const r = await runMain(['check', '--restate', 'test/fixtures/restate-modules/keyed.ts', '--input', 'test/fixtures/restate-modules/input.json', '--resume', '[true]']);
+    expect(r.err.join('\n')).toMatch(/^killpoint check: --resume: --restate cannot be given turns: killpoint does not see where a Restate service waits \(--resume is for --langgraph \(interrupt\(\)\), --dbos \(DBOS\.recv\(\)\)\)$/);
     expect(r.status).toBe(2);
   });
 });
