@@ -163,7 +163,7 @@ describe('chosen kill points on PGlite', () => {
     expect(finished.outcome.lives[1]!.events.map((e) => e.kind)).toEqual(['workflow-recorded', 'answer-delivered']);
   }, 240_000);
 
-  it('a workflow with rows that do not carry its id (a message sent to it) is found out, so that its states are never copied without them', async () => {
+  it('a workflow with rows that do not carry its id (a workflow it started) is found out, so that its states are never copied without them; a message sent to it is copied with it', async () => {
     // Held for the test: once the run's session has closed, an unheld PGlite stops after a short
     // grace, which a loaded machine outlasted between the run and these queries (ECONNREFUSED).
     onTestFinished(holdBackend('pglite'));
@@ -176,7 +176,10 @@ describe('chosen kill points on PGlite', () => {
       const id = rows[0]!.workflow_uuid as string;
       expect(await rowsNotCopied(url, id)).toEqual([]);
       await pool.query("INSERT INTO dbos.notifications (destination_uuid, topic, message) VALUES ($1, 'news', 'hello')", [id]);
-      expect(await rowsNotCopied(url, id)).toEqual(['1 in dbos.notifications (messages sent to the workflow)']);
+      expect(await rowsNotCopied(url, id)).toEqual([]);
+      await pool.query("INSERT INTO dbos.workflow_status (workflow_uuid, status, parent_workflow_id) VALUES ($1, 'PENDING', $2)", [`${id}-child`, id]);
+      expect(await rowsNotCopied(url, id)).toEqual(['1 in dbos.workflow_status (workflows it started)']);
+      await pool.query('DELETE FROM dbos.workflow_status WHERE workflow_uuid = $1', [`${id}-child`]);
       await pool.query('DELETE FROM dbos.notifications WHERE destination_uuid = $1', [id]);
     } finally {
       await pool.end();

@@ -52,3 +52,17 @@ test.skipIf(!POSTGRES_HERE || !fullSuite)(`on Postgres, the same workflow passes
   expect(random.status).toBe(1);
   expect(await copiesInDatabase('postgres')).toBe(0);
 }, 300_000);
+
+// Postgres wakes a waiting recv by LISTEN/NOTIFY (PGlite's lives poll): the answers sent by
+// --resume are taken once each there too, and the messages moved and copied with the run's rows.
+test.skipIf(!POSTGRES_HERE || !fullSuite)(`on Postgres, a workflow that waits in DBOS.recv for its answer passes every kill point in process; with two answers, killed once the first is sent, the second wait gets its own in the process tier (${POSTGRES_HERE ? 'npm run engines' : reason})`, async () => {
+  const workflow = ['check', '--dbos', `${FIXTURES}/refund-approval-keyed.ts`];
+  const every = await runMain([...workflow, '--input', `${FIXTURES}/approval-one.json`, '--resume', '[true]']);
+  expect(every.err.join('\n')).toBe('');
+  expect(every.out.join('\n')).toContain('14 schedules of up to 1 kill');
+  expect(every.status).toBe(0);
+  const sent = await runMain([...workflow, '--input', `${FIXTURES}/approval-two.json`, '--resume', '[true, false]', '--tier', 'process', '--schedule', 'resume[approval#1]']);
+  expect(sent.out.join('\n')).toContain('what differs from the baseline:\n    nothing');
+  expect(sent.status).toBe(0);
+  expect(await copiesInDatabase('postgres')).toBe(0);
+}, 300_000);

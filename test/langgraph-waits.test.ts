@@ -43,12 +43,11 @@ describe('the answers --resume gives, each mistake bad input: exit 2, one line n
   }, 120_000);
 
   test('an engine that cannot see its waits refuses --resume, naming the engines that take it', async () => {
-    const r = await runMain(['check', '--dbos', 'examples/support-agent-dbos/src/workflow.ts', '--input', 'examples/support-agent-dbos/input.json', '--resume', '[true]']);
+    const r = await runMain(['check', '--mastra', 'examples/support-agent-mastra/src/workflow.ts', '--input', 'examples/support-agent-mastra/input.json', '--resume', '[true]']);
     // The engines that take --resume, in the registry's order: LangGraph's first, the others as they come.
     const stderr = r.err.join('\n');
-    expect(stderr).toMatch(/^killpoint check: --resume: --dbos cannot be given turns: killpoint does not see where a DBOS workflow waits \(--resume is for --langgraph \(interrupt\(\)\), /);
-    expect(stderr).toContain('--vercel-workflow (createHook())');
-    expect(stderr).toContain('--restate (ctx.awakeable()');
+    expect(stderr).toMatch(/^killpoint check: --resume: --mastra cannot be given turns: killpoint does not see where a Mastra workflow waits \(--resume is for --langgraph \(interrupt\(\)\), /);
+    for (const engine of ['--dbos (DBOS.recv())', '--vercel-workflow (createHook())', '--restate (ctx.awakeable()']) expect(stderr).toContain(engine);
     expect(r.status).toBe(2);
   });
 });

@@ -18,7 +18,7 @@
 import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
 import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
 import type { Engine, SystemOptions, SystemUnderTest } from '../../engine.js';
-import { STEP_RECORDED } from '../../check/event-kinds.js';
+import { RESUME_ACCEPTED, STEP_RECORDED } from '../../check/event-kinds.js';
 import { DBOS_EVENT_KINDS } from './event-kinds.js';
 import { allDbosConfigs, dbosConfigNamed, dbosSystemName, type DbosConfig } from './config.js';
 import { DEFAULT_DBOS_TIER, dbosTier, type DbosLivesIn } from './tier.js';
@@ -31,8 +31,8 @@ function promises(c: DbosConfig): readonly CheckName[] {
   return c.keys === 'none' ? ['lost-write', 'invalid-conversation', 'half-answer', 'answer-twice'] : CHECK_NAMES;
 }
 
-/** Every kind DBOS's lives emit beyond the scenario's: its workflow's start and output, and each step's record. */
-const EVENT_KINDS = [...DBOS_EVENT_KINDS, STEP_RECORDED];
+/** Every kind DBOS's lives emit beyond the scenario's: its workflow's start and output, each step's record, and a user's workflow's waits and turns. */
+const EVENT_KINDS = [...DBOS_EVENT_KINDS, STEP_RECORDED, RESUME_ACCEPTED];
 
 /** The kinds of event a life can be killed right after: the scenario's, and DBOS's records. */
 const KILL_POINTS = [...SCENARIO_EVENT_KINDS, ...EVENT_KINDS.map((k) => k.kind)];

@@ -1,8 +1,9 @@
 // DBOS's own kinds of event, beyond the scenario's: the workflow's status row committed, and its
-// output recorded; for a user's own workflow, each step's start and return. Its step records are the shared STEP_RECORDED (src/harness/check/event-kinds.ts),
+// output recorded; for a user's own workflow, each step's start and return, and its waits in
+// DBOS.recv (a turn handed to one is the shared RESUME_ACCEPTED). Its step records are the shared STEP_RECORDED (src/harness/check/event-kinds.ts),
 // the same moment as the scripted workflow strategy's (differential.ts).
 
-import { registerEventKinds, type EngineEventKind } from '../../check/event-kinds.js';
+import { registerEventKinds, RESUME_ACCEPTED, type EngineEventKind } from '../../check/event-kinds.js';
 
 export const WORKFLOW_STARTED = {
   kind: 'workflow-started',
@@ -34,8 +35,24 @@ export const STEP_RETURN = {
   subject: (e) => `step ${e.step}`,
 } as const satisfies EngineEventKind;
 
-/** The kinds only DBOS has; with STEP_RECORDED, every kind it adds to the scenario's. */
-export const DBOS_EVENT_KINDS: readonly EngineEventKind[] = [WORKFLOW_STARTED, WORKFLOW_RECORDED, STEP_START, STEP_RETURN];
+/**
+ * A user's workflow waits in DBOS.recv(topic) for a message of the outside world (module/waits.ts),
+ * named by its topic and which time there. DBOS records nothing of the wait itself until recv
+ * returns: what is durable is the workflow, pending, with every step before it recorded, so a
+ * recovery runs up to the same recv and waits there again.
+ */
+export const RECV_WAITING = {
+  kind: 'recv',
+  meaning: 'the workflow waits in DBOS.recv for a message on its topic (every step before it recorded)',
+  group: 'save',
+  glyph: '?',
+  waitRole: 'recorded',
+  label: (e) => `recv ${e.wait}: the workflow waits`,
+  subject: (e) => e.wait ?? '',
+} as const satisfies EngineEventKind;
+
+/** The kinds only DBOS has; with STEP_RECORDED and RESUME_ACCEPTED (shared), every kind it adds to the scenario's. */
+export const DBOS_EVENT_KINDS: readonly EngineEventKind[] = [WORKFLOW_STARTED, WORKFLOW_RECORDED, STEP_START, STEP_RETURN, RECV_WAITING];
 
 // Known as soon as this file loads: the code that emits these kinds imports it.
-registerEventKinds(DBOS_EVENT_KINDS, 'dbos');
+registerEventKinds([...DBOS_EVENT_KINDS, RESUME_ACCEPTED], 'dbos');

@@ -5,7 +5,8 @@
 // its rows by a file of its own (identity.json: the workflow id, executor id and application
 // version its lives launch with), so:
 // - the digest of a state is its files' and, beside them, its rows: every table of DBOS's schema
-//   that has a workflow id, the state's own names renamed, times and transaction ids dropped;
+//   that has a workflow id, and the messages sent to it, the state's own names renamed, times and
+//   transaction ids dropped;
 // - a copy of a state (each life runs in one) gets names of its own and a copy of the rows under
 //   them, keeping the run's key (RunIdentity.runKey) so that its idempotency keys are the run's.
 // The parent reads the database with `pg`, the client DBOS itself is built on (backend.ts loads it
@@ -55,14 +56,28 @@ async function workflowTables(url: string): Promise<{ table: string; columns: st
 const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 /**
- * Rows that belong to a run without carrying its workflow id: a copy of a state would lack them
- * and its digest would not see them. Messages sent to the workflow, workflows it started (the
- * status rows name it as their parent) and the steps that started them. Our agent makes none; one
- * that did could not be explored soundly by copying rows, so the digest stops on them rather than
- * let recoveries it cannot tell apart share one.
+ * Messages sent to a workflow (DBOS.send: a turn of --resume handed to a user's workflow waiting
+ * in DBOS.recv) carry its id as their destination, not as workflow_uuid, and their key (an
+ * idempotent send's) ends with it: they are digested and copied with the workflow's rows, the key
+ * renamed with it. DBOS renames and deletes their destination with the status row (its foreign
+ * key cascades).
+ */
+const MESSAGES = { table: 'notifications', destination: 'destination_uuid', key: 'message_uuid' } as const;
+
+/** Whether the schema has DBOS's messages as killpoint reads them. */
+async function hasMessages(url: string): Promise<boolean> {
+  const columns = (await dbosSchema(url)).get(MESSAGES.table) ?? [];
+  return columns.includes(MESSAGES.destination) && columns.includes(MESSAGES.key);
+}
+
+/**
+ * Rows that belong to a run without carrying its workflow id, beside its messages: a copy of a
+ * state would lack them and its digest would not see them. Workflows it started (the status rows
+ * name it as their parent) and the steps that started them. Our agent makes none; one that did
+ * could not be explored soundly by copying rows, so the digest stops on them rather than let
+ * recoveries it cannot tell apart share one.
  */
 const NOT_COPIED = [
-  { table: 'notifications', column: 'destination_uuid', where: 'destination_uuid = $1', what: 'messages sent to the workflow' },
   { table: 'workflow_status', column: 'parent_workflow_id', where: 'parent_workflow_id = $1', what: 'workflows it started' },
   { table: 'operation_outputs', column: 'child_workflow_id', where: 'workflow_uuid = $1 AND child_workflow_id IS NOT NULL', what: 'steps that started a workflow' },
 ];
@@ -132,6 +147,12 @@ async function rowsDigest(url: string, stateDir: string, postgres: boolean): Pro
     const lines = rows.map((row) => JSON.stringify(read.map((c) => rename(row[c])))).sort();
     if (lines.length > 0) parts.push(`table ${table}`, ...lines);
   }
+  if (await hasMessages(url)) {
+    const columns = (await dbosSchema(url)).get(MESSAGES.table)!.filter((c) => !NOT_READ.test(c));
+    const { rows } = await db.query(`SELECT ${columns.map(quote).join(', ')} FROM dbos.${quote(MESSAGES.table)} WHERE ${MESSAGES.destination} = $1`, [run.workflowId]);
+    const lines = rows.map((row) => JSON.stringify(columns.map((c) => rename(row[c])))).sort();
+    if (lines.length > 0) parts.push(`table ${MESSAGES.table}`, ...lines);
+  }
   return parts.join('\n');
 }
 
@@ -147,6 +168,13 @@ async function copyRows(url: string, from: RunIdentity, to: RunIdentity): Promis
       const renamed: Record<string, string> = { workflow_uuid: to.workflowId, executor_id: to.executorId, application_version: to.appVersion };
       const values = columns.map((c) => (renamed[c] === undefined ? quote(c) : `$${params.push(renamed[c])}`));
       await client.query(`INSERT INTO dbos.${quote(table)} (${columns.map(quote).join(', ')}) SELECT ${values.join(', ')} FROM dbos.${quote(table)} WHERE workflow_uuid = $1`, params);
+    }
+    if (await hasMessages(url)) {
+      const columns = (await dbosSchema(url)).get(MESSAGES.table)!;
+      // A key that does not name the workflow (a send without an idempotency key: a random one) is made the copy's own all the same.
+      const key = `CASE WHEN position($1 in ${MESSAGES.key}) > 0 THEN replace(${MESSAGES.key}, $1, $2) ELSE ${MESSAGES.key} || '::' || $2 END`;
+      const values = columns.map((c) => (c === MESSAGES.destination ? '$2' : c === MESSAGES.key ? key : quote(c)));
+      await client.query(`INSERT INTO dbos.${quote(MESSAGES.table)} (${columns.map(quote).join(', ')}) SELECT ${values.join(', ')} FROM dbos.${quote(MESSAGES.table)} WHERE ${MESSAGES.destination} = $1`, [from.workflowId, to.workflowId]);
     }
   });
 }
@@ -180,6 +208,8 @@ export async function moveRows(url: string, from: RowNames, to: RowNames): Promi
       const sets = ['workflow_uuid = $2', ...columns.filter((c) => renamed[c] !== undefined).map((c) => `${quote(c)} = $${params.push(renamed[c])}`)];
       await client.query(`UPDATE dbos.${quote(table)} SET ${sets.join(', ')} WHERE workflow_uuid = $1 OR workflow_uuid = $2`, params);
     }
+    // Their destination moved with the status row (it cascades); their keys name it too.
+    if (await hasMessages(url)) await client.query(`UPDATE dbos.${quote(MESSAGES.table)} SET ${MESSAGES.key} = replace(${MESSAGES.key}, $1, $2) WHERE ${MESSAGES.destination} = $2`, [from.workflowId, to.workflowId]);
   });
 }
 

@@ -7,6 +7,8 @@
 // Events: workflow-started (its status row committed), each step's step-start and step-return
 // (steps.ts), step-recorded once DBOS has committed a step's output, workflow-recorded once the
 // workflow's output is recorded. A step DBOS finds recorded does not run and has no events.
+// Where the workflow waits in DBOS.recv, the life hands it --resume's turn (waits.ts): recv and
+// resume, named by the wait.
 //
 // In killpoint's own process (the in-process tier, its fence given), DBOS is held by the fence
 // (../held-dbos.ts) and shut down with its registrations cleared after each life, so each life's
@@ -17,6 +19,9 @@ import { join } from 'node:path';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
 import { getFunctionRegistration } from '@dbos-inc/dbos-sdk/internal/decorators';
+import { SystemDatabase } from '@dbos-inc/dbos-sdk/internal/system_database';
+import { effectRecords } from '../../../user-module/effects.js';
+import { Turns } from '../../../user-module/turns.js';
 import { effectsReader, exportedFunction, moduleOfLife, userCall } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
 import { runAndReadBack } from '../../../user-module/stores.js';
@@ -29,6 +34,7 @@ import { dbosHeldBy } from '../held-dbos.js';
 import type { LifeFence } from '../../../in-process/fence.js';
 import { DBOS_MODULE_FILES, type DbosModuleContext, type DbosModuleRunFile } from './spec.js';
 import { observeSteps, type StepPackages } from './steps.js';
+import { deliverTurns, observeRecvs, RecvWaits } from './waits.js';
 // The kinds this life emits (step-start, step-return), known where they are labelled.
 import '../event-kinds.js';
 
@@ -57,6 +63,8 @@ export async function runDbosModuleLife(inputs: DbosModuleLifeInputs): Promise<n
   const gate = new BatchGate(inputs.picks, inputs.onPick);
   const packages: StepPackages = { DBOSExecutor: DBOSExecutor as never, getFunctionRegistration: getFunctionRegistration as never, stepId: () => DBOS.stepID, currentExecutor: () => DBOSExecutor.globalInstance };
   const steps = observeSteps(packages, gate, emit);
+  const waits = new RecvWaits();
+  observeRecvs({ SystemDatabase: SystemDatabase as never, currentSystemDatabase: () => DBOSExecutor.globalInstance?.systemDatabase }, waits);
   let starting = false;
   installCommitHooks({
     stepCommitted() {
@@ -85,14 +93,19 @@ export async function runDbosModuleLife(inputs: DbosModuleLifeInputs): Promise<n
   } else {
     handle = DBOS.retrieveWorkflow(run.workflowId);
   }
+  const turns = new Turns(stateDir, spec.resume, inputs.lifeIndex === 0);
+  const effectsDone = async () => effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport).length;
+  // Outside the workflow (this function's own context): its sends are the outside world's.
+  const delivering = deliverTurns({ waits, turns, emit, effectsDone, send: (to, message, topic, key) => DBOS.send(to, message, topic, key) });
   await runAndReadBack({
     stateDir,
     readEffects: () => readEffects(ctx),
     effectsExport: spec.effectsExport,
-    output: () => handle.getResult({ pollingIntervalMs: RESULT_POLLING_MS }),
+    output: () => Promise.race([handle.getResult({ pollingIntervalMs: RESULT_POLLING_MS }), delivering]),
     recorded: () => emit({ kind: 'workflow-recorded' }),
     endedInError: (error) => recordedError(run.workflowId, error),
   });
+  turns.mustAllBeHanded();
   return null;
 }
 

@@ -19,6 +19,7 @@ import { userModuleChildBundle } from '../../../user-module/bundle.js';
 import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { dataFolderFile, type DataFolderVariant } from '../../../user-module/data-folder.js';
 import { readModuleStores } from '../../../user-module/stores.js';
+import { TURNS_FILE } from '../../../user-module/turns.js';
 import { SERVICE_LEDGER_FILE } from '../../../traffic/service-ledger.js';
 import { TRAFFIC_KILL_POINTS } from '../../../traffic/event-kinds.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
@@ -49,7 +50,7 @@ const EXTERNAL = ['@dbos-inc/*'];
 export const DBOS_MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer'];
 
 /** The kinds of event a user's workflow can be killed right after. */
-export const DBOS_MODULE_KILL_POINTS = ['workflow-started', 'step-start', 'step-return', 'step-recorded', 'workflow-recorded', ...TRAFFIC_KILL_POINTS] as const;
+export const DBOS_MODULE_KILL_POINTS = ['workflow-started', 'step-start', 'step-return', 'step-recorded', 'recv', 'resume', 'workflow-recorded', ...TRAFFIC_KILL_POINTS] as const;
 
 export interface DbosModuleOptions extends UserModuleOptions {
   workflowExport?: string;
@@ -118,6 +119,8 @@ function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn, variant: DataFol
       { name: DBOS_MODULE_FILES.identity, kind: 'names' },
       dataFolderFile(DBOS_MODULE_FILES.data, variant),
       { name: SERVICE_LEDGER_FILE, kind: 'bytes' },
+      // What --resume handed to which wait (user-module/turns.ts): the outside world's memory.
+      { name: TURNS_FILE, kind: 'bytes' },
     ],
     outside: dbosRowsState(spec.backend, spec.moduleArg, inRunsTurn),
     needs: dbosNeeds(spec.backend),
