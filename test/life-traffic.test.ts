@@ -97,7 +97,7 @@ describe('recorded once, replayed with the server stopped', () => {
   test('the run never killed goes to the server; the recording holds no credential', async () => {
     const { traffic, events } = life('record', undefined);
     try {
-      recordedAnswers = await agent(() => 'run-1:call_refund');
+      recordedAnswers = await traffic.within(() => agent(() => 'run-1:call_refund'));
     } finally {
       traffic.stop();
     }
@@ -120,7 +120,7 @@ describe('recorded once, replayed with the server stopped', () => {
     const askedBefore = asked.length;
     const { traffic, events } = life('replay', cassette);
     try {
-      expect(await agent(() => 'run-1:call_refund')).toEqual(recordedAnswers);
+      expect(await traffic.within(() => agent(() => 'run-1:call_refund'))).toEqual(recordedAnswers);
     } finally {
       traffic.stop();
     }
@@ -133,10 +133,10 @@ describe('recorded once, replayed with the server stopped', () => {
   test('a kill in the gap: the next life sends the refund again; with a stable key the service answers the repeat, without one it refunds twice', async () => {
     for (const [key, done] of [[() => 'run-1:call_refund', 1], [null, 2], [() => `random-${Math.random()}`, 2]] as const) {
       const first = life('replay', cassette);
-      await agent(key).finally(() => first.traffic.stop());
+      await first.traffic.within(() => agent(key)).finally(() => first.traffic.stop());
       // The recovery runs the whole agent again on the same run's ledger (the refund's answer never reached the first life).
       const second = life('replay', cassette, first.run);
-      const answers = await agent(key).finally(() => second.traffic.stop());
+      const answers = await second.traffic.within(() => agent(key)).finally(() => second.traffic.stop());
       expect(second.traffic.committedWrites(), String(key)).toHaveLength(done);
       expect(answers[2]).toBe('{"id":"re_1"}');
     }
@@ -168,7 +168,7 @@ describe('recorded once, replayed with the server stopped', () => {
   test('a request the recording does not hold is refused (400, which SDKs do not retry), named, and ends the life', async () => {
     const { traffic } = life('replay', cassette);
     try {
-      const refused = await fetch(`${base}/v1/refunds`, { method: 'POST', body: JSON.stringify({ order: 'A-18', cents: 100 }) });
+      const refused = await traffic.within(() => fetch(`${base}/v1/refunds`, { method: 'POST', body: JSON.stringify({ order: 'A-18', cents: 100 }) }));
       expect(refused.status).toBe(400);
       await expect(traffic.failure).rejects.toThrow(/a request the run never killed never made/);
       await expect(traffic.failure).rejects.toHaveProperty('name', 'ConversationRejected');
@@ -180,6 +180,23 @@ describe('recorded once, replayed with the server stopped', () => {
 });
 
 describe('the engine\'s own traffic', () => {
+  test('on killpoint\'s own thread, a request made in no life\'s context is killpoint\'s own: it passes through, even while a life is on', async () => {
+    const own = createServer((_, res) => res.end('killpoint\'s own'));
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(own.address() as { port: number }).port}/admin`;
+    const events: string[] = [];
+    const traffic = startLifeTraffic({ mode: 'replay', cassette: [], ledgerFile: join(work, 'own-ledger.jsonl'), emit: (e) => events.push(e.kind) });
+    try {
+      expect(await (await fetch(url)).text()).toBe('killpoint\'s own');
+    } finally {
+      traffic.stop();
+      own.closeAllConnections();
+      own.close();
+    }
+    expect(events).toEqual([]);
+    expect(traffic.diverged()).toBeNull();
+  });
+
   test('passes through to its server, neither recorded nor answered', async () => {
     const engineServer = createServer((_, res) => res.end('ingress'));
     await new Promise<void>((resolve) => engineServer.listen(0, '127.0.0.1', resolve));
@@ -187,7 +204,7 @@ describe('the engine\'s own traffic', () => {
     const events: string[] = [];
     const traffic = startLifeTraffic({ mode: 'replay', cassette: [], ledgerFile: join(work, 'engine-ledger.jsonl'), emit: (e) => events.push(e.kind), passThrough: [ingress] });
     try {
-      expect(await (await fetch(`${ingress}/invoke/agent`, { method: 'POST', body: '{}' })).text()).toBe('ingress');
+      expect(await traffic.within(async () => (await fetch(`${ingress}/invoke/agent`, { method: 'POST', body: '{}' })).text())).toBe('ingress');
     } finally {
       traffic.stop();
       engineServer.closeAllConnections();

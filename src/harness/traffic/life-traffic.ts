@@ -109,21 +109,25 @@ interface LifeListener {
 const lifeOfRequests = new AsyncLocalStorage<LifeListener>();
 
 interface Interception {
-  /** The life that started last: the answer to a request made in no life's context (a process has one life). */
+  /** The life that started last: where a thread that runs lives alone sends a request made in no life's context. */
   listener: LifeListener | null;
   /** fetch as it was before the interception: the recording's way to the real endpoints. */
   realFetch: typeof fetch;
-  /** Refuse what is asked while no life runs (a child whose traffic killpoint plays), rather than let it through. */
-  closedWhenIdle: boolean;
+  /**
+   * The thread runs lives alone (a child, a thread of lives): what no life's context claims is the
+   * last life's, or refused while none runs. On killpoint's own thread it is killpoint's own, and
+   * passes through.
+   */
+  livesOnly: boolean;
 }
 
 /**
  * Applies the interception to this thread (once), before a life's packages capture fetch or
  * node:http: an SDK client made as a module loads keeps the fetch it found then.
  */
-export function applyInterception(closedWhenIdle = false): Interception {
+export function applyInterception(livesOnly = false): Interception {
   if (applied !== null) return applied;
-  const state: Interception = { listener: null, realFetch: globalThis.fetch, closedWhenIdle };
+  const state: Interception = { listener: null, realFetch: globalThis.fetch, livesOnly };
   const interceptor = new BatchInterceptor({ name: 'killpoint-traffic', interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()] });
   interceptor.apply();
   // The interceptor replaces http.request and its kin on the CommonJS module; a module that
@@ -133,9 +137,10 @@ export function applyInterception(closedWhenIdle = false): Interception {
   interceptor.on('request', async (args) => {
     const own = lifeOfRequests.getStore();
     if (own !== undefined) return answerInLife(own, args as never);
+    if (!state.livesOnly) return;
     if (state.listener?.on === true) return state.listener.answer(args as never);
     // A module's own network code as it loads, before any life: never let out of a child that replays.
-    if (state.closedWhenIdle) args.controller.respondWith(Response.json({ error: { type: 'killpoint', message: `${args.request.method} ${keptUrl(args.request.url)}: asked outside any life (as the module loaded); killpoint plays only a life's traffic` } }, { status: 400 }));
+    args.controller.respondWith(Response.json({ error: { type: 'killpoint', message: `${args.request.method} ${keptUrl(args.request.url)}: asked outside any life (as the module loaded); killpoint plays only a life's traffic` } }, { status: 400 }));
   });
   applied = state;
   return state;

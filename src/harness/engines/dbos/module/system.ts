@@ -24,7 +24,7 @@ import { SERVICE_LEDGER_FILE } from '../../../traffic/service-ledger.js';
 import { TRAFFIC_KILL_POINTS } from '../../../traffic/event-kinds.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget } from '../../../user-module/target.js';
-import { livesWithTraffic } from '../../../user-module/traffic-target.js';
+import { lifeWithTraffic } from '../../../user-module/traffic-life.js';
 import type { UserModuleOptions } from '../../../engine.js';
 import { holdingBackend, POSTGRES_URL_VARIABLE, systemDatabase } from '../backend.js';
 import { dbosNeeds, type Backend } from '../config.js';
@@ -86,14 +86,17 @@ type ModuleLife = typeof import('./life.js');
 
 /** One life in killpoint's own process, DBOS held by its fence (../held-dbos.ts), on a private copy of the state folder. */
 async function lifeInProcess(runFile: DbosModuleRunFile, request: TierLifeRequest, what: string): Promise<TierLife> {
-  const { life, loaded } = await moduleLifeHere<ModuleLife, BundledModule>({ module: runFile.module, childMain: LIFE_MODULE, packages: {}, external: EXTERNAL }, () => import('./life.js'));
+  const { life, loaded } = await moduleLifeHere<ModuleLife, BundledModule>({ module: runFile.module, childMain: LIFE_MODULE, packages: {}, external: EXTERNAL, traffic: runFile.traffic !== undefined }, () => import('./life.js'));
   return runModuleLifeInProcess({
     engine: 'DBOS',
     what,
     request,
     timeoutMs: lifeTimeoutFrom(DBOS_LIFE_TIMEOUT_VARIABLE, request),
+    // Its traffic, played as in a process: a request the life makes after its kill point is still its own (traffic/life-traffic.ts).
     run: ({ emit, onPick }, fence, workDir) =>
-      life.runDbosModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, lifeIndex: request.lifeIndex, picks: [...request.picks], emit, onPick, inProcess: { fence, what } }),
+      lifeWithTraffic(runFile.traffic, { stateDir: workDir, emit, passThrough: [] }, () =>
+        life.runDbosModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, lifeIndex: request.lifeIndex, picks: [...request.picks], emit, onPick, inProcess: { fence, what } }),
+      ),
   });
 }
 
@@ -144,7 +147,7 @@ function moduleTier(spec: DbosModuleSpec, livesIn: DbosLivesIn, variant: DataFol
 }
 
 export function dbosModuleSystem(spec: DbosModuleSpec, asked: DbosLivesIn = DEFAULT_DBOS_TIER, variant: DataFolderVariant = {}): SystemUnderTest {
-  const livesIn: DbosLivesIn = livesWithTraffic(spec.traffic, asked);
+  const livesIn: DbosLivesIn = asked;
   const tier = moduleTier(spec, livesIn, variant);
   const system = moduleSystem({
     engine: 'dbos',
@@ -153,7 +156,7 @@ export function dbosModuleSystem(spec: DbosModuleSpec, asked: DbosLivesIn = DEFA
     options: [
       ...(spec.workflowExport === DEFAULT_WORKFLOW_EXPORT ? [] : [['--workflow-export', spec.workflowExport] as const]),
       ...(spec.effectsExport === DEFAULT_DBOS_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
-      ...(livesIn === DEFAULT_DBOS_TIER || spec.traffic !== undefined ? [] : [['--tier', livesIn] as const]),
+      ...(livesIn === DEFAULT_DBOS_TIER ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the workflow',
     tier: livesIn,
