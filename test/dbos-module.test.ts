@@ -73,6 +73,19 @@ test('the command line: --dbos with --input, exit 1 at the kill point that repea
   expect(r.status).toBe(1);
 }, 300_000);
 
+// Randomness in a life is seeded by the life's number, in process too (user-module/seeded-randomness.ts,
+// in the life's async context on killpoint's own thread): a user's id made with randomUUID() is the
+// same in both runs never killed (before: they differed, exit 2); a recovery from the start is
+// another life, with a new id, as after a real restart.
+test('a sign-up that makes its user id with randomUUID, in process: its runs never killed agree, and every kill point holds', async () => {
+  const signUp = (input: object, ...rest: string[]) => ['check', '--dbos', `${FIXTURES}/sign-up.ts`, '--input', JSON.stringify({ email: 'ana@example.com', ...input }), ...rest];
+  const withId = await runMain(signUp({ answerWithId: true }, '--schedule', '-1'));
+  expect(withId.err.join('\n')).not.toContain('two runs without a kill differ');
+  expect(withId.out.join('\n')).toMatch(/answer: "user [0-9a-f-]{36}"; baseline: "user [0-9a-f-]{36}"/);
+  const every = await runMain(signUp({}));
+  expect(every.status, every.err.join('\n')).toBe(0);
+}, 300_000);
+
 // Every life runs under the run's own workflow id, whichever copy of a state the explorer runs it
 // from: a key made of DBOS.workflowID and DBOS.stepID, as DBOS advises, names the run and the step
 // after any kill. A key made of a random id in the step is new in each repeat: the check must fail.

@@ -25,6 +25,7 @@ import { TRAFFIC_KILL_POINTS } from '../../../traffic/event-kinds.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget } from '../../../user-module/target.js';
 import { lifeWithTraffic } from '../../../user-module/traffic-life.js';
+import { withSeededRandomness } from '../../../user-module/seeded-randomness.js';
 import type { UserModuleOptions } from '../../../engine.js';
 import { holdingBackend, POSTGRES_URL_VARIABLE, systemDatabase } from '../backend.js';
 import { dbosNeeds, type Backend } from '../config.js';
@@ -92,10 +93,13 @@ async function lifeInProcess(runFile: DbosModuleRunFile, request: TierLifeReques
     what,
     request,
     timeoutMs: lifeTimeoutFrom(DBOS_LIFE_TIMEOUT_VARIABLE, request),
-    // Its traffic, played as in a process: a request the life makes after its kill point is still its own (traffic/life-traffic.ts).
+    // Its randomness seeded and its traffic played as in a process, each in the life's async context:
+    // what the life does after its kill point is still its own (seeded-randomness.ts, traffic/life-traffic.ts).
     run: ({ emit, onPick }, fence, workDir) =>
-      lifeWithTraffic(runFile.traffic, { stateDir: workDir, emit, passThrough: [] }, () =>
-        life.runDbosModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, lifeIndex: request.lifeIndex, picks: [...request.picks], emit, onPick, inProcess: { fence, what } }),
+      withSeededRandomness(request.lifeIndex, () =>
+        lifeWithTraffic(runFile.traffic, { stateDir: workDir, emit, passThrough: [] }, () =>
+          life.runDbosModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, lifeIndex: request.lifeIndex, picks: [...request.picks], emit, onPick, inProcess: { fence, what } }),
+        ),
       ),
   });
 }
