@@ -44,7 +44,7 @@ export interface ModuleSystemSpec {
 
 export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
   const { target } = spec;
-  const selector = [spec.option, target.moduleArg, '--input', target.inputArg, ...(target.resume === undefined ? [] : ['--resume', target.resume.arg]), ...trafficWords(target.traffic), ...spec.options.flat()];
+  const selector = [spec.option, target.moduleArg, '--input', target.inputArg, ...(target.resume === undefined ? [] : ['--resume', target.resume.arg]), ...(target.resume?.redeliver === true ? ['--redeliver'] : []), ...trafficWords(target.traffic), ...spec.options.flat()];
   const recorder = new TrafficRecorder(target.traffic);
   const name = selector.slice(1).map(shellWord).join(' ');
   return {
@@ -97,9 +97,9 @@ export function tierNamed(values: Map<string, string>, asked?: 'in-process' | 'p
 
 /**
  * A system's name read back (a corpus entry's strategy): the module, then `--input`, `--resume`
- * and the engine's `flags`, each with its value. Undefined when the words are not one.
+ * (and `--redeliver`, alone) and the engine's `flags`, each with its value. Undefined when the words are not one.
  */
-export function moduleOptionsNamed(name: string, flags: readonly string[]): ({ module: string; inputFile?: string; resumeFile?: string; values: Map<string, string> } & TrafficOptions) | undefined {
+export function moduleOptionsNamed(name: string, flags: readonly string[]): ({ module: string; inputFile?: string; resumeFile?: string; redeliver?: true; values: Map<string, string> } & TrafficOptions) | undefined {
   const words = shellWords(name);
   if (words === undefined || words.length === 0) return undefined;
   const [module, ...rest] = words as [string, ...string[]];
@@ -108,8 +108,14 @@ export function moduleOptionsNamed(name: string, flags: readonly string[]): ({ m
   let inputFile: string | undefined;
   let resumeFile: string | undefined;
   const traffic: TrafficOptions = {};
+  let redeliver = false;
   for (let i = 0; i < rest.length; i += 2) {
     const flag = rest[i]!;
+    if (flag === '--redeliver') {
+      redeliver = true;
+      i -= 1;
+      continue;
+    }
     const value = rest[i + 1];
     if (value === undefined) return undefined;
     if (flag === '--input') inputFile = value;
@@ -118,5 +124,5 @@ export function moduleOptionsNamed(name: string, flags: readonly string[]): ({ m
     else if (flags.includes(flag)) values.set(flag, value);
     else return undefined;
   }
-  return { module, ...(inputFile === undefined ? {} : { inputFile }), ...(resumeFile === undefined ? {} : { resumeFile }), ...traffic, values };
+  return { module, ...(inputFile === undefined ? {} : { inputFile }), ...(resumeFile === undefined ? {} : { resumeFile }), ...(redeliver ? { redeliver: true as const } : {}), ...traffic, values };
 }

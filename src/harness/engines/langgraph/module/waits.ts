@@ -5,11 +5,15 @@
 //   resume[ask#1]      the turn is handed over, before LangGraph records it (invoke not yet called)
 // A life that starts with the run waiting (its predecessor was killed while it waited) says no
 // interrupt of its own: it hands the turn to the wait it finds.
+// A turn is acknowledged once the invoke that carried it returns (user-module/turns.ts). With
+// --redeliver, a recovery first delivers again the turn its predecessor handed and never saw
+// acknowledged (redeliver[ask#1]): to the wait it finds, or, waiting on none, as a Command whose
+// resume LangGraph drops (no interrupt takes it: the run goes on, and its next interrupt() waits).
 
 import type { EmitEvent } from '../../../process/child-main.js';
 import type { Turns } from '../../../user-module/turns.js';
 import { INTERRUPT_RECORDED } from '../event-kinds.js';
-import { RESUME_ACCEPTED } from '../../../check/event-kinds.js';
+import { RESUME_ACCEPTED, TURN_REDELIVERED } from '../../../check/event-kinds.js';
 import { haltsWhenKilled } from '../../../in-process/fence.js';
 
 /** The graph as the waits read it: its state's tasks carry the interrupts they wait on. */
@@ -59,12 +63,20 @@ async function say(run: AcrossWaits, event: Parameters<EmitEvent>[0]): Promise<v
   if (halted !== undefined) await halted;
 }
 
+/** Where the thread stands when the life starts: nothing saved, stopped at a wait, steps left, or ended. */
+export type ThreadStatus = 'new' | 'waiting' | 'unfinished' | 'finished';
+
 /** Runs the thread to its end from `input` (null: go on from where it stands), handing each wait its turn. */
-export async function runAcrossWaits(run: AcrossWaits, input: unknown, startsWaiting: boolean): Promise<void> {
-  let next = input;
-  let waiting = startsWaiting;
+export async function runAcrossWaits(run: AcrossWaits, input: unknown, status: ThreadStatus): Promise<void> {
+  const again = await redeliverOnStart(run, input, status);
+  if (again === null && status === 'finished') return;
+  let next = again?.next ?? input;
+  let waiting = again?.waiting ?? status === 'waiting';
   for (let turn = 0; turn < 10_000; turn++) {
-    if (!waiting) await run.graph.invoke(next, run.config);
+    if (!waiting) {
+      await run.graph.invoke(next, run.config);
+      run.turns.acknowledge();
+    }
     const wait = await pendingWait(run.graph, run.thread);
     if (wait === null) return;
     if (!waiting) await say(run, { kind: INTERRUPT_RECORDED.kind, wait: run.turns.nameOf(wait.id, wait.node), effectsDone: await run.effectsDone() });
@@ -74,4 +86,26 @@ export async function runAcrossWaits(run: AcrossWaits, input: unknown, startsWai
     waiting = false;
   }
   throw new Error('the run waited 10000 times: killpoint stops it there');
+}
+
+/**
+ * --redeliver: the turn the life before handed and never saw acknowledged, delivered again where
+ * the recovery starts (null: none). At its own wait it is that wait's turn, handed as ever; at a
+ * later wait it answers that one; waiting on none, it goes as a Command LangGraph drops.
+ */
+async function redeliverOnStart(run: AcrossWaits, input: unknown, status: ThreadStatus): Promise<{ next: unknown; waiting: boolean } | null> {
+  const turn = run.turns.takeRedelivery();
+  if (turn === undefined) return null;
+  const wait = status === 'waiting' ? await pendingWait(run.graph, run.thread) : null;
+  if (wait !== null && wait.id === turn.id) {
+    await say(run, { kind: TURN_REDELIVERED.kind, wait: turn.name, redelivery: 'own-wait', answered: turn.name });
+    return { next: input, waiting: true };
+  }
+  if (wait !== null) {
+    const answered = run.turns.redeliveredTo(wait.id, wait.node, turn);
+    await say(run, { kind: TURN_REDELIVERED.kind, wait: turn.name, redelivery: 'later-question', answered });
+    return { next: run.command(wait.byId ? { [wait.id]: turn.value } : turn.value), waiting: false };
+  }
+  await say(run, { kind: TURN_REDELIVERED.kind, wait: turn.name, redelivery: 'ignored' });
+  return { next: run.command(turn.value), waiting: false };
 }
