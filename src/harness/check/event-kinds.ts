@@ -98,7 +98,16 @@ export const TURN_REDELIVERED = {
   meaning: 'a turn of --resume whose delivery a kill may have cut was delivered again (--redeliver), not yet recorded by the run',
   group: 'save',
   glyph: 'D',
-  label: (e) => `redeliver ${e.wait}: ${e.redelivery === undefined ? 'turn delivered again' : REDELIVERY_WORDS[e.redelivery]}${e.redelivery === 'later-question' && e.answered !== undefined ? ` (${e.answered})` : ''}`,
+  label: (e) => `redeliver ${e.wait}: ${e.redelivery === undefined ? 'turn delivered again, the run waiting at no wait' : REDELIVERY_WORDS[e.redelivery]}${e.redelivery === 'later-question' && e.answered !== undefined ? ` (${e.answered})` : ''}`,
+  subject: (e) => e.wait ?? '',
+} as const satisfies EngineEventKind;
+
+/** --redeliver: what a turn delivered again did, where it could be told only once the run stopped again (a run that waited at no wait). */
+export const REDELIVERY_SEEN = {
+  kind: 'redelivered',
+  meaning: 'what a turn delivered again (--redeliver) did, seen once the run stopped again',
+  group: 'save',
+  label: (e) => `redelivered ${e.wait}: ${e.redelivery === undefined ? 'seen' : REDELIVERY_WORDS[e.redelivery]}${e.answered !== undefined && e.redelivery === 'later-question' ? ` (${e.answered})` : ''}`,
   subject: (e) => e.wait ?? '',
 } as const satisfies EngineEventKind;
 
@@ -133,7 +142,7 @@ export function engineEventKinds(): EngineEventKind[] {
 }
 
 /** The shared kinds, known as soon as events are. */
-export const SHARED_EVENT_KINDS: readonly EngineEventKind[] = [JOURNAL_WRITE, JOURNAL_SAVE, STEP_RECORDED, RESUME_ACCEPTED, TURN_REDELIVERED];
+export const SHARED_EVENT_KINDS: readonly EngineEventKind[] = [JOURNAL_WRITE, JOURNAL_SAVE, STEP_RECORDED, RESUME_ACCEPTED, TURN_REDELIVERED, REDELIVERY_SEEN];
 registerEventKinds(SHARED_EVENT_KINDS, 'shared kinds');
 
 /** A short label for reports: `refund call_refund: shop commit`. */

@@ -85,7 +85,7 @@ export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversat
   try {
     const command = await commandOf(inputs.loaded, spec.module);
     const effectsDone = async () => effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport).length;
-    const run = { graph, config: { ...thread, callbacks: [observer], recursionLimit: 200 }, thread, turns, emit, effectsDone, command };
+    const run = { graph, config: { ...thread, callbacks: [observer], recursionLimit: 200 }, thread, turns, emit, effectsDone, command, answersTaken: () => saver.answersTaken };
     // An ended run goes on no further, unless a turn is delivered to it again (--redeliver).
     await runAcrossWaits(run, status === 'new' ? spec.input : null, status);
     turns.mustAllBeHanded();
