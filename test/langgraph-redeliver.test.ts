@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { killpointTests, type TestApi } from '../src/vitest/index.js';
 import { runMain } from './helpers.js';
 import { fullSuiteTest } from './suite.js';
 
@@ -128,3 +129,12 @@ fullSuiteTest('every kill point with --redeliver: the approval answers ask#2 at 
     rmSync(dir, { recursive: true, force: true });
   }
 }, 180_000);
+
+test('killpointTests with redeliver: true, a test per kill point: the one at writes-saved#7 fails, naming the second delivery', async () => {
+  const declared: { name: string; body: () => Promise<void> }[] = [];
+  const api: TestApi = { describe: (_name, body) => body(), test: (name, body) => void declared.push({ name, body }) };
+  await killpointTests('refund approval', { langgraph: KEYED, inputFile: TWO_LINES, resume: ['approve', 'decline'], redeliver: true, each: 'kill point' }, api);
+  const at = declared.find((t) => t.name.includes('writes-saved#7'));
+  expect(at, declared.map((t) => t.name).join('\n')).toBeDefined();
+  await expect(at!.body()).rejects.toThrow(/answering a later question \(ask#2\)/);
+}, 60_000);
