@@ -102,20 +102,17 @@ export function tierNamed(values: Map<string, string>, asked?: 'in-process' | 'p
 export function moduleOptionsNamed(name: string, flags: readonly string[]): ({ module: string; inputFile?: string; resumeFile?: string; redeliver?: true; values: Map<string, string> } & TrafficOptions) | undefined {
   const words = shellWords(name);
   if (words === undefined || words.length === 0) return undefined;
-  const [module, ...rest] = words as [string, ...string[]];
+  const [module, ...afterModule] = words as [string, ...string[]];
+  // --redeliver stands alone; every other flag comes with its value.
+  const redeliver = afterModule.includes('--redeliver');
+  const rest = afterModule.filter((w) => w !== '--redeliver');
   if (!isModulePath(module)) return undefined;
   const values = new Map<string, string>();
   let inputFile: string | undefined;
   let resumeFile: string | undefined;
   const traffic: TrafficOptions = {};
-  let redeliver = false;
   for (let i = 0; i < rest.length; i += 2) {
     const flag = rest[i]!;
-    if (flag === '--redeliver') {
-      redeliver = true;
-      i -= 1;
-      continue;
-    }
     const value = rest[i + 1];
     if (value === undefined) return undefined;
     if (flag === '--input') inputFile = value;
