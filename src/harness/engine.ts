@@ -260,6 +260,8 @@ export interface UserModuleOptions extends TrafficOptions {
    */
   resumeFile?: string;
   resume?: unknown[];
+  /** With a resume: a turn a kill may have cut is delivered again to the recovery (user-module/turns.ts). Only engines that say what a second delivery does take it (ModuleEngine.redelivers). */
+  redeliver?: boolean | string;
 }
 
 /** An option that belongs to one kind of module: its flag, the field of the options it sets, what it expects. */
@@ -289,6 +291,8 @@ export interface ModuleEngine {
   flags: readonly ModuleFlag[];
   /** What the run waits on, for engines that deliver --resume's turns at their waits (LangGraph: "interrupt()"); absent, the engine refuses --resume. */
   waits?: string;
+  /** The engine delivers a turn again to a recovery and says what the second delivery did (--redeliver); absent, it refuses --redeliver. */
+  redelivers?: true;
   /** Its system, from the options as given (checked: bad input names the option) and the tier asked for (else the engine's default). */
   system(options: ModuleEngineOptions, tier?: 'in-process' | 'process'): SystemUnderTest;
 }

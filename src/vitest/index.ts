@@ -77,6 +77,8 @@ interface OwnModuleOptions extends SuiteOptions {
   /** The outside world's turns, one per wait of the run, in order (a person's answers: `resume: [true]`); or `resumeFile`, a JSON file holding the list. */
   resume?: unknown[];
   resumeFile?: string;
+  /** With resume: a turn whose delivery a kill may have cut is delivered again to the recovery, as a web server behind an Approve button does when it saw no acknowledgement; the report says what the second delivery did. */
+  redeliver?: boolean;
   /**
    * The agent's HTTP traffic, kept in your repository (LangGraph, DBOS, Restate and Vercel Workflow modules): when the file is
    * missing, one run never killed goes to the real endpoints and writes it; when it is there, every
@@ -217,7 +219,7 @@ function moduleTasks(suite: string, options: OwnModuleOptions & Record<string, u
   if (typeof module !== 'string' || module === '') throw new TypeError(`killpointTests("${suite}"): ${field}: expected the path of the module that exports ${kind.module.exports}`);
   if (options.input === undefined && options.inputFile === undefined) throw new TypeError(`killpointTests("${suite}"): input: expected the module's input (or inputFile, a JSON file)`);
   const given = (fields: readonly string[]) => Object.fromEntries(fields.filter((f) => options[f] !== undefined).map((f) => [f, options[f]]));
-  const target = { engine: kind.engine, module, ...given(['input', 'inputFile', 'effectsExport', 'resume', 'resumeFile', ...kind.module.flags.map((f) => f.field)]) };
+  const target = { engine: kind.engine, module, ...given(['input', 'inputFile', 'effectsExport', 'resume', 'resumeFile', 'redeliver', ...kind.module.flags.map((f) => f.field)]) };
   const choices = { kills, seed: options.seed ?? 1, interleavingBound: options.interleavingBound, concurrency: options.concurrency };
   const checks = { explore: () => check({ ...target, ...choices }), replay: (k: readonly number[], p: readonly number[]) => checkSchedule(target, k, p), killPoints: () => killPointsOf(target) };
   return [{

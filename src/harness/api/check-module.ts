@@ -25,6 +25,8 @@ interface ModuleTarget {
   /** The outside world's turns, one per wait of the run, in order (a person's answers); or `resumeFile`, a JSON file holding the list. Engines that cannot see their waits refuse them. */
   resume?: unknown[];
   resumeFile?: string;
+  /** With resume: a turn whose delivery a kill may have cut is delivered again to the recovery, as a web server behind an Approve button does when it saw no acknowledgement; the report says what the second delivery did. */
+  redeliver?: boolean;
   /**
    * The agent's HTTP traffic, kept in your repository (LangGraph, DBOS, Restate and Vercel Workflow modules): when the file is
    * missing, one run never killed goes to the real endpoints and writes it; when it is there, every

@@ -14,7 +14,7 @@
 // to be loaded (the experiment, a child process and a test of the checks do not load it), since
 // no event of a kind can exist before the code that emits it has loaded.
 
-import { isScenarioKind, SCENARIO_KINDS, type RunEvent } from './events.js';
+import { isScenarioKind, SCENARIO_KINDS, type RedeliveryEffect, type RunEvent } from './events.js';
 
 /** Where the reports' strips put an event: the model streaming, a tool waiting, the shop committing, the agent saving, the answer. */
 export type EventKindGroup = 'model' | 'tool' | 'commit' | 'save' | 'answer';
@@ -84,6 +84,33 @@ export const RESUME_ACCEPTED = {
   subject: (e) => e.wait ?? '',
 } as const satisfies EngineEventKind;
 
+/** What a second delivery did, in a report's words. */
+export const REDELIVERY_WORDS: Record<RedeliveryEffect, string> = {
+  'own-wait': 'to the wait it was for (its first delivery never recorded)',
+  'later-question': 'answering a later question',
+  ignored: 'ignored',
+  'applied-twice': 'applied twice',
+};
+
+/** --redeliver: a turn handed by a life killed before the run stopped again is delivered again to the recovery. */
+export const TURN_REDELIVERED = {
+  kind: 'redeliver',
+  meaning: 'a turn of --resume whose delivery a kill may have cut was delivered again (--redeliver), not yet recorded by the run',
+  group: 'save',
+  glyph: 'D',
+  label: (e) => `redeliver ${e.wait}: ${e.redelivery === undefined ? 'turn delivered again, the run waiting at no wait' : REDELIVERY_WORDS[e.redelivery]}${e.redelivery === 'later-question' && e.answered !== undefined ? ` (${e.answered})` : ''}`,
+  subject: (e) => e.wait ?? '',
+} as const satisfies EngineEventKind;
+
+/** --redeliver: what a turn delivered again did, where it could be told only once the run stopped again (a run that waited at no wait). */
+export const REDELIVERY_SEEN = {
+  kind: 'redelivered',
+  meaning: 'what a turn delivered again (--redeliver) did, seen once the run stopped again',
+  group: 'save',
+  label: (e) => `redelivered ${e.wait}: ${e.redelivery === undefined ? 'seen' : REDELIVERY_WORDS[e.redelivery]}${e.answered !== undefined && e.redelivery === 'later-question' ? ` (${e.answered})` : ''}`,
+  subject: (e) => e.wait ?? '',
+} as const satisfies EngineEventKind;
+
 /** Every declared kind by name, in the order they were declared (the order of the glyph legend). */
 const KINDS = new Map<string, EngineEventKind>();
 
@@ -115,7 +142,7 @@ export function engineEventKinds(): EngineEventKind[] {
 }
 
 /** The shared kinds, known as soon as events are. */
-export const SHARED_EVENT_KINDS: readonly EngineEventKind[] = [JOURNAL_WRITE, JOURNAL_SAVE, STEP_RECORDED, RESUME_ACCEPTED];
+export const SHARED_EVENT_KINDS: readonly EngineEventKind[] = [JOURNAL_WRITE, JOURNAL_SAVE, STEP_RECORDED, RESUME_ACCEPTED, TURN_REDELIVERED, REDELIVERY_SEEN];
 registerEventKinds(SHARED_EVENT_KINDS, 'shared kinds');
 
 /** A short label for reports: `refund call_refund: shop commit`. */

@@ -39,6 +39,9 @@ export type IntervalKind =
   | 'gap' // after a commit, before the record of it is saved
   | 'other'; // the agent's own work
 
+/** What a second delivery of a turn did (--redeliver): went to the wait it was for (its first never recorded), answered a later question, was ignored, or was applied twice. */
+export type RedeliveryEffect = 'own-wait' | 'later-question' | 'ignored' | 'applied-twice';
+
 export interface RunEvent {
   /** Position in this life's list of events, from 0. */
   index: number;
@@ -70,6 +73,9 @@ export interface RunEvent {
   callIds?: string[];
   /** The wait an event belongs to, named by where the run waits and which time there (`ask#1`): a wait recorded, a turn delivered to it. */
   wait?: string;
+  /** What a turn delivered again did (--redeliver: check/redelivery.ts), and the wait it answered, when it answered one. */
+  redelivery?: RedeliveryEffect;
+  answered?: string;
   /** How many effects the run had done when its wait was recorded (read back by the module), to tell what it does again once resumed. */
   effectsDone?: number;
 }

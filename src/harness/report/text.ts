@@ -11,6 +11,7 @@ import { explorationFails, type JudgedCase, type Exploration } from '../search/e
 import { repeatWithoutKillTitle, type RepeatWithoutKill } from '../check/repeat-without-kill.js';
 import { type LifeRecord } from '../check/outcome.js';
 import { differences } from '../check/verdict-lines.js';
+import { secondDeliveries, secondDeliveryJson, secondDeliveryText } from '../check/redelivery.js';
 
 /** Where a case can be replayed from. */
 export type CaseSource =
@@ -126,11 +127,24 @@ export function formatFailure(f: Failure): string {
     ...(differences(judged.verdict).map((d) => `    ${d}`).concat(differences(judged.verdict).length === 0 ? ['    nothing'] : [])),
     ...causeLines(judged),
     ...repeatKeyLines(judged),
+    ...secondDeliveryLines(judged),
     ...repeatWithoutKillLines(judged.repeatsWithoutKill),
   ];
   if (f.origin) lines.push(`  found by fast-check: property "${f.origin.property}", seed ${f.origin.seed}, path "${f.origin.path}"`);
   lines.push(`  replay: ${replayCommand(f.source, judged)}`);
   return lines.join('\n');
+}
+
+/** The turns delivered again to a recovery (--redeliver), and what each second delivery did. */
+function secondDeliveryLines(judged: Pick<JudgedCase, 'outcome'>): string[] {
+  const found = secondDeliveries(judged.outcome);
+  if (found.length === 0) return [];
+  return ['  second delivery (--redeliver):', ...found.map((d) => `    ${secondDeliveryText(d)}`)];
+}
+
+/** The JSON form of a case's second deliveries (--redeliver). */
+export function secondDeliveriesJson(judged: Pick<JudgedCase, 'outcome'>): Record<string, unknown>[] {
+  return secondDeliveries(judged.outcome).map(secondDeliveryJson);
 }
 
 /**
@@ -266,6 +280,7 @@ export function explorationJson(e: Exploration, source: CaseSource): Record<stri
       failed: e.minimal.failed,
       broken: e.minimal.broken,
       differences: differences(e.minimal.verdict),
+      secondDeliveries: secondDeliveriesJson(e.minimal),
       replay: replayCommand(source, e.minimal),
     },
   };

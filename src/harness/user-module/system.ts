@@ -44,7 +44,7 @@ export interface ModuleSystemSpec {
 
 export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
   const { target } = spec;
-  const selector = [spec.option, target.moduleArg, '--input', target.inputArg, ...(target.resume === undefined ? [] : ['--resume', target.resume.arg]), ...trafficWords(target.traffic), ...spec.options.flat()];
+  const selector = [spec.option, target.moduleArg, '--input', target.inputArg, ...(target.resume === undefined ? [] : ['--resume', target.resume.arg]), ...(target.resume?.redeliver === true ? ['--redeliver'] : []), ...trafficWords(target.traffic), ...spec.options.flat()];
   const recorder = new TrafficRecorder(target.traffic);
   const name = selector.slice(1).map(shellWord).join(' ');
   return {
@@ -97,12 +97,15 @@ export function tierNamed(values: Map<string, string>, asked?: 'in-process' | 'p
 
 /**
  * A system's name read back (a corpus entry's strategy): the module, then `--input`, `--resume`
- * and the engine's `flags`, each with its value. Undefined when the words are not one.
+ * (and `--redeliver`, alone) and the engine's `flags`, each with its value. Undefined when the words are not one.
  */
-export function moduleOptionsNamed(name: string, flags: readonly string[]): ({ module: string; inputFile?: string; resumeFile?: string; values: Map<string, string> } & TrafficOptions) | undefined {
+export function moduleOptionsNamed(name: string, flags: readonly string[]): ({ module: string; inputFile?: string; resumeFile?: string; redeliver?: true; values: Map<string, string> } & TrafficOptions) | undefined {
   const words = shellWords(name);
   if (words === undefined || words.length === 0) return undefined;
-  const [module, ...rest] = words as [string, ...string[]];
+  const [module, ...afterModule] = words as [string, ...string[]];
+  // --redeliver stands alone; every other flag comes with its value.
+  const redeliver = afterModule.includes('--redeliver');
+  const rest = afterModule.filter((w) => w !== '--redeliver');
   if (!isModulePath(module)) return undefined;
   const values = new Map<string, string>();
   let inputFile: string | undefined;
@@ -118,5 +121,5 @@ export function moduleOptionsNamed(name: string, flags: readonly string[]): ({ m
     else if (flags.includes(flag)) values.set(flag, value);
     else return undefined;
   }
-  return { module, ...(inputFile === undefined ? {} : { inputFile }), ...(resumeFile === undefined ? {} : { resumeFile }), ...traffic, values };
+  return { module, ...(inputFile === undefined ? {} : { inputFile }), ...(resumeFile === undefined ? {} : { resumeFile }), ...(redeliver ? { redeliver: true as const } : {}), ...traffic, values };
 }

@@ -7,6 +7,7 @@ import { basename, resolve } from 'node:path';
 import type { Scenario } from '../../model/scenario.js';
 import { SystemInputError, type SystemUnderTest, type UserModuleOptions } from '../engine.js';
 import { moduleTrafficOf, type ModuleTraffic } from './traffic-target.js';
+import { redeliverAsked } from './module-engine.js';
 
 export interface UserModuleTarget {
   /** The module's absolute path. */
@@ -17,7 +18,7 @@ export interface UserModuleTarget {
   /** The input as `--input` names it again in replays: its file, as given, or its JSON inline. */
   inputArg: string;
   /** The outside world's turns (--resume), one per wait in order, and how replays name them again (the file as given, or the JSON inline). */
-  resume?: { values: unknown[]; arg: string };
+  resume?: { values: unknown[]; arg: string; redeliver?: true };
   /** The agent's HTTP traffic, recorded once and replayed in every life (--cassette). */
   traffic?: ModuleTraffic;
 }
@@ -28,7 +29,8 @@ export function userModuleTarget(options: UserModuleOptions, option: string, exp
   const module = resolve(options.module);
   if (!existsSync(module)) throw new SystemInputError(`${options.module}: no such module`);
   const { input, inputArg } = inputOf(options);
-  const resume = resumeOf(options);
+  const turns = resumeOf(options);
+  const resume = turns !== undefined && redeliverAsked(options.redeliver) ? { ...turns, redeliver: true as const } : turns;
   const traffic = moduleTrafficOf(options, options.module, input);
   return { module, moduleArg: options.module, input, inputArg, ...(resume === undefined ? {} : { resume }), ...(traffic === undefined ? {} : { traffic }) };
 }

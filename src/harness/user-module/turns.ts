@@ -11,6 +11,15 @@
 // Restate awakeable or promise), so a list that no longer fits the run says so instead of handing
 // an approval to the wrong question.
 //
+// --redeliver: a web server behind a person's "Approve" button delivers again when it saw no
+// acknowledgement. A turn is acknowledged once the run, handed it, stopped again (at its next wait or
+// its end: the engine's call that carried the turn returned, as the server's answer to the button
+// would). A recovery whose record's last turn is not acknowledged is delivered it again, once, where
+// it stands: to the wait it finds (that turn's own wait, or a later one, which then takes the value
+// in place of its own), or, waiting on none, to the run as it goes on. The engine says what that
+// second delivery did (the event `redeliver`). Without --redeliver the record holds no more than
+// the turns handed.
+//
 // Bad input (the first life: it is the run never killed, up to its kill point): a wait with no
 // value left, named by what it asks; a value for another place than the wait it falls to; values
 // left once the run ended. In a recovery each is what the kill made of the run, left to the verdict.
@@ -27,11 +36,27 @@ interface Handed {
   id: string;
   /** Its name in reports: where the run waits and which time there (`ask#1`). */
   name: string;
+  /** The value it was handed, by its place in the list, when not its own (a turn delivered again to a later wait). */
+  from?: number;
+  /** --redeliver: the run, handed this turn, stopped again (the delivery was acknowledged). */
+  acknowledged?: true;
+  /** --redeliver: this turn was delivered again to a recovery (once). */
+  redelivered?: true;
+}
+
+/** A turn delivered again (--redeliver): its wait's name, its value and the value's place in the list. */
+export interface Redelivery {
+  name: string;
+  id: string;
+  value: unknown;
+  from: number;
 }
 
 export interface TurnsGiven {
   values: unknown[];
   arg: string;
+  /** --redeliver: a turn a kill may have cut is delivered again to the recovery. */
+  redeliver?: boolean;
 }
 
 export class Turns {
@@ -59,17 +84,50 @@ export class Turns {
   turnFor(id: string, place: string, asks: unknown): { name: string; value: unknown } {
     const values = this.given?.values ?? [];
     const index = this.handed.findIndex((h) => h.id === id);
-    if (index !== -1) return { name: this.handed[index]!.name, value: valueOf(values[index]) };
+    if (index !== -1) return { name: this.handed[index]!.name, value: valueOf(values[this.handed[index]!.from ?? index]) };
     const name = this.nameOf(id, place);
     if (this.handed.length >= values.length) this.fail(this.noValueLeft(name, asks));
     const entry = values[this.handed.length];
     const to = targetOf(entry);
     if (to !== undefined && to !== place) this.fail(`--resume ${this.given!.arg}: value ${this.handed.length + 1} is for ${JSON.stringify(to)}, but the run's wait ${this.handed.length + 1} is at ${JSON.stringify(place)} (${name}, for ${describeAsk(asks)})`);
     this.handed.push({ id, name });
+    this.save();
+    return { name, value: valueOf(entry) };
+  }
+
+  /** --redeliver: the run stopped again (at a wait or its end) since the last turn was handed. */
+  acknowledge(): void {
+    const last = this.handed.at(-1);
+    if (this.given?.redeliver !== true || last === undefined || last.acknowledged === true) return;
+    last.acknowledged = true;
+    this.save();
+  }
+
+  /**
+   * --redeliver, in a recovery: the last turn handed, when the run never stopped again after it and
+   * it was not delivered again yet; recorded as delivered again before it is handed over.
+   */
+  takeRedelivery(): Redelivery | undefined {
+    const last = this.handed.at(-1);
+    if (this.given?.redeliver !== true || this.firstLife || last === undefined || last.acknowledged === true || last.redelivered === true) return undefined;
+    last.redelivered = true;
+    this.save();
+    const from = last.from ?? this.handed.length - 1;
+    return { name: last.name, id: last.id, value: valueOf(this.given.values[from]), from };
+  }
+
+  /** A turn delivered again to a later wait answers it: that wait's turn is the redelivered value, recorded before it is handed. */
+  redeliveredTo(id: string, place: string, turn: Redelivery): string {
+    const name = this.nameOf(id, place);
+    this.handed.push({ id, name, from: turn.from, redelivered: true });
+    this.save();
+    return name;
+  }
+
+  private save(): void {
     const temp = `${this.file}.tmp`;
     writeFileSync(temp, JSON.stringify(this.handed));
     renameSync(temp, this.file);
-    return { name, value: valueOf(entry) };
   }
 
   /** Once the run ended: every value must have been handed to a wait. */

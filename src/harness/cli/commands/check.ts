@@ -33,7 +33,7 @@ import { stripCasesPlan, stripOf, type Strip } from '../../report/check-data.js'
 import { checkReportHtml } from '../../report/check-html.js';
 import { prepareReportFile, writeReportFile } from '../../report/write.js';
 import { keepStdout } from '../own-stdout.js';
-import { explorationJson, formatExploration, formatFailure, type CaseSource } from '../../report/text.js';
+import { explorationJson, formatExploration, formatFailure, secondDeliveriesJson, type CaseSource } from '../../report/text.js';
 import { differences } from '../../check/verdict-lines.js';
 import { COMMON_MODULE_FLAGS, ownModuleSystem } from '../../user-module/module-engine.js';
 import { ownTaskOf } from '../../user-module/target.js';
@@ -325,7 +325,7 @@ async function checkParsed(a: CheckArgs, printJson: (text: string) => void): Pro
         mustPickInRange([judged.baseline, judged.outcome], a.interleaving, '--interleaving');
         mustLandEveryKill(judged.outcome, kills, '--schedule');
         if (caseFails(judged)) failing++;
-        json.push({ scenario: scenario.id, engine: system.engine, strategy: system.name, tier: tierOf(system), ok: !caseFails(judged), schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict) });
+        json.push({ scenario: scenario.id, engine: system.engine, strategy: system.name, tier: tierOf(system), ok: !caseFails(judged), schedule: judged.schedule, failed: judged.failed, broken: judged.broken, differences: differences(judged.verdict), secondDeliveries: secondDeliveriesJson(judged) });
         print(formatFailure({ judged, source }));
         continue;
       }

@@ -2,7 +2,7 @@
 // emitted once the row is committed (evented-saver.ts), and a user's graph's nodes beginning and
 // returning (module/observer.ts).
 
-import { registerEventKinds, RESUME_ACCEPTED, type EngineEventKind } from '../../check/event-kinds.js';
+import { REDELIVERY_SEEN, registerEventKinds, RESUME_ACCEPTED, TURN_REDELIVERED, type EngineEventKind } from '../../check/event-kinds.js';
 
 export const CHECKPOINT_SAVED = {
   kind: 'checkpoint-saved',
@@ -50,8 +50,8 @@ export const INTERRUPT_RECORDED = {
   subject: (e) => e.wait ?? '',
 } as const satisfies EngineEventKind;
 
-/** Every kind LangGraph adds to the scenario's (a turn handed to a wait is a shared kind: check/event-kinds.ts). */
-export const LANGGRAPH_EVENT_KINDS: readonly EngineEventKind[] = [CHECKPOINT_SAVED, WRITES_SAVED, NODE_START, NODE_END, INTERRUPT_RECORDED, RESUME_ACCEPTED];
+/** Every kind LangGraph adds to the scenario's (a turn handed to a wait, or handed again, is a shared kind: check/event-kinds.ts). */
+export const LANGGRAPH_EVENT_KINDS: readonly EngineEventKind[] = [CHECKPOINT_SAVED, WRITES_SAVED, NODE_START, NODE_END, INTERRUPT_RECORDED, RESUME_ACCEPTED, TURN_REDELIVERED, REDELIVERY_SEEN];
 
 // Known as soon as this file loads: the code that emits these kinds imports it.
 registerEventKinds(LANGGRAPH_EVENT_KINDS, 'langgraph');

@@ -12,7 +12,14 @@ import { haltsWhenKilled } from '../../in-process/fence.js';
 
 export type SaverEvent = { kind: typeof CHECKPOINT_SAVED.kind; step: number } | { kind: typeof WRITES_SAVED.kind; callIds?: string[] };
 
+/** LangGraph's channel of the answers its interrupts took, and the task id of a Command's own writes (no task's). */
+const RESUME_CHANNEL = '__resume__';
+const COMMAND_TASK_ID = '00000000-0000-0000-0000-000000000000';
+
 export class EventedSqliteSaver extends SqliteSaver {
+  /** How many times a task saved the answer its interrupt() took (a wait answered), in this life. */
+  answersTaken = 0;
+
   constructor(
     db: Database.Database,
     private readonly onEvent: (event: SaverEvent) => void,
@@ -33,6 +40,7 @@ export class EventedSqliteSaver extends SqliteSaver {
   // In this version putWrites takes a fourth argument: pass everything through.
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, ...rest: unknown[]): Promise<void> {
     await (super.putWrites as (...a: unknown[]) => Promise<void>).call(this, config, writes, taskId, ...rest);
+    if (taskId !== COMMAND_TASK_ID && writes.some(([channel]) => channel === RESUME_CHANNEL)) this.answersTaken += 1;
     const callIds = toolCallIdsOf(writes);
     await this.say(callIds.length > 0 ? { kind: WRITES_SAVED.kind, callIds } : { kind: WRITES_SAVED.kind });
   }

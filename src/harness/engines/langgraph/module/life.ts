@@ -22,7 +22,7 @@ import { toConversation } from '../convert.js';
 import { EventedSqliteSaver } from '../evented-saver.js';
 import { Gate } from '../gate.js';
 import { GraphObserver } from './observer.js';
-import { pendingWait, runAcrossWaits, type WaitingGraph } from './waits.js';
+import { pendingWait, runAcrossWaits, type ThreadStatus, type WaitingGraph } from './waits.js';
 import { MODULE_STATE_FILES, type LangGraphModuleContext, type LangGraphModuleSpec } from './spec.js';
 
 /** The thread every run of a user's graph is on: killpoint's, the same in every life. */
@@ -83,12 +83,11 @@ export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversat
   const status = await threadStatus(graph, saver);
   const turns = new Turns(stateDir, spec.resume, (inputs.lifeIndex ?? 0) === 0);
   try {
-    if (status !== 'finished') {
-      const command = await commandOf(inputs.loaded, spec.module);
-      const effectsDone = async () => effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport).length;
-      const run = { graph, config: { ...thread, callbacks: [observer], recursionLimit: 200 }, thread, turns, emit, effectsDone, command };
-      await runAcrossWaits(run, status === 'new' ? spec.input : null, status === 'waiting');
-    }
+    const command = await commandOf(inputs.loaded, spec.module);
+    const effectsDone = async () => effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport).length;
+    const run = { graph, config: { ...thread, callbacks: [observer], recursionLimit: 200 }, thread, turns, emit, effectsDone, command, answersTaken: () => saver.answersTaken };
+    // An ended run goes on no further, unless a turn is delivered to it again (--redeliver).
+    await runAcrossWaits(run, status === 'new' ? spec.input : null, status);
     turns.mustAllBeHanded();
   } catch (error) {
     // A life that stops on an error has still done what it did: the verdict reads its effects.
@@ -126,7 +125,7 @@ async function readBack(graph: UserGraph, ctx: LangGraphModuleContext, spec: Lan
 }
 
 /** new: nothing saved yet; waiting: stopped at interrupt(); unfinished: tasks left, or a step's writes saved without its checkpoint; finished: nothing to run. */
-async function threadStatus(graph: UserGraph, saver: EventedSqliteSaver): Promise<'new' | 'waiting' | 'unfinished' | 'finished'> {
+async function threadStatus(graph: UserGraph, saver: EventedSqliteSaver): Promise<ThreadStatus> {
   const config = { configurable: { thread_id: MODULE_THREAD_ID } };
   const state = await graph.getState(config);
   if (state.config?.configurable?.checkpoint_id === undefined) return 'new';

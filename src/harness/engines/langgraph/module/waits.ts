@@ -5,17 +5,22 @@
 //   resume[ask#1]      the turn is handed over, before LangGraph records it (invoke not yet called)
 // A life that starts with the run waiting (its predecessor was killed while it waited) says no
 // interrupt of its own: it hands the turn to the wait it finds.
+// A turn is acknowledged once the invoke that carried it returns (user-module/turns.ts). With
+// --redeliver, a recovery first delivers again the turn its predecessor handed and never saw
+// acknowledged (redeliver[ask#1]): to the wait it finds, or, waiting on none, as a Command, which
+// LangGraph hands to an interrupt() of the step it runs next (found by test: a later question is
+// answered without waiting) or drops; `redelivered[ask#1]` says which, once the run stops again.
 
 import type { EmitEvent } from '../../../process/child-main.js';
-import type { Turns } from '../../../user-module/turns.js';
+import type { Redelivery, Turns } from '../../../user-module/turns.js';
 import { INTERRUPT_RECORDED } from '../event-kinds.js';
-import { RESUME_ACCEPTED } from '../../../check/event-kinds.js';
+import { REDELIVERY_SEEN, RESUME_ACCEPTED, TURN_REDELIVERED } from '../../../check/event-kinds.js';
 import { sayHalting } from '../../../in-process/fence.js';
 
 /** The graph as the waits read it: its state's tasks carry the interrupts they wait on. */
 export interface WaitingGraph {
   invoke(input: unknown, config: Record<string, unknown>): Promise<unknown>;
-  getState(config: Record<string, unknown>): Promise<{ tasks?: { name?: string; interrupts?: { id?: string; value?: unknown }[] }[] }>;
+  getState(config: Record<string, unknown>): Promise<{ next?: string[]; tasks?: { name?: string; interrupts?: { id?: string; value?: unknown }[] }[] }>;
 }
 
 /** A wait the thread is stopped at: LangGraph's id of its interrupt, the node that asks, and what it asks. */
@@ -51,6 +56,8 @@ export interface AcrossWaits {
   effectsDone: () => Promise<number>;
   /** LangGraph's Command, from the copy the graph uses. */
   command: (resume: unknown) => unknown;
+  /** How many answers the run's interrupts took so far in this life (the checkpointer's count). */
+  answersTaken: () => number;
 }
 
 /** Writes the event; in process, a kill halts the life here (fence.ts: sayHalting). */
@@ -58,12 +65,23 @@ function say(run: AcrossWaits, event: Parameters<EmitEvent>[0]): Promise<void> {
   return sayHalting(() => run.emit(event));
 }
 
+/** Where the thread stands when the life starts: nothing saved, stopped at a wait, steps left, or ended. */
+export type ThreadStatus = 'new' | 'waiting' | 'unfinished' | 'finished';
+
 /** Runs the thread to its end from `input` (null: go on from where it stands), handing each wait its turn. */
-export async function runAcrossWaits(run: AcrossWaits, input: unknown, startsWaiting: boolean): Promise<void> {
-  let next = input;
-  let waiting = startsWaiting;
+export async function runAcrossWaits(run: AcrossWaits, input: unknown, status: ThreadStatus): Promise<void> {
+  const again = await redeliverOnStart(run, input, status);
+  if (again === null && status === 'finished') return;
+  let next = again?.next ?? input;
+  let waiting = again?.waiting ?? status === 'waiting';
+  let watched = again?.watched;
   for (let turn = 0; turn < 10_000; turn++) {
-    if (!waiting) await run.graph.invoke(next, run.config);
+    if (!waiting) {
+      await run.graph.invoke(next, run.config);
+      run.turns.acknowledge();
+    }
+    if (watched !== undefined) await sayWhatItDid(run, watched);
+    watched = undefined;
     const wait = await pendingWait(run.graph, run.thread);
     if (wait === null) return;
     if (!waiting) await say(run, { kind: INTERRUPT_RECORDED.kind, wait: run.turns.nameOf(wait.id, wait.node), effectsDone: await run.effectsDone() });
@@ -73,4 +91,51 @@ export async function runAcrossWaits(run: AcrossWaits, input: unknown, startsWai
     waiting = false;
   }
   throw new Error('the run waited 10000 times: killpoint stops it there');
+}
+
+/** A turn delivered again to a run that waited at no wait: what it did is seen once the run stops again. */
+interface Watched {
+  turn: Redelivery;
+  answersBefore: number;
+  /** The nodes the run was to run next: the one whose interrupt() took the turn, if one did. */
+  next: string[];
+}
+
+/**
+ * --redeliver: the turn the life before handed and never saw acknowledged, delivered again where
+ * the recovery starts (null: none). At its own wait it is that wait's turn, handed as ever; at a
+ * later wait it answers that one; waiting on none, it goes as a Command, watched.
+ */
+async function redeliverOnStart(run: AcrossWaits, input: unknown, status: ThreadStatus): Promise<{ next: unknown; waiting: boolean; watched?: Watched } | null> {
+  const turn = run.turns.takeRedelivery();
+  if (turn === undefined) return null;
+  const wait = status === 'waiting' ? await pendingWait(run.graph, run.thread) : null;
+  if (wait !== null && wait.id === turn.id) {
+    await say(run, { kind: TURN_REDELIVERED.kind, wait: turn.name, redelivery: 'own-wait', answered: turn.name });
+    return { next: input, waiting: true };
+  }
+  if (wait !== null) {
+    const answered = run.turns.redeliveredTo(wait.id, wait.node, turn);
+    await say(run, { kind: TURN_REDELIVERED.kind, wait: turn.name, redelivery: 'later-question', answered });
+    return { next: run.command(wait.byId ? { [wait.id]: turn.value } : turn.value), waiting: false };
+  }
+  const next = (await run.graph.getState(run.thread)).next ?? [];
+  await say(run, { kind: TURN_REDELIVERED.kind, wait: turn.name });
+  return { next: run.command(turn.value), waiting: false, watched: { turn, answersBefore: run.answersTaken(), next } };
+}
+
+/**
+ * What the Command did, once the run stopped again: LangGraph hands a resume no wait takes to the
+ * first interrupt() of the step it runs next (a later question, answered without waiting), and
+ * drops it when that step asks nothing.
+ */
+async function sayWhatItDid(run: AcrossWaits, watched: Watched): Promise<void> {
+  const { turn } = watched;
+  if (run.answersTaken() === watched.answersBefore) {
+    await say(run, { kind: REDELIVERY_SEEN.kind, wait: turn.name, redelivery: 'ignored' });
+    return;
+  }
+  const place = watched.next.join('+') || 'graph';
+  const answered = run.turns.redeliveredTo(`${place}:answered-by-${turn.name}`, place, turn);
+  await say(run, { kind: REDELIVERY_SEEN.kind, wait: turn.name, redelivery: 'later-question', answered });
 }
