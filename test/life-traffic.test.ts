@@ -214,3 +214,36 @@ describe('the engine\'s own traffic', () => {
     expect(traffic.committedWrites()).toEqual([]);
   });
 });
+
+// A body that is not UTF-8 (an image uploaded, a file downloaded) is kept in base64 and handed back
+// byte for byte: read as text it would come back with U+FFFD in the place of its bytes.
+describe('bodies that are not text', () => {
+  test('an upload and a download of bytes that are not UTF-8 are recorded in base64 and replayed byte for byte, with the server stopped', async () => {
+    const picture = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0x80, 0xc3]);
+    const files = createServer((req, res) => {
+      const parts: Buffer[] = [];
+      req.on('data', (d: Buffer) => parts.push(d));
+      req.on('end', () => {
+        if (req.method === 'POST') return void res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ received: Buffer.concat(parts).toString('hex') }));
+        res.writeHead(200, { 'content-type': 'image/png' }).end(picture);
+      });
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
+    const agentOfBytes = async () => {
+      const uploaded = await (await fetch(`${at}/v1/uploads`, { method: 'POST', headers: { 'content-type': 'image/png' }, body: picture })).text();
+      const downloaded = Buffer.from(await (await fetch(`${at}/v1/files/picture.png`)).arrayBuffer());
+      return { uploaded, downloaded: downloaded.toString('hex') };
+    };
+    const recording = life('record', undefined);
+    const recorded = await recording.traffic.within(agentOfBytes).finally(() => recording.traffic.stop());
+    files.closeAllConnections();
+    await new Promise((resolve) => files.close(resolve));
+    expect(recorded).toEqual({ uploaded: JSON.stringify({ received: picture.toString('hex') }), downloaded: picture.toString('hex') });
+    const cassette = recording.traffic.recorded();
+    expect(cassette.map((e) => [e.request.encoding, e.response.encoding])).toEqual([['base64', undefined], [undefined, 'base64']]);
+    const replaying = life('replay', cassette);
+    expect(await replaying.traffic.within(agentOfBytes).finally(() => replaying.traffic.stop())).toEqual(recorded);
+    expect(replaying.traffic.committedWrites()).toHaveLength(1);
+  });
+});

@@ -73,6 +73,8 @@ function mustBeEntry(file: string, e: unknown, i: number): void {
   if (!Number.isInteger(status) || status! < 200 || status! > 599) throw new CassetteError(`${where}.response.status should be an HTTP status from 200 to 599, got ${JSON.stringify(status)}`);
   if (!Array.isArray(entry.response!.chunks) || !entry.response!.chunks.every((c) => typeof c === 'string')) throw new CassetteError(`${where}.response.chunks should be a list of strings`);
   for (const part of ['request', 'response'] as const) {
+    const encoding = entry[part]!.encoding as unknown;
+    if (encoding !== undefined && encoding !== 'base64') throw new CassetteError(`${where}.${part}.encoding is ${JSON.stringify(encoding)}: expected "base64", or none for UTF-8 text`);
     const headers = entry[part]!.headers as unknown;
     if (headers === null || typeof headers !== 'object' || Object.values(headers).some((v) => typeof v !== 'string')) throw new CassetteError(`${where}.${part}.headers should be an object of strings`);
   }

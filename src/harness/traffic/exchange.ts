@@ -1,26 +1,29 @@
 // An HTTP exchange as killpoint keeps it: the request an agent's life sent (its method, URL, the
-// headers that are not secrets, its body as text) and the answer it got (status, headers, the body
+// headers that are not secrets, its body as text, or base64 where it is not UTF-8: body-text.ts) and the answer it got (status, headers, the body
 // chunk by chunk, so that a streamed reply is replayed in the chunks it came in). The agent's traffic
 // is sorted in three: calls to a hosted model (matched by their conversation), reads of a service
 // (GET, HEAD, OPTIONS: answered from the recording) and writes (POST, PUT, PATCH, DELETE: committed to the
 // run's service ledger, then answered).
 
 import { canonicalJson } from '../../model/canonical-json.js';
+import type { BodyEncoding } from './body-text.js';
 
 export interface HttpRequestRecord {
   method: string;
   url: string;
   /** Header names in lower case, secrets left out (secrets.ts). */
   headers: Record<string, string>;
-  /** The body as UTF-8 text ('' for none). */
+  /** The body as UTF-8 text ('' for none), or its bytes in base64 (`encoding`). */
   body: string;
+  encoding?: BodyEncoding;
 }
 
 export interface HttpResponseRecord {
   status: number;
   headers: Record<string, string>;
-  /** The body as it came, chunk by chunk (one chunk for a body read whole). */
+  /** The body as it came, chunk by chunk (one chunk for a body read whole): UTF-8 text, or each chunk's bytes in base64 (`encoding`). */
   chunks: string[];
+  encoding?: BodyEncoding;
 }
 
 export interface HttpExchange {

@@ -14,6 +14,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { syncBuiltinESMExports } from 'node:module';
 import type { CommittedWrite, RefusedWrite } from '../check/outcome.js';
 import type { CassetteEntry } from './cassette-file.js';
+import { bodyOf, chunkBytes, chunksOf } from './body-text.js';
 import { bodyKey, trafficRole, writeName, type HttpRequestRecord, type HttpResponseRecord } from './exchange.js';
 import { HTTP_CHUNK, HTTP_REQUEST, HTTP_RESPONSE, SERVICE_COMMIT } from './event-kinds.js';
 import { isModelCall } from './model-apis.js';
@@ -238,7 +239,9 @@ function passesThrough(url: string, origins: readonly string[]): boolean {
 }
 
 async function requestRecord(request: Request, idempotencyHeaders: readonly string[]): Promise<HttpRequestRecord> {
-  return { method: request.method.toUpperCase(), url: keptUrl(request.url), headers: keptHeaders(request.headers.entries(), idempotencyHeaders), body: keptBody(await request.clone().text()) };
+  const { body, encoding } = bodyOf(new Uint8Array(await request.clone().arrayBuffer()));
+  const kept = { method: request.method.toUpperCase(), url: keptUrl(request.url), headers: keptHeaders(request.headers.entries(), idempotencyHeaders) };
+  return encoding === undefined ? { ...kept, body: keptBody(body) } : { ...kept, body, encoding };
 }
 
 /** Request headers that belong to one connection, not to the request: fetch sets its own. */
@@ -250,14 +253,11 @@ async function sendForReal(realFetch: typeof fetch, request: Request): Promise<H
   const body = method === 'GET' || method === 'HEAD' ? undefined : await request.clone().arrayBuffer();
   const headers = [...request.headers.entries()].filter(([name]) => !HOP_HEADERS.has(name.toLowerCase()));
   const real = await realFetch(request.url, { method, headers, ...(body === undefined ? {} : { body }) });
-  const chunks: string[] = [];
-  if (real.body !== null) {
-    const decoder = new TextDecoder();
-    for await (const chunk of real.body as unknown as AsyncIterable<Uint8Array>) chunks.push(decoder.decode(chunk, { stream: true }));
-    const rest = decoder.decode();
-    if (rest !== '') chunks.push(rest);
-  }
+  const parts: Uint8Array[] = [];
+  if (real.body !== null) for await (const part of real.body as unknown as AsyncIterable<Uint8Array>) parts.push(part);
+  const { chunks, encoding } = chunksOf(parts);
   const kept = keptHeaders([...real.headers.entries()].filter(([name]) => !WIRE_HEADERS.has(name.toLowerCase())));
+  if (encoding !== undefined) return { status: real.status, headers: kept, chunks, encoding };
   // A credential in an answer (a token endpoint's access_token) is left out as in a request.
   return { status: real.status, headers: kept, chunks: chunks.length === 0 ? [''] : chunks.map(keptBody) };
 }
@@ -271,7 +271,6 @@ function handedBack(response: HttpResponseRecord, name: string, method: string, 
     emit({ kind: HTTP_RESPONSE.kind, request: name });
     return new Response(null, { status: response.status, headers: response.headers });
   }
-  const encoder = new TextEncoder();
   const chunks = response.chunks;
   let next = 0;
   const body = new ReadableStream<Uint8Array>(
@@ -285,7 +284,7 @@ function handedBack(response: HttpResponseRecord, name: string, method: string, 
         const chunk = chunks[next]!;
         if (chunks.length > 1) emit({ kind: HTTP_CHUNK.kind, request: name, chunk: next, chunks: chunks.length });
         next += 1;
-        controller.enqueue(encoder.encode(chunk));
+        controller.enqueue(chunkBytes(chunk, response.encoding));
       },
     },
     // Nothing pulled ahead: a chunk is handed over when the agent reads it, and its event is then.
