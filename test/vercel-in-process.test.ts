@@ -88,6 +88,16 @@ fullSuiteDescribe("a user's own Vercel workflow in process", () => {
     }
   }, 240_000);
 
+  // Each life sleeps on killpoint's clock (life-clock.ts), on a thread as in its own process: a
+  // recovery's clock starts past its predecessor's last event, however far its sleep moved it.
+  it('a sign-up that sleeps an hour and retries its welcome an hour later gives what SIGKILL gives as it starts to sleep and as it wakes (keyed at random: a repeat would show)', async () => {
+    const spec = vercelModuleSpec({ module: `${FIXTURES}/workflows/sign-up.ts`, input: { email: 'ana@example.com', keys: 'random', sleep: '1h', retryAfter: '1h' } });
+    const inProcess = vercelModuleSystem(spec, 'in-process');
+    const points = await killPointsNamed(inProcess, inProcess.ownTask!, ['sleep[sleep 0]', 'woke[sleep 0]']);
+    const r = await compareTiers(inProcess.ownTask!, inProcess, vercelModuleSystem(spec, 'process'), { concurrency: 2, killPoints: points, inProcessEvery: true });
+    expect(r.disagreements).toEqual([]);
+    expect(r.killPoints).toBe(points.length);
+  }, 240_000);
   it('a kill that cuts nothing off (the life runs on to its end) is caught: the refund is no longer repeated in its gap', async () => {
     const broken = tiers('unkeyed.ts', { brokenKill: 'life-runs-on' });
     const points = await killPointsNamed(broken.inProcess, broken.inProcess.ownTask!, ['step-returned[step 0]']);

@@ -75,6 +75,28 @@ test('a sign-up that makes its user id with randomUUID: its runs never killed ag
   expect(random.status).toBe(1);
 }, 300_000);
 
+// A sleep() and a step's retry delay end on killpoint's clock (life-clock.ts, queue-delays.ts): once
+// nothing else of the run is in flight, the clock moves to the delay's end and the run goes on at
+// once. An hour's sleep and a retry an hour later in every life would outlast this test's timeout
+// many times over, so its finishing is what says they did not wait in real time (before, the sign-up
+// with sleep("5s") took 39.6 s for its 13 lives, 9.3 s after; the time is printed, not asserted). A recovery
+// whose clock started at the machine's time, behind its predecessor's hour, ended in error after a
+// kill at woke[sleep 0] (its replay diverged): the keyed check fails then, as it does without the
+// clock (its first life is killed at the life's time limit).
+test('a sign-up that sleeps an hour and retries its welcome an hour later: keyed, every kill point holds, the sleep and the retry ending on killpoint\'s clock; keyed at random, done twice', async () => {
+  const signUp = (input: object, ...rest: string[]) => ['check', '--vercel-workflow', `${FIXTURES}/workflows/sign-up.ts`, '--input', JSON.stringify({ email: 'ana@example.com', sleep: '1h', ...input }), ...rest];
+  const startedMs = performance.now();
+  const stable = await runMain(signUp({ keys: 'stable', retryAfter: '1h' }));
+  console.log(`sign-up with sleep("1h") and a retry 1 h later, keyed, every kill point: ${Math.round(performance.now() - startedMs)} ms`);
+  expect(stable.status, stable.err.join('\n')).toBe(0);
+  // The sleep's two kill points were among those explored: the run sleeps, and wakes.
+  const sleepy = await runMain(signUp({ keys: 'stable' }, '--schedule', 'woke[sleep 0]'));
+  expect(sleepy.out.join('\n')).toMatch(/sleep 0: the run sleeps \(wait_created\)\n.*\n.*sleep 0: over \(wait_completed\)   <-- KILL/);
+  const random = await runMain(signUp({ keys: 'random' }, '--schedule', 'step-returned[step 0]'));
+  expect(random.out.join('\n')).toContain('create-user ana@example.com committed twice');
+  expect(random.status).toBe(1);
+}, 300_000);
+
 describe('the command line', () => {
   test('--vercel-workflow with --input: exit 1 at the step that repeats the refund, with the line that replays it', async () => {
     const r = await runMain(['check', '--vercel-workflow', `${FIXTURES}/workflows/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'step-returned[step 0]']);

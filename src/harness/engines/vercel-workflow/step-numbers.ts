@@ -2,7 +2,8 @@
 // a scenario (step ids are made of the run's id and clock, so they differ between runs). A life
 // that resumes a run reads the numbers of the steps created before it from the world's event files
 // (named by the run and a time-ordered event id, so sorted by name they are in the order written);
-// the steps it creates get the next ones.
+// the steps it creates get the next ones. A run's sleeps are numbered the same way (by their
+// wait_created).
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,12 +11,12 @@ import { join } from 'node:path';
 export class StepNumbers {
   private readonly numbers = new Map<string, number>();
 
-  constructor(worldDir: string) {
+  constructor(worldDir: string, private readonly createdBy = 'step_created') {
     const events = join(worldDir, 'events');
     if (!existsSync(events)) return;
     for (const name of readdirSync(events).filter((n) => n.endsWith('.json')).sort()) {
       const event = JSON.parse(readFileSync(join(events, name), 'utf8')) as { eventType?: string; correlationId?: string };
-      if (event.eventType === 'step_created' && event.correlationId !== undefined) this.add(event.correlationId);
+      if (event.eventType === this.createdBy && event.correlationId !== undefined) this.add(event.correlationId);
     }
   }
 

@@ -12,9 +12,12 @@
 //
 // Once an invocation of the workflow returns with nothing left in flight (no invocation, no step
 // arriving, waiting or running), the run is suspended on something outside it (a hook, a sleep)
-// or has ended: `onIdle` is told, after the event loop has settled, if it still holds.
+// or has ended: `onIdle` is told, after the event loop has settled, if it still holds. A delivery
+// whose answer asks the queue to deliver it again later (a sleep not yet over, a step's retry) is
+// parked (queue-delays.ts) and not in flight; one let through is, until it comes in again.
 
 import { ToolCallGate } from '../../interleaving.js';
+import { delayAskedFor, type QueueDelays } from './queue-delays.js';
 
 /** A queue handler of the local world: a request in, a response out. */
 export type QueueHandler = (request: Request) => Promise<Response>;
@@ -26,22 +29,31 @@ export class StepOrder extends ToolCallGate {
   /** Told when nothing of the run is in flight (world-run.ts: a user's workflow waiting on a hook). */
   onIdle: (() => void) | undefined;
 
+  constructor(picks: number[], onPick: (pick: number, width: number) => void, private readonly delays: QueueDelays) {
+    super(picks, onPick);
+  }
+
   /** The workflow's handler: while an invocation runs, no step starts. */
   workflowHandler(handler: QueueHandler): QueueHandler {
     return async (request) => {
+      this.delays.arrived(request);
       this.workflowsInFlight++;
+      let delaySeconds = 0;
+      let response: Response;
       try {
-        return await handler(request);
+        response = await handler(request);
+        delaySeconds = await delayAskedFor(response);
       } finally {
         this.workflowsInFlight--;
         this.kick();
         this.tellWhenIdle();
       }
+      return delaySeconds > 0 ? this.delays.park(request, delaySeconds) : response;
     };
   }
 
   private idle(): boolean {
-    return this.workflowsInFlight === 0 && this.arriving === 0 && this.waiting.size === 0 && this.running === null;
+    return this.workflowsInFlight === 0 && this.arriving === 0 && this.waiting.size === 0 && this.running === null && !this.delays.inFlight();
   }
 
   /** Two turns of the event loop: whatever the invocation set off (a queued message) has started by then. */
@@ -54,6 +66,7 @@ export class StepOrder extends ToolCallGate {
   stepHandler(handler: QueueHandler, nameOf: (stepId: string) => string): QueueHandler {
     return async (request) => {
       // Counted before the first await: the invocation that queued it has not returned yet.
+      this.delays.arrived(request);
       this.arriving++;
       let name: string;
       try {
@@ -64,11 +77,16 @@ export class StepOrder extends ToolCallGate {
         this.arriving--;
       }
       await this.pass(name);
+      let delaySeconds = 0;
+      let response: Response;
       try {
-        return await handler(request);
+        response = await handler(request);
+        delaySeconds = await delayAskedFor(response);
       } finally {
         this.finish(name);
+        this.tellWhenIdle();
       }
+      return delaySeconds > 0 ? this.delays.park(request, delaySeconds) : response;
     };
   }
 

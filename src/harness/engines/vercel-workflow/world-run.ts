@@ -19,6 +19,13 @@
 // A user's workflow may wait on a hook (module/hook-waits.ts): `waits` is told of every event the
 // life writes (and names the hook's events), and of each moment nothing of the run is in flight
 // while it has not ended, when it hands the hook its turn.
+//
+// The life runs on killpoint's clock (life-clock.ts): a delivery the queue would hold back (a
+// sleep() not yet over, a step's retry) waits for the moment nothing else of the run is in flight,
+// then goes at once with the clock moved to its due time (queue-delays.ts), before any hook is
+// handed its turn. A sleep says two events: sleep (wait_created written: the run sleeps) and woke
+// (wait_completed written: the sleep is over, the workflow not yet invoked past it), its sleeps
+// numbered as its steps are.
 
 import { mkdirSync } from 'node:fs';
 import { createLocalWorld } from '@workflow/world-local';
@@ -26,7 +33,9 @@ import { setWorld } from 'workflow/runtime';
 import { getRun } from 'workflow/api';
 import type { EmitEvent } from '../../process/child-main.js';
 import { haltsWhenKilled } from '../../in-process/fence.js';
+import { installLifeClock, latestEventTime } from './life-clock.js';
 import { OrderedWrites } from './ordered-writes.js';
+import { QueueDelays } from './queue-delays.js';
 import { discoverPortOnce } from './port-once.js';
 import { StepNumbers, shortStepName } from './step-numbers.js';
 import { StepOrder, type QueueHandler } from './step-order.js';
@@ -87,11 +96,24 @@ interface EventsApi {
 
 /** Runs (or resumes) the world's one run to its end: its output. */
 export async function runInWorld(inputs: WorldRunInputs): Promise<unknown> {
-  const { worldDir, emit } = inputs;
-  mkdirSync(worldDir, { recursive: true });
+  mkdirSync(inputs.worldDir, { recursive: true });
   await discoverPortOnce();
-  const order = new StepOrder(inputs.picks, inputs.onPick);
+  // Before the world is made: every time it writes is on the life's clock.
+  const clock = installLifeClock(latestEventTime(inputs.worldDir));
+  const delays = new QueueDelays(clock);
+  try {
+    return await runOnClock(inputs, delays);
+  } finally {
+    delays.releaseAll();
+    clock.restore();
+  }
+}
+
+async function runOnClock(inputs: WorldRunInputs, delays: QueueDelays): Promise<unknown> {
+  const { worldDir, emit } = inputs;
+  const order = new StepOrder(inputs.picks, inputs.onPick, delays);
   const steps = new StepNumbers(worldDir);
+  const sleeps = new StepNumbers(worldDir, 'wait_created');
   // The SDK's returnValue looks at the run once a second; the life knows at once when this life
   // ends it (run_completed or run_failed written), and asks then.
   let ended: () => void = () => undefined;
@@ -127,6 +149,12 @@ export async function runInWorld(inputs: WorldRunInputs): Promise<unknown> {
         emit({ kind: 'step-recorded', step: steps.numberOf(stepId), stepName, ...(callId === undefined ? {} : { callId }) });
         break;
       }
+      case 'wait_created':
+        if (sleeps.add(stepId)) emit({ kind: 'sleep', wait: `sleep ${sleeps.numberOf(stepId)}` });
+        break;
+      case 'wait_completed':
+        emit({ kind: 'woke', wait: `sleep ${sleeps.numberOf(stepId)}` });
+        break;
       case 'run_completed':
         emit({ kind: 'run-completed' });
         ended();
@@ -157,7 +185,8 @@ export async function runInWorld(inputs: WorldRunInputs): Promise<unknown> {
   // A wait may fail (bad input) before the race below is made, while the run is being started.
   waitsFailed.catch(() => undefined);
   const waits = inputs.waits;
-  if (waits !== undefined) order.onIdle = () => (hasEnded ? undefined : void waits.idle().catch(waitFailed));
+  // The run's own delays first: a hook's turn comes from outside, once the run has nothing left to do.
+  order.onIdle = () => (hasEnded || delays.wakeFirstDue() ? undefined : void waits?.idle().catch(waitFailed));
   world.registerHandler('__wkf_workflow_', order.workflowHandler(inputs.handlers.workflows.POST));
   world.registerHandler('__wkf_step_', order.stepHandler(inputs.handlers.steps.POST, (stepId) => steps.gateName(stepId)));
   setWorld(world);

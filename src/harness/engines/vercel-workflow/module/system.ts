@@ -33,7 +33,7 @@ import { TURNS_FILE } from '../../../user-module/turns.js';
 import { livesWithTraffic } from '../../../user-module/traffic-target.js';
 import type { UserModuleOptions } from '../../../engine.js';
 import { moduleBundles, type BuiltWorkflows } from '../bundles.js';
-import { HOOK_RECEIVED, HOOK_WAITING, RUN_COMPLETED, RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_RETURNED, STEP_STARTED } from '../event-kinds.js';
+import { HOOK_RECEIVED, HOOK_WAITING, RUN_COMPLETED, RUN_CREATED, RUN_STARTED, SLEEPING, STEP_CREATED, STEP_RETURNED, STEP_STARTED, WOKE } from '../event-kinds.js';
 import { BUNDLE_FILES, VW_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
 import { worldDigest } from '../world-digest.js';
 import { DEFAULT_VW_EFFECTS_EXPORT, VW_MODULE_ENV, VW_MODULE_FILES, type VercelModuleRunFile, type VercelModuleSpec } from './spec.js';
@@ -53,7 +53,7 @@ export const DEFAULT_VERCEL_MODULE_TIER: VercelLivesIn = 'in-process';
 export const VW_MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer'];
 
 /** The kinds of event a user's workflow can be killed right after. */
-export const VW_MODULE_KILL_POINTS = [...[RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, STEP_RETURNED, STEP_RECORDED, HOOK_WAITING, RESUME_ACCEPTED, HOOK_RECEIVED, RUN_COMPLETED].map((k) => k.kind), ...TRAFFIC_KILL_POINTS];
+export const VW_MODULE_KILL_POINTS = [...[RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, STEP_RETURNED, STEP_RECORDED, SLEEPING, WOKE, HOOK_WAITING, RESUME_ACCEPTED, HOOK_RECEIVED, RUN_COMPLETED].map((k) => k.kind), ...TRAFFIC_KILL_POINTS];
 
 export interface VercelModuleOptions extends UserModuleOptions {
   workflowExport?: string;
