@@ -4,7 +4,7 @@
 // against the local stand-ins, which are then stopped: nothing leaves the machine.
 //   (a) the interception's share of a life in process: a request answered by a life's traffic
 //       (startLifeTraffic replaying the cassette, through @mswjs/interceptors) timed against the
-//       same request to a plain local server with no interception, and the answers of a whole life
+//       same request to a plain local server (a process of its own) with no interception, and the answers of a whole life
 //       (its requests, each at the replayed cost) against the time of that life run in process.
 //       There is no like-for-like life without interception: the example keeps no ledger and
 //       exports no readEffects, so without its cassette its lives cannot be judged at all.
@@ -14,6 +14,8 @@
 //
 //   npx tsx bench/traffic.ts [--requests 500] [--lives 10]
 
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,9 +64,16 @@ async function inLife<T>(cassette: CassetteEntry[] | null, run: () => Promise<T>
   }
 }
 
-const standIns = await startStandIns();
-Object.assign(process.env, standIns.env);
-const order = `${standIns.env.SHOP_URL}/v1/orders/A-17`;
+/** A plain local server in a process of its own, answering the order as the shop does: its URL, and how to stop it. */
+async function plainServer(): Promise<{ url: string; stop: () => void }> {
+  const code = `require('node:http').createServer((q, s) => { s.writeHead(200, { 'content-type': 'application/json' }); s.end(JSON.stringify({ id: 'A-17', total_cents: 4200, refunded_cents: 0 })); }).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [port] = (await once(child.stdout, 'data')) as [Buffer];
+  return { url: `http://127.0.0.1:${port.toString().trim()}/v1/orders/A-17`, stop: () => child.kill() };
+}
+
+const server = await plainServer();
+const order = server.url;
 
 // (a) Plain first: once the interception is applied, every request of this thread goes through it.
 await reads(order, 50);
@@ -75,14 +84,17 @@ await inLife(cassette, () => reads(order, 50));
 const replayed = await timed(() => inLife(cassette, () => reads(order, REQUESTS)));
 const eachPlain = plain.ms / REQUESTS;
 const eachReplayed = replayed.ms / REQUESTS;
+server.stop();
 
 // The graph's cassette, recorded by its run never killed; then the stand-ins are stopped for good.
+const standIns = await startStandIns();
+Object.assign(process.env, standIns.env);
 const graph = (tier: 'in-process' | 'process') => langGraphModuleSystem(langGraphModuleSpec({ module: `${EXAMPLE}/src/agent-keyed.ts`, inputFile: `${EXAMPLE}/input.json`, cassette: join(dir, 'agent-keyed.json') }), tier);
 const [inProcess, processes] = [graph('in-process'), graph('process')];
 const recorded = await runSchedule(inProcess, inProcess.ownTask!, NONE);
 const asked = standIns.asked.length;
 await standIns.stop();
-const requestsPerLife = asked - REQUESTS - 50 - 1;
+const requestsPerLife = asked;
 
 // A life in process, from the cassette: warmed (LangChain loaded on the threads of lives), then timed.
 await Promise.all(Array.from({ length: concurrency }, () => runSchedule(inProcess, inProcess.ownTask!, NONE)));
