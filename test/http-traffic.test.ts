@@ -2,7 +2,8 @@
 // (a LangGraph graph on ChatOpenAI, tools calling a shop with fetch, no readEffects): recorded once
 // against stand-ins for the model and the shop, which are then stopped, and checked offline. Every
 // mistake with a cassette is bad input (exit 2, one line naming the file, the URL or the field).
-// A Restate service and a Vercel workflow that call the shop run under npm run engines (KILLPOINT_SUITE=all).
+// A Restate service and a Vercel workflow that call the shop, and the example's Vercel workflow on the
+// AI SDK's OpenAI provider, run under npm run engines (KILLPOINT_SUITE=all).
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,8 @@ const recorded = join(dir, 'agent.json');
 const RESTATE = 'test/fixtures/restate-modules';
 const vercel = (keyed: boolean, ...rest: string[]) => ['check', '--vercel-workflow', 'test/fixtures/vercel-modules/workflows/http-refund.ts', '--input', JSON.stringify({ orderId: 'A-17', keyed }), '--cassette', join(dir, `vercel-${keyed}.json`), ...rest];
 const workflow = (...rest: string[]) => ['check', '--dbos', `${EXAMPLE}/src/workflow.ts`, '--input', `${EXAMPLE}/input.json`, '--cassette', join(dir, 'workflow.json'), ...rest];
+const aiSdk = (name: string, ...rest: string[]) => ['check', '--vercel-workflow', `${EXAMPLE}/src/workflows/${name}.ts`, '--input', `${EXAMPLE}/input.json`, '--cassette', join(dir, `${name}.json`), ...rest];
+const AI_SDK_WORKFLOWS = ['ai-sdk', 'ai-sdk-keyed', 'ai-sdk-random-key'];
 const service = (name: string, ...rest: string[]) => ['check', '--restate', `${RESTATE}/${name}.ts`, '--input', `${RESTATE}/http-input.json`, '--cassette', join(dir, `${name}.json`), ...rest];
 let standIns: StandIns;
 let askedWhileRecording = 0;
@@ -43,9 +46,14 @@ beforeAll(async () => {
     const r = await runMain(workflow('--schedule', '-1'));
     expect(r.status, r.err.join('\n')).toBe(0);
   }
+  // The example's Vercel workflow on the AI SDK's OpenAI provider: its three model calls and the shop's.
+  for (const name of fullSuite ? AI_SDK_WORKFLOWS : []) {
+    const r = await runMain(aiSdk(name, '--schedule', '-1'));
+    expect(r.status, r.err.join('\n')).toBe(0);
+  }
   askedWhileRecording = standIns.asked.length;
   await standIns.stop();
-}, 300_000);
+}, 600_000);
 
 afterAll(() => {
   vi.unstubAllEnvs();
@@ -54,9 +62,11 @@ afterAll(() => {
 
 describe('recorded once, then offline', () => {
   test('the recording runs alone asked the stand-ins: the graph\'s three model calls, the order read, the refund; each service\'s read and refund', () => {
-    const agentAsks = ['POST /v1/chat/completions', 'GET /v1/orders/A-17', 'POST /v1/chat/completions', 'POST /v1/refunds', 'POST /v1/chat/completions'];
+    const agentAsked = ['POST /v1/chat/completions', 'GET /v1/orders/A-17', 'POST /v1/chat/completions', 'POST /v1/refunds', 'POST /v1/chat/completions'];
     const services = Array.from({ length: fullSuite ? 4 : 0 }, () => ['GET /v1/orders/A-17', 'POST /v1/refunds']).flat();
-    expect(standIns.asked.slice(0, askedWhileRecording)).toEqual([...agentAsks, ...services, ...(fullSuite ? agentAsks : [])]);
+    // The DBOS workflow, then the AI SDK's three workflows, each asks as the graph does.
+    const workflows = Array.from({ length: fullSuite ? 1 + AI_SDK_WORKFLOWS.length : 0 }, () => agentAsked).flat();
+    expect(standIns.asked.slice(0, askedWhileRecording)).toEqual([...agentAsked, ...services, ...workflows]);
     const cassette = readFileSync(recorded, 'utf8');
     expect(cassette).not.toMatch(/authorization|stand-in-secret/i);
     expect(JSON.parse(cassette)).toMatchObject({ format: 'killpoint-http-cassette', version: 1, recordedFor: { module: `${EXAMPLE}/src/agent.ts` } });
@@ -132,6 +142,28 @@ fullSuiteDescribe('a Vercel workflow whose steps call the shop with fetch', () =
     const keyed = await runMain(vercel(true, '--schedule', atTheCommit()));
     expect(keyed.out.join('\n')).toContain('what differs from the baseline:\n    nothing');
     expect(keyed.status, keyed.err.join('\n')).toBe(0);
+    expect(standIns.asked).toHaveLength(askedWhileRecording);
+  }, 180_000);
+});
+
+// The example's Vercel workflow whose model calls go through the AI SDK's OpenAI provider
+// (generateText in a step, the model's tool call deciding the refund, the refund a fetch in a step
+// of its own): the same kill at the shop's commit, with each of its three keys.
+fullSuiteDescribe('a Vercel workflow on the AI SDK\'s OpenAI provider', () => {
+  const atTheCommit = () => `service-commit[POST 127.0.0.1:${new URL(standIns.env.SHOP_URL!).port}/v1/refunds]`;
+
+  for (const name of ['ai-sdk', 'ai-sdk-random-key']) {
+    test(`${name}: killed at the shop's commit of the refund, the recovery refunds again (${name === 'ai-sdk' ? 'no key' : 'a fresh random key'})`, async () => {
+      const r = await runMain(aiSdk(name, '--schedule', atTheCommit()));
+      expect(r.out.join('\n')).toMatch(/POST 127\.0\.0\.1:\d+\/v1\/refunds committed twice \(\{"cents":4200,"order":"A-17"\}\)/);
+      expect(r.status, r.err.join('\n')).toBe(1);
+    }, 180_000);
+  }
+
+  test('keyed by the run and the step, the same kill is harmless: the shop answers the repeat and commits nothing', async () => {
+    const r = await runMain(aiSdk('ai-sdk-keyed', '--schedule', atTheCommit()));
+    expect(r.out.join('\n')).toContain('what differs from the baseline:\n    nothing');
+    expect(r.status, r.err.join('\n')).toBe(0);
     expect(standIns.asked).toHaveLength(askedWhileRecording);
   }, 180_000);
 });

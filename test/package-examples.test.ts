@@ -56,10 +56,11 @@ const SUBSETS: Record<string, string> = {
   // Its sweeps are a process per life, each loading Mastra (seconds); "one kill replayed" runs
   // killPointsOf and checkSchedule from the package and finds the refund done twice.
   'support-agent-mastra': 'one kill replayed',
-  // Its sweeps (six modules through the command line, two vitest lines) are four minutes; the
-  // recording against its stand-ins, the cassettes' check for credentials and "one kill replayed"
-  // run the installed package's interception in a child of each life, offline, and find the
-  // refund done twice at the shop's commit. The rest is test/http-traffic.test.ts's.
+  // Its sweeps (nine modules through the command line, three vitest lines) are a quarter of an
+  // hour, the Vercel workflows on the AI SDK two to three minutes each (a process per life); the
+  // recording against its stand-ins (nine runs never killed, about a minute), the cassettes' check
+  // for credentials and "one kill replayed" run the installed package's interception in a child of
+  // each life, offline, and find the refund done twice at the shop's commit. The rest is test/http-traffic.test.ts's.
   'support-agent-http': 'cassettes hold|one kill replayed',
   // langgraph-scenario and support-agent-langgraph take seconds: whole suite, including
   // killpointTests from the installed killpoint/vitest run for real.

@@ -1,7 +1,8 @@
 // Local servers standing in for the hosted model and the shop, as a test starts them (CI has no
-// network): the model speaks OpenAI's chat completions (streamed when asked) and, like a real one,
-// names its tool calls with fresh random ids; the shop keeps orders and refunds in memory. Each
-// counts what it was asked, so a test can see that only the recording run reached them.
+// network): the model speaks OpenAI's chat completions (streamed when asked; plain, as the AI SDK's
+// openai.chat model asks) and, like a real one, names its tool calls with fresh random ids; the shop
+// keeps orders and refunds in memory. Each counts what it was asked, so a test can see that only the
+// recording run reached them.
 
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -1,24 +1,25 @@
-// The support agent and workflow, checked by killpoint as they are, with no ledger and no
+// The support agent and workflows, checked by killpoint as they are, with no ledger and no
 // readEffects: the first run never killed records their HTTP traffic (the model's replies, the
 // shop's answers) against stand-ins for the hosted model and the shop, the stand-ins are stopped,
 // and every check after runs offline from the cassettes. killpoint plays the shop: a refund is
 // committed before its answer, and a kill between the two is where a repeat refunds twice. Only a
 // key that is the same in every life of the run (the thread and the tool call; DBOS.workflowID and
-// DBOS.stepID) makes the repeat harmless.
+// DBOS.stepID; the Vercel workflow's run and step) makes the repeat harmless.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { checkDbosSchedule, checkLangGraphSchedule } from 'killpoint';
+import { checkDbosSchedule, checkLangGraphSchedule, checkVercelWorkflowSchedule } from 'killpoint';
 import { killpointTests } from 'killpoint/vitest';
 import { startStandIns, type StandIns } from './stand-ins.js';
 
 const cassettes = mkdtempSync(join(tmpdir(), 'support-agent-http-cassettes-'));
-const cassette = (module: string) => join(cassettes, `${module.replace(/^src\//, '').replace(/\.ts$/, '')}.json`);
+const cassette = (module: string) => join(cassettes, `${module.replace(/^src\//, '').replace(/\.ts$/, '').replaceAll('/', '-')}.json`);
 const GRAPHS = ['src/agent.ts', 'src/agent-keyed.ts', 'src/agent-random-key.ts'];
 const WORKFLOWS = ['src/workflow.ts', 'src/workflow-keyed.ts', 'src/workflow-random-key.ts'];
+const VERCEL_WORKFLOWS = ['src/workflows/ai-sdk.ts', 'src/workflows/ai-sdk-keyed.ts', 'src/workflows/ai-sdk-random-key.ts'];
 
 let standIns: StandIns;
 let askedWhileRecording = 0;
@@ -30,6 +31,7 @@ beforeAll(async () => {
   Object.assign(process.env, standIns.env);
   for (const module of GRAPHS) await checkLangGraphSchedule({ module, inputFile: 'input.json', cassette: cassette(module) }, [-1]);
   for (const module of WORKFLOWS) await checkDbosSchedule({ module, inputFile: 'input.json', cassette: cassette(module) }, [-1]);
+  for (const module of VERCEL_WORKFLOWS) await checkVercelWorkflowSchedule({ module, inputFile: 'input.json', cassette: cassette(module) }, [-1]);
   askedWhileRecording = standIns.asked.length;
   await standIns.stop();
 }, 600_000);
@@ -40,7 +42,7 @@ afterAll(() => {
 });
 
 test('the cassettes hold the traffic, and no credential', () => {
-  for (const module of [...GRAPHS, ...WORKFLOWS]) {
+  for (const module of [...GRAPHS, ...WORKFLOWS, ...VERCEL_WORKFLOWS]) {
     const text = readFileSync(cassette(module), 'utf8');
     expect(text).toContain('/v1/chat/completions');
     expect(text).toContain('/v1/refunds');
@@ -51,6 +53,7 @@ test('the cassettes hold the traffic, and no credential', () => {
 // Stable keys, offline: every kill point survives.
 killpointTests('the graph keyed by its thread and tool call', { langgraph: 'src/agent-keyed.ts', inputFile: 'input.json', cassette: cassette('src/agent-keyed.ts') });
 killpointTests('the workflow keyed by DBOS.workflowID and DBOS.stepID', { dbos: 'src/workflow-keyed.ts', inputFile: 'input.json', cassette: cassette('src/workflow-keyed.ts') });
+killpointTests('the Vercel workflow on the AI SDK keyed by its run and step', { vercelWorkflow: 'src/workflows/ai-sdk-keyed.ts', inputFile: 'input.json', cassette: cassette('src/workflows/ai-sdk-keyed.ts') });
 
 // Every module through the command line, offline: stable keys exit 0; no key, or a fresh random
 // one, exit 1, the refund done twice at its minimal kill point, the shop's commit of the refund
@@ -62,6 +65,9 @@ const CASES = [
   { option: '--dbos', module: 'src/workflow-keyed.ts', exit: 0 },
   { option: '--dbos', module: 'src/workflow.ts', exit: 1 },
   { option: '--dbos', module: 'src/workflow-random-key.ts', exit: 1 },
+  { option: '--vercel-workflow', module: 'src/workflows/ai-sdk-keyed.ts', exit: 0 },
+  { option: '--vercel-workflow', module: 'src/workflows/ai-sdk.ts', exit: 1 },
+  { option: '--vercel-workflow', module: 'src/workflows/ai-sdk-random-key.ts', exit: 1 },
 ];
 for (const { option, module, exit } of CASES) {
   test(`npx killpoint check ${option} ${module}: exit ${exit}`, () => {
