@@ -103,6 +103,12 @@ describe('lives in process and as processes, with a cassette', () => {
     expect(await verdicts(agent('agent', recorded, '--tier', 'process'))).toEqual(await verdicts(agent('agent', recorded)));
   }, 400_000);
 
+  fullSuiteTest('the Vercel workflow whose steps call the shop: on threads of lives and as processes, the same verdicts at every kill point', async () => {
+    const onThreads = await verdicts(vercel(false));
+    expect(onThreads).toMatchObject({ brokenPromises: ['done-twice'] });
+    expect(await verdicts(vercel(false, '--tier', 'process'))).toEqual(onThreads);
+  }, 600_000);
+
   // On killpoint's own thread (a DBOS life in process), the OpenAI client made as the module loads holds the intercepted fetch.
   fullSuiteTest('the DBOS workflow on the OpenAI SDK, streamed: in process and as processes, the same verdicts at every kill point', async () => {
     const inProcess = await verdicts(workflow());

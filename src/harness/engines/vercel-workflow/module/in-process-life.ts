@@ -14,6 +14,7 @@ import { BAD_SETUP_PHRASE, isSetupError } from '../../../user-module/setup-error
 import { NotOneRun } from '../world-run.js';
 import { runVercelModuleLife } from './life.js';
 import { withSeededRandomness } from '../../../user-module/seeded-randomness.js';
+import { lifeWithTraffic } from '../../../user-module/traffic-life.js';
 import type { VercelModuleRunFile } from './spec.js';
 
 /** A life as data, sent to its thread. */
@@ -29,17 +30,20 @@ export function vercelModuleInProcessLife(job: VercelModuleLifeJob, loaded: Bund
     // What the module's child says of the same errors (child-main.ts): the user's set-up, or a world that is not one run's.
     isBadInput: (error) => isSetupError(error) || error instanceof NotOneRun,
     badInputPhrase: BAD_SETUP_PHRASE,
+    // Its traffic, played as in a process: a request the life makes after its kill point is still its own (traffic/life-traffic.ts).
     run: ({ emit, onPick }, fence, workDir) =>
-      runVercelModuleLife({
-        spec: job.runFile,
-        ...(loaded === undefined ? {} : { loaded }),
-        stateDir: workDir,
-        lifeIndex: job.lifeIndex,
-        picks: [...job.picks],
-        emit,
-        onPick,
-        holdWorld: worldHeldBy(fence),
-      }),
+      lifeWithTraffic(job.runFile.traffic, { stateDir: workDir, emit, passThrough: [] }, () =>
+        runVercelModuleLife({
+          spec: job.runFile,
+          ...(loaded === undefined ? {} : { loaded }),
+          stateDir: workDir,
+          lifeIndex: job.lifeIndex,
+          picks: [...job.picks],
+          emit,
+          onPick,
+          holdWorld: worldHeldBy(fence),
+        }),
+      ),
   };
 }
 

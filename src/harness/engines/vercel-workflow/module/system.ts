@@ -30,7 +30,6 @@ import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget } from '../../../user-module/target.js';
 import { TURNS_FILE } from '../../../user-module/turns.js';
-import { livesWithTraffic } from '../../../user-module/traffic-target.js';
 import type { UserModuleOptions } from '../../../engine.js';
 import { moduleBundles, type BuiltWorkflows } from '../bundles.js';
 import { HOOK_RECEIVED, HOOK_WAITING, RUN_COMPLETED, RUN_CREATED, RUN_STARTED, SLEEPING, STEP_CREATED, STEP_RETURNED, STEP_STARTED, WOKE } from '../event-kinds.js';
@@ -123,7 +122,7 @@ export type VercelModuleVariant = Pick<BrokenLife, 'brokenKill'>;
  * main (at least one thread: the SDK's module state is never killpoint's own).
  */
 async function lifeInProcess(spec: VercelModuleSpec, runFile: VercelModuleRunFile, request: TierLifeRequest, what: string, variant: VercelModuleVariant): Promise<TierLife> {
-  const script = await userModuleChildBundle({ module: spec.module, childMain: THREAD_MAIN, packages: {}, external: SDK_PACKAGES });
+  const script = await userModuleChildBundle({ module: spec.module, childMain: THREAD_MAIN, packages: {}, external: SDK_PACKAGES, traffic: spec.traffic !== undefined });
   if (script === null) throw new SystemInputError(`${spec.moduleArg}: its lives in process run on threads started from one bundle of the module, which was not made (${BUNDLE_VARIABLE}=0, or no node_modules folder above the module); check it with --tier process`);
   const job: VercelModuleLifeJob = { ...lifeJobOf(request, what, lifeTimeoutFrom(VW_LIFE_TIMEOUT_VARIABLE, request), variant), runFile };
   return lifeThreadsFor(script, 1)!.run<TierLife, LifeCut>(job, request.onCut);
@@ -168,7 +167,7 @@ export function vercelModuleTier(spec: VercelModuleSpec, livesIn: VercelLivesIn,
 }
 
 export function vercelModuleSystem(spec: VercelModuleSpec, asked: VercelLivesIn = DEFAULT_VERCEL_MODULE_TIER, variant: VercelModuleVariant = {}): SystemUnderTest {
-  const livesIn: VercelLivesIn = livesWithTraffic(spec.traffic, asked);
+  const livesIn: VercelLivesIn = asked;
   const tier = vercelModuleTier(spec, livesIn, variant);
   return moduleSystem({
     engine: 'vercel-workflow',
@@ -177,7 +176,7 @@ export function vercelModuleSystem(spec: VercelModuleSpec, asked: VercelLivesIn 
     options: [
       ...(spec.workflowExport === undefined ? [] : [['--workflow-export', spec.workflowExport] as const]),
       ...(spec.effectsExport === DEFAULT_VW_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
-      ...(livesIn === DEFAULT_VERCEL_MODULE_TIER || spec.traffic !== undefined ? [] : [['--tier', livesIn] as const]),
+      ...(livesIn === DEFAULT_VERCEL_MODULE_TIER ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the workflow',
     // Named by its function, as the builder found it: a module is often index.ts.
