@@ -109,6 +109,13 @@ describe('lives in process and as processes, with a cassette', () => {
     expect(await verdicts(vercel(false, '--tier', 'process'))).toEqual(onThreads);
   }, 600_000);
 
+  // The endpoint is served in the life's async context, so the handler the server calls runs in it.
+  fullSuiteTest('the Restate service that calls the shop: in process and as processes, the same verdicts at every kill point', async () => {
+    const inProcess = await verdicts(service('http-unkeyed'));
+    expect(inProcess).toMatchObject({ brokenPromises: ['done-twice'] });
+    expect(await verdicts(service('http-unkeyed', '--tier', 'process'))).toEqual(inProcess);
+  }, 600_000);
+
   // On killpoint's own thread (a DBOS life in process), the OpenAI client made as the module loads holds the intercepted fetch.
   fullSuiteTest('the DBOS workflow on the OpenAI SDK, streamed: in process and as processes, the same verdicts at every kill point', async () => {
     const inProcess = await verdicts(workflow());

@@ -86,12 +86,3 @@ function listOf(value: string | readonly string[] | undefined, option: string): 
 function inputDigest(input: unknown): string {
   return createHash('sha256').update(canonicalJson(input ?? null)).digest('hex').slice(0, 16);
 }
-
-/**
- * Where a module's lives run: as asked, but a process each when its traffic is played (the
- * interception holds a life's whole thread, and an abandoned life's requests would reach the next
- * life's on a shared one).
- */
-export function livesWithTraffic<Tier extends 'in-process' | 'process'>(traffic: ModuleTraffic | undefined, asked: Tier): Tier | 'process' {
-  return traffic === undefined ? asked : 'process';
-}

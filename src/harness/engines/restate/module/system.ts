@@ -22,7 +22,8 @@ import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-err
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
 import { userModuleTarget } from '../../../user-module/target.js';
-import { livesWithTraffic } from '../../../user-module/traffic-target.js';
+import { lifeWithTraffic } from '../../../user-module/traffic-life.js';
+import { withSeededRandomness } from '../../../user-module/seeded-randomness.js';
 import type { UserModuleOptions } from '../../../engine.js';
 import { AWAKEABLE_WAITING, INVOCATION_DONE, PROMISE_WAITING, RUN_RETURN, RUN_START } from '../event-kinds.js';
 import { RESTATE_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
@@ -80,14 +81,20 @@ let endpointModule: Promise<typeof import('../in-process-life.js')> | null = nul
 /** One life in killpoint's own process: the service on an endpoint held by the life's fence, in a private copy of the state folder. */
 async function lifeInProcess(runFile: RestateModuleRunFile, request: TierLifeRequest, what: string): Promise<TierLife> {
   const { serveThrough } = await (endpointModule ??= import('../in-process-life.js'));
-  const { life, loaded } = await moduleLifeHere<ModuleLife, BundledModule>({ module: runFile.module, childMain: LIFE_MODULE, packages: {}, external: EXTERNAL }, () => import('./life.js'));
+  const { life, loaded } = await moduleLifeHere<ModuleLife, BundledModule>({ module: runFile.module, childMain: LIFE_MODULE, packages: {}, external: EXTERNAL, traffic: runFile.traffic !== undefined }, () => import('./life.js'));
   return runModuleLifeInProcess({
     engine: 'Restate',
     what,
     request,
     timeoutMs: lifeTimeoutFrom(RESTATE_LIFE_TIMEOUT_VARIABLE, request),
+    // The endpoint is served in the life's async context, so the handler the server calls runs in it:
+    // its randomness seeded and its traffic played as the life's (the ingress and admin API pass through).
     run: ({ emit, onPick }, fence, workDir) =>
-      life.runRestateModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, lifeIndex: request.lifeIndex, picks: [...request.picks], emit, onPick, serve: serveThrough(fence) }),
+      withSeededRandomness(request.lifeIndex, () =>
+        lifeWithTraffic(runFile.traffic, { stateDir: workDir, emit, passThrough: [runFile.ingressUrl, runFile.adminUrl] }, () =>
+          life.runRestateModuleLife({ spec: runFile, ...(loaded === undefined ? {} : { loaded }), stateDir: workDir, lifeIndex: request.lifeIndex, picks: [...request.picks], emit, onPick, serve: serveThrough(fence) }),
+        ),
+      ),
   });
 }
 
@@ -110,7 +117,7 @@ function moduleTier(spec: RestateModuleSpec, server: () => Promise<RestateServer
 }
 
 export function restateModuleSystem(spec: RestateModuleSpec, asked: RestateLivesIn = DEFAULT_RESTATE_TIER): SystemUnderTest {
-  const livesIn: RestateLivesIn = livesWithTraffic(spec.traffic, asked);
+  const livesIn: RestateLivesIn = asked;
   return moduleSystem({
     engine: 'restate',
     option: '--restate',
@@ -119,7 +126,7 @@ export function restateModuleSystem(spec: RestateModuleSpec, asked: RestateLives
       ...(spec.serviceExport === DEFAULT_SERVICE_EXPORT ? [] : [['--service-export', spec.serviceExport] as const]),
       ...(spec.effectsExport === DEFAULT_RESTATE_EFFECTS_EXPORT ? [] : [['--effects-export', spec.effectsExport] as const]),
       ...(spec.handler === undefined ? [] : [['--handler', spec.handler] as const]),
-      ...(livesIn === DEFAULT_RESTATE_TIER || spec.traffic !== undefined ? [] : [['--tier', livesIn] as const]),
+      ...(livesIn === DEFAULT_RESTATE_TIER ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the service',
     tier: livesIn,
