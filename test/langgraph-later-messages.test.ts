@@ -4,7 +4,8 @@
 // (message[#1]) leaves a recovery that hands it again, once. Each mistake is bad input: exit 2, one
 // line. The refund desk of test/fixtures/langgraph-modules/later-message.ts: the person declines
 // L1, a later message asks for L2, which is approved, and a last message thanks; run through the
-// command line's main. Its exploration of every kill point, keyed and unkeyed, with the full suite.
+// command line's main. With the full suite: its exploration of every kill point, keyed and unkeyed,
+// and message[#1] with the life a process killed with SIGKILL.
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { langGraphKillPoints } from '../src/harness/api/check-module.js';
@@ -64,6 +65,14 @@ describe('the run taking a later message', () => {
     expect(out).toContain('what differs from the baseline:\n    nothing');
     expect(r.status).toBe(0);
   }, 120_000);
+
+  fullSuiteTest('the same at message[#1] with the life a process killed with SIGKILL', async () => {
+    const r = await check('--resume', TURNS, '--tier', 'process', '--schedule', 'message[#1]');
+    const out = r.out.join('\n');
+    expect(out).toMatch(/message #1: later user message delivered {3}<-- KILL\n\s+life 2 \(recovery 1\): \d+ events, ran to its end\n\s+0\s+message #1: later user message delivered/);
+    expect(out).toContain('what differs from the baseline:\n    nothing');
+    expect(r.status).toBe(0);
+  }, 300_000);
 
   fullSuiteTest('keyed, every kill point: exit 0', async () => {
     const r = await check('--resume', TURNS);
