@@ -16,6 +16,10 @@ describe('conversationProblem', () => {
     expect(conversationProblem([user, ask('a', 'b'), answer('b'), answer('a'), final])).toBeNull();
   });
 
+  it('accepts the customer writing again after a final answer (a later message)', () => {
+    expect(conversationProblem([user, final, user, ask('a'), answer('a'), final])).toBeNull();
+  });
+
   it.each<[string, Conversation, RegExp]>([
     ['a call with no result before the next reply', [user, ask('a', 'b'), answer('a'), final], /tool call b has no result before message 3/],
     ['a call with no result at the end', [user, ask('a')], /tool call a has no result before message 2/],
@@ -23,6 +27,8 @@ describe('conversationProblem', () => {
     ['a result nobody asked for', [user, ask('a'), answer('z')], /did not ask for/],
     ['a result for an earlier reply', [user, ask('a'), answer('a'), ask('b'), answer('a')], /second result/],
     ['no customer message first', [ask('a'), answer('a')], /must start with the customer's message/],
+    ['the customer writing while a call is open', [user, ask('a'), user], /message 2: the customer writes first, or again after a final answer/],
+    ['the customer writing twice in a row', [user, final, user, user], /message 3: the customer writes first, or again after a final answer/],
   ])('rejects %s', (_what, conversation, problem) => {
     expect(conversationProblem(conversation)).toMatch(problem);
   });

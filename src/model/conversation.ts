@@ -23,7 +23,8 @@ export function isFinalAnswer(message: Message | undefined): message is Assistan
 /**
  * Returns why a model API would reject this conversation, or null when it is valid: it starts
  * with the customer's message, and every tool call has exactly one result, given before the next
- * assistant message; every result answers a call of the assistant message before it.
+ * assistant message; every result answers a call of the assistant message before it. The customer
+ * writes again only after a final answer (a chat's later message).
  */
 export function conversationProblem(conversation: Conversation): string | null {
   const check = new ConversationCheck();
@@ -41,11 +42,15 @@ export class ConversationCheck {
   private readonly answered = new Set<string>();
   private found: string | null = null;
   private length = 0;
+  /** The message read last was the assistant's final answer: the customer may write again. */
+  private answeredLast = false;
 
   /** Reads the next message. */
   add(m: Message): void {
     const i = this.length++;
     if (this.found !== null) return;
+    const afterAnswer = this.answeredLast;
+    this.answeredLast = m.role === 'assistant' && m.toolCalls.length === 0;
     if (i === 0 && m.role !== 'user') {
       this.found = 'message 0: the conversation must start with the customer\'s message';
     } else if (m.role === 'assistant') {
@@ -64,8 +69,8 @@ export class ConversationCheck {
         this.open.delete(m.toolCallId);
         this.answered.add(m.toolCallId);
       }
-    } else if (i !== 0) {
-      this.found = `message ${i}: only the first message is the customer's in a support task`;
+    } else if (i !== 0 && !afterAnswer) {
+      this.found = `message ${i}: the customer writes first, or again after a final answer`;
     }
   }
 

@@ -20,6 +20,17 @@
 // second delivery did (the event `redeliver`). Without --redeliver the record holds no more than
 // the turns handed.
 //
+// A later user message, `{ "message": TEXT }` (that one key, a string), is a turn of the run once it
+// ended (a person writes again in a chat whose answer came): the engine hands it to the run as a new
+// input on the same thread (LangGraph alone, module/waits.ts), and the run goes on across its waits
+// to its end again. It is recorded before it is handed, with the thread's mark then (the engine's
+// name for the thread's last save: LangGraph's checkpoint id). A recovery that finds the run ended
+// and the record's last turn a message whose mark is still the thread's was killed before the thread
+// recorded it (LangGraph saves the input as a checkpoint before it runs a step, so any record of it
+// moves the mark): it is handed that message again. A mark that moved means the thread took it. An
+// interrupt's answer of that very shape is given as `{ "to": PLACE, "value": { "message": TEXT } }`.
+// --redeliver delivers answers again, never a message.
+//
 // Bad input (the first life: it is the run never killed, up to its kill point): a wait with no
 // value left, named by what it asks; a value for another place than the wait it falls to; values
 // left once the run ended. In a recovery each is what the kill made of the run, left to the verdict.
@@ -42,6 +53,14 @@ interface Handed {
   acknowledged?: true;
   /** --redeliver: this turn was delivered again to a recovery (once). */
   redelivered?: true;
+  /** A later user message: the thread's mark (its last save) when it was handed, moved once the thread recorded it. */
+  mark?: string;
+}
+
+/** A later user message handed to a run that ended: its name (`#1`, the first message) and its text. */
+export interface LaterMessage {
+  name: string;
+  text: string;
 }
 
 /** A turn delivered again (--redeliver): its wait's name, its value and the value's place in the list. */
@@ -88,6 +107,7 @@ export class Turns {
     const name = this.nameOf(id, place);
     if (this.handed.length >= values.length) this.fail(this.noValueLeft(name, asks));
     const entry = values[this.handed.length];
+    if (messageOf(entry) !== undefined) this.fail(`--resume ${this.given!.arg}: value ${this.handed.length + 1} is a later message, but the run waits at ${name}, for ${describeAsk(asks)} (a message is handed once the run ended; an answer of that shape is given as {"to": PLACE, "value": V})`);
     const to = targetOf(entry);
     if (to !== undefined && to !== place) this.fail(`--resume ${this.given!.arg}: value ${this.handed.length + 1} is for ${JSON.stringify(to)}, but the run's wait ${this.handed.length + 1} is at ${JSON.stringify(place)} (${name}, for ${describeAsk(asks)})`);
     this.handed.push({ id, name });
@@ -109,7 +129,7 @@ export class Turns {
    */
   takeRedelivery(): Redelivery | undefined {
     const last = this.handed.at(-1);
-    if (this.given?.redeliver !== true || this.firstLife || last === undefined || last.acknowledged === true || last.redelivered === true) return undefined;
+    if (this.given?.redeliver !== true || this.firstLife || last === undefined || last.acknowledged === true || last.redelivered === true || last.mark !== undefined) return undefined;
     last.redelivered = true;
     this.save();
     const from = last.from ?? this.handed.length - 1;
@@ -122,6 +142,25 @@ export class Turns {
     this.handed.push({ id, name, from: turn.from, redelivered: true });
     this.save();
     return name;
+  }
+
+  /**
+   * The run ended, its thread's mark `mark`: the later message it takes now, or undefined (the run is
+   * over). A message handed that the thread never recorded (its mark unchanged) is handed again;
+   * else the next entry, when it is a message, recorded before it is handed. `takesMessages`: the
+   * run's state has a messages list (a message for one without is bad input).
+   */
+  laterMessage(mark: string, takesMessages: boolean): LaterMessage | undefined {
+    const values = this.given?.values ?? [];
+    const last = this.handed.at(-1);
+    if (last?.mark === mark) return { name: last.name, text: messageOf(values[this.handed.length - 1])! };
+    const text = messageOf(values[this.handed.length]);
+    if (text === undefined) return undefined;
+    if (!takesMessages) this.fail(`--resume ${this.given!.arg}: value ${this.handed.length + 1} is a later message, but the run's state has no messages list to append it to (a later message is for a chat graph, whose state takes messages)`);
+    const name = `#${this.handed.filter((h) => h.mark !== undefined).length + 1}`;
+    this.handed.push({ id: `message${name}`, name, mark });
+    this.save();
+    return { name, text };
   }
 
   private save(): void {
@@ -138,7 +177,8 @@ export class Turns {
     if (left <= 0) return;
     const places = values.slice(this.handed.length).map(targetOf).filter((to) => to !== undefined);
     const forPlaces = places.length === 0 ? '' : `; left for ${places.map((to) => JSON.stringify(to)).join(', ')}, never waited on`;
-    this.fail(`--resume ${this.given!.arg}: ${left} value${left === 1 ? '' : 's'} left when the run ended (it waited ${this.handed.length} time${this.handed.length === 1 ? '' : 's'}, ${values.length} value${values.length === 1 ? '' : 's'} given${forPlaces})`);
+    const waited = this.handed.filter((h) => h.mark === undefined).length;
+    this.fail(`--resume ${this.given!.arg}: ${left} value${left === 1 ? '' : 's'} left when the run ended (it waited ${waited} time${waited === 1 ? '' : 's'}, ${values.length} value${values.length === 1 ? '' : 's'} given${forPlaces})`);
   }
 
   private noValueLeft(name: string, asks: unknown): string {
@@ -160,6 +200,14 @@ export function targetOf(entry: unknown): string | undefined {
   if (keys.length !== 2 || !keys.includes('to') || !keys.includes('value')) return undefined;
   const to = (entry as { to: unknown }).to;
   return typeof to === 'string' ? to : undefined;
+}
+
+/** The text of a later user message (`{ "message": TEXT }`, that one field, a string), or undefined. */
+export function messageOf(entry: unknown): string | undefined {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return undefined;
+  const keys = Object.keys(entry);
+  const text = (entry as { message?: unknown }).message;
+  return keys.length === 1 && typeof text === 'string' ? text : undefined;
 }
 
 function valueOf(entry: unknown): unknown {

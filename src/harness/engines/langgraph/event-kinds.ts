@@ -50,8 +50,18 @@ export const INTERRUPT_RECORDED = {
   subject: (e) => e.wait ?? '',
 } as const satisfies EngineEventKind;
 
+/** A later user message of --resume was handed to the thread whose run had ended (module/waits.ts), before LangGraph records it. */
+export const LATER_MESSAGE = {
+  kind: 'message',
+  meaning: 'a later user message of --resume was handed to the thread whose run had ended, not yet recorded by it',
+  group: 'save',
+  glyph: 'U',
+  label: (e) => `message ${e.wait}: later user message delivered`,
+  subject: (e) => e.wait ?? '',
+} as const satisfies EngineEventKind;
+
 /** Every kind LangGraph adds to the scenario's (a turn handed to a wait, or handed again, is a shared kind: check/event-kinds.ts). */
-export const LANGGRAPH_EVENT_KINDS: readonly EngineEventKind[] = [CHECKPOINT_SAVED, WRITES_SAVED, NODE_START, NODE_END, INTERRUPT_RECORDED, RESUME_ACCEPTED, TURN_REDELIVERED, REDELIVERY_SEEN];
+export const LANGGRAPH_EVENT_KINDS: readonly EngineEventKind[] = [CHECKPOINT_SAVED, WRITES_SAVED, NODE_START, NODE_END, INTERRUPT_RECORDED, LATER_MESSAGE, RESUME_ACCEPTED, TURN_REDELIVERED, REDELIVERY_SEEN];
 
 // Known as soon as this file loads: the code that emits these kinds imports it.
 registerEventKinds(LANGGRAPH_EVENT_KINDS, 'langgraph');

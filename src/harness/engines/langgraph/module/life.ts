@@ -86,7 +86,7 @@ export async function runModuleLife(inputs: ModuleLifeInputs): Promise<Conversat
     const command = await commandOf(inputs.loaded, spec.module);
     const effectsDone = async () => effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport).length;
     const run = { graph, config: { ...thread, callbacks: [observer], recursionLimit: 200 }, thread, turns, emit, effectsDone, command, answersTaken: () => saver.answersTaken };
-    // An ended run goes on no further, unless a turn is delivered to it again (--redeliver).
+    // An ended run goes on no further, unless a turn is delivered to it again (--redeliver) or a later message comes.
     await runAcrossWaits(run, status === 'new' ? spec.input : null, status);
     turns.mustAllBeHanded();
   } catch (error) {

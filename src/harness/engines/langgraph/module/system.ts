@@ -71,7 +71,7 @@ async function moduleLifeThreads(spec: LangGraphModuleSpec): Promise<LifeThreads
 export const MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'shop-differs', 'different-answer', 'invalid-conversation'];
 
 /** The kinds of event a user's graph can be killed right after. */
-export const MODULE_KILL_POINTS = ['node-start', 'node-end', 'model-request', 'model-chunk', 'model-reply', 'tool-start', 'tool-result', 'checkpoint-saved', 'writes-saved', 'interrupt', 'resume', 'redeliver', ...TRAFFIC_KILL_POINTS] as const;
+export const MODULE_KILL_POINTS = ['node-start', 'node-end', 'model-request', 'model-chunk', 'model-reply', 'tool-start', 'tool-result', 'checkpoint-saved', 'writes-saved', 'interrupt', 'resume', 'message', 'redeliver', ...TRAFFIC_KILL_POINTS] as const;
 
 /** How a user names the graph's module, its input and its exports, as the command line does. */
 export interface LangGraphModuleOptions extends UserModuleOptions {

@@ -10,17 +10,24 @@
 // acknowledged (redeliver[ask#1]): to the wait it finds, or, waiting on none, as a Command, which
 // LangGraph hands to an interrupt() of the step it runs next (found by test: a later question is
 // answered without waiting) or drops; `redelivered[ask#1]` says which, once the run stops again.
+// A run that ended takes the next later user message (user-module/turns.ts), as a chat app sends
+// one: invoke({ messages: [{ role: 'user', content }] }) on the same thread, which appends it to the
+// state's messages; the run goes on across its waits to its end again. Its kill point:
+//   message[#1]        the message is handed over, before LangGraph records it (invoke not yet called)
+// The thread's mark is its last checkpoint's id: LangGraph saves the input as a checkpoint (source
+// "input") before it runs a step, so a recovery that finds the run ended and the mark unchanged
+// knows the message was never recorded, and is handed it again.
 
 import type { EmitEvent } from '../../../process/child-main.js';
 import type { Redelivery, Turns } from '../../../user-module/turns.js';
-import { INTERRUPT_RECORDED } from '../event-kinds.js';
+import { INTERRUPT_RECORDED, LATER_MESSAGE } from '../event-kinds.js';
 import { REDELIVERY_SEEN, RESUME_ACCEPTED, TURN_REDELIVERED } from '../../../check/event-kinds.js';
 import { sayHalting } from '../../../in-process/fence.js';
 
 /** The graph as the waits read it: its state's tasks carry the interrupts they wait on. */
 export interface WaitingGraph {
   invoke(input: unknown, config: Record<string, unknown>): Promise<unknown>;
-  getState(config: Record<string, unknown>): Promise<{ next?: string[]; tasks?: { name?: string; interrupts?: { id?: string; value?: unknown }[] }[] }>;
+  getState(config: Record<string, unknown>): Promise<{ values?: Record<string, unknown>; next?: string[]; config?: { configurable?: Record<string, unknown> }; tasks?: { name?: string; interrupts?: { id?: string; value?: unknown }[] }[] }>;
 }
 
 /** A wait the thread is stopped at: LangGraph's id of its interrupt, the node that asks, and what it asks. */
@@ -71,9 +78,9 @@ export type ThreadStatus = 'new' | 'waiting' | 'unfinished' | 'finished';
 /** Runs the thread to its end from `input` (null: go on from where it stands), handing each wait its turn. */
 export async function runAcrossWaits(run: AcrossWaits, input: unknown, status: ThreadStatus): Promise<void> {
   const again = await redeliverOnStart(run, input, status);
-  if (again === null && status === 'finished') return;
   let next = again?.next ?? input;
-  let waiting = again?.waiting ?? status === 'waiting';
+  // Stopped where it stands (at a wait, or ended): nothing to invoke before a turn or a message.
+  let waiting = again?.waiting ?? (status === 'waiting' || status === 'finished');
   let watched = again?.watched;
   for (let turn = 0; turn < 10_000; turn++) {
     if (!waiting) {
@@ -83,7 +90,13 @@ export async function runAcrossWaits(run: AcrossWaits, input: unknown, status: T
     if (watched !== undefined) await sayWhatItDid(run, watched);
     watched = undefined;
     const wait = await pendingWait(run.graph, run.thread);
-    if (wait === null) return;
+    if (wait === null) {
+      const message = await laterMessage(run);
+      if (message === null) return;
+      next = message;
+      waiting = false;
+      continue;
+    }
     if (!waiting) await say(run, { kind: INTERRUPT_RECORDED.kind, wait: run.turns.nameOf(wait.id, wait.node), effectsDone: await run.effectsDone() });
     const { name, value } = run.turns.turnFor(wait.id, wait.node, wait.asks);
     await say(run, { kind: RESUME_ACCEPTED.kind, wait: name });
@@ -91,6 +104,16 @@ export async function runAcrossWaits(run: AcrossWaits, input: unknown, status: T
     waiting = false;
   }
   throw new Error('the run waited 10000 times: killpoint stops it there');
+}
+
+/** The run ended: the input of the later user message it takes now (handed once the event is said), or null when it is over. */
+async function laterMessage(run: AcrossWaits): Promise<unknown> {
+  const state = await run.graph.getState(run.thread);
+  const mark = String(state.config?.configurable?.checkpoint_id ?? '');
+  const message = run.turns.laterMessage(mark, Array.isArray(state.values?.messages));
+  if (message === undefined) return null;
+  await say(run, { kind: LATER_MESSAGE.kind, wait: message.name });
+  return { messages: [{ role: 'user', content: message.text }] };
 }
 
 /** A turn delivered again to a run that waited at no wait: what it did is seen once the run stops again. */
