@@ -18,7 +18,8 @@
 // every example's whole suite.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -147,9 +148,11 @@ beforeAll(() => {
   cpSync(join(PROJECT_ROOT, 'node_modules', NATIVE_ADDON), addon);
 }, 240_000);
 
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+// The shared install is large (every example's engines, Vercel's workflow packages among them): on a
+// machine busy with other legs its removal took over a minute, so it gets its own limit, off the event loop.
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+}, 300_000);
 
 describe('the packed tarball', () => {
   test('holds the compiled entry points with their types, the command and the bundled scenarios, and no TypeScript sources', () => {
