@@ -36,6 +36,7 @@ import { explore } from '../src/harness/search/explore.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario, lanternScenarios } from '../src/model/load.js';
 import seedrandom from 'seedrandom';
+import { seconds, target, timed } from './timing.js';
 
 const { values } = parseArgs({ options: { lives: { type: 'string' }, points: { type: 'string' }, 'dbos-lives': { type: 'string' }, 'no-vercel': { type: 'boolean' } } });
 const LIVES = Number(values.lives ?? 10_000);
@@ -45,14 +46,6 @@ const dana = lanternScenario('T01');
 const inProcess = langGraphSystem('react/sync')!;
 const processes = langGraphSystem('react/sync', { tier: 'process' })!;
 const NONE = { kills: [], interleaving: [] };
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const target = (ok: boolean, what: string) => `(target ${what}: ${ok ? 'met' : 'MISSED'})`;
-
-async function timed<T>(job: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const started = performance.now();
-  const value = await job();
-  return { ms: performance.now() - started, value };
-}
 
 // Warm both tiers first (the bundles built, LangChain loaded on each thread of lives, a kill and a
 // recovery run there once): a sweep pays that once, and a process pays it in every life.

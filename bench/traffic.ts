@@ -26,6 +26,7 @@ import { explore } from '../src/harness/search/explore.js';
 import { runSchedule } from '../src/harness/session.js';
 import { startLifeTraffic, type LifeTraffic } from '../src/harness/traffic/life-traffic.js';
 import type { CassetteEntry } from '../src/harness/traffic/cassette-file.js';
+import { seconds, target, timed } from './timing.js';
 
 const { values } = parseArgs({ options: { requests: { type: 'string' }, lives: { type: 'string' } } });
 const REQUESTS = Number(values.requests ?? 500);
@@ -34,14 +35,8 @@ const EXAMPLE = 'examples/support-agent-http';
 const NONE = { kills: [], interleaving: [] };
 const concurrency = Math.min(2, availableParallelism());
 const dir = mkdtempSync(join(tmpdir(), 'killpoint-bench-traffic-'));
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const target = (ok: boolean, what: string) => `(target ${what}: ${ok ? 'met' : 'MISSED'})`;
-
-async function timed<T>(job: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const started = performance.now();
-  const value = await job();
-  return { ms: performance.now() - started, value };
-}
+/** Each life's ledger a file of its own. */
+let ledgers = 0;
 
 /** `count` reads of the order, one after the other, each body read to its end. */
 async function reads(url: string, count: number): Promise<void> {
@@ -54,7 +49,7 @@ async function reads(url: string, count: number): Promise<void> {
 
 /** One life's traffic over `run`: recorded against the stand-ins, or replayed from `cassette`. */
 async function inLife<T>(cassette: CassetteEntry[] | null, run: () => Promise<T>): Promise<{ value: T; traffic: LifeTraffic }> {
-  const traffic = startLifeTraffic({ mode: cassette === null ? 'record' : 'replay', ...(cassette === null ? {} : { cassette }), ledgerFile: join(dir, `ledger-${Math.random()}.json`), emit: () => undefined });
+  const traffic = startLifeTraffic({ mode: cassette === null ? 'record' : 'replay', ...(cassette === null ? {} : { cassette }), ledgerFile: join(dir, `ledger-${ledgers++}.json`), emit: () => undefined });
   try {
     const value = await traffic.within(run);
     if (traffic.diverged() !== null) throw new Error(`the replay diverged: ${traffic.diverged()}`);

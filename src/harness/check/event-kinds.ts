@@ -73,6 +73,23 @@ export const STEP_RECORDED = {
   subject: (e) => (e.callId === undefined ? `step ${e.step}` : e.callId),
 } as const satisfies EngineEventKind;
 
+/**
+ * The kind of an engine's moment at which its run waits for the outside world, the wait durably
+ * recorded (waitRole 'recorded'), named in reports as `<kind> ask#1: <waits>` and in kill points by
+ * the wait (`interrupt[ask#1]`). Each engine that takes --resume declares one or two of these.
+ */
+export function waitRecordedKind<Kind extends string>(kind: Kind, meaning: string, waits = 'the run waits', glyph = '?') {
+  return {
+    kind,
+    meaning,
+    group: 'save',
+    glyph,
+    waitRole: 'recorded',
+    label: (e: RunEvent) => `${kind} ${e.wait}: ${waits}`,
+    subject: (e: RunEvent) => e.wait ?? '',
+  } as const satisfies EngineEventKind;
+}
+
 /** A turn of the outside world (--resume: a person's answer) was accepted by a waiting run, not yet recorded by it. */
 export const RESUME_ACCEPTED = {
   kind: 'resume',

@@ -3,7 +3,7 @@
 // DBOS.recv (a turn handed to one is the shared RESUME_ACCEPTED). Its step records are the shared STEP_RECORDED (src/harness/check/event-kinds.ts),
 // the same moment as the scripted workflow strategy's (differential.ts).
 
-import { registerEventKinds, RESUME_ACCEPTED, type EngineEventKind } from '../../check/event-kinds.js';
+import { registerEventKinds, RESUME_ACCEPTED, waitRecordedKind, type EngineEventKind } from '../../check/event-kinds.js';
 
 export const WORKFLOW_STARTED = {
   kind: 'workflow-started',
@@ -41,15 +41,7 @@ export const STEP_RETURN = {
  * returns: what is durable is the workflow, pending, with every step before it recorded, so a
  * recovery runs up to the same recv and waits there again.
  */
-export const RECV_WAITING = {
-  kind: 'recv',
-  meaning: 'the workflow waits in DBOS.recv for a message on its topic (every step before it recorded)',
-  group: 'save',
-  glyph: '?',
-  waitRole: 'recorded',
-  label: (e) => `recv ${e.wait}: the workflow waits`,
-  subject: (e) => e.wait ?? '',
-} as const satisfies EngineEventKind;
+export const RECV_WAITING = waitRecordedKind('recv', 'the workflow waits in DBOS.recv for a message on its topic (every step before it recorded)', 'the workflow waits');
 
 /** The kinds only DBOS has; with STEP_RECORDED and RESUME_ACCEPTED (shared), every kind it adds to the scenario's. */
 export const DBOS_EVENT_KINDS: readonly EngineEventKind[] = [WORKFLOW_STARTED, WORKFLOW_RECORDED, STEP_START, STEP_RETURN, RECV_WAITING];

@@ -2,7 +2,7 @@
 // emitted once the row is committed (evented-saver.ts), and a user's graph's nodes beginning and
 // returning (module/observer.ts).
 
-import { REDELIVERY_SEEN, registerEventKinds, RESUME_ACCEPTED, TURN_REDELIVERED, type EngineEventKind } from '../../check/event-kinds.js';
+import { REDELIVERY_SEEN, registerEventKinds, RESUME_ACCEPTED, TURN_REDELIVERED, waitRecordedKind, type EngineEventKind } from '../../check/event-kinds.js';
 
 export const CHECKPOINT_SAVED = {
   kind: 'checkpoint-saved',
@@ -40,15 +40,7 @@ export const NODE_END = {
 } as const satisfies EngineEventKind;
 
 /** A user's graph stopped at interrupt(): the wait is durably recorded (invoke returned with it), named by its node and which time there. */
-export const INTERRUPT_RECORDED = {
-  kind: 'interrupt',
-  meaning: 'the graph stopped at interrupt() and its wait is saved (invoke returned with it)',
-  group: 'save',
-  glyph: '?',
-  waitRole: 'recorded',
-  label: (e) => `interrupt ${e.wait}: the run waits`,
-  subject: (e) => e.wait ?? '',
-} as const satisfies EngineEventKind;
+export const INTERRUPT_RECORDED = waitRecordedKind('interrupt', 'the graph stopped at interrupt() and its wait is saved (invoke returned with it)');
 
 /** A later user message of --resume was handed to the thread whose run had ended (module/waits.ts), before LangGraph records it. */
 export const LATER_MESSAGE = {

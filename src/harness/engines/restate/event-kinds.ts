@@ -4,7 +4,7 @@
 // has stored its result) is the shared STEP_RECORDED (src/harness/check/event-kinds.ts), the same
 // moment as the scripted workflow strategy's step record (differential.ts).
 
-import { registerEventKinds, RESUME_ACCEPTED, type EngineEventKind } from '../../check/event-kinds.js';
+import { registerEventKinds, RESUME_ACCEPTED, waitRecordedKind, type EngineEventKind } from '../../check/event-kinds.js';
 
 /** How a step is named in a label: the bundled agent's tool call, or a user's step name. */
 const stepOf = (e: { callId?: string; stepName?: string }): string => (e.callId !== undefined ? ` (${e.callId})` : e.stepName !== undefined && e.stepName !== '' ? ` (${e.stepName})` : '');
@@ -41,30 +41,14 @@ export const INVOCATION_DONE = {
  * the awakeable's number in it, the same in every attempt, and the steps before it are journaled
  * (each ctx.run the handler awaited was acknowledged), so a recovery comes back to the same wait.
  */
-export const AWAKEABLE_WAITING = {
-  kind: 'awakeable',
-  meaning: 'the handler awaits an awakeable: the run waits for a resolve from outside',
-  group: 'save',
-  glyph: '?',
-  waitRole: 'recorded',
-  label: (e) => `awakeable ${e.wait}: the run waits`,
-  subject: (e) => e.wait ?? '',
-} as const satisfies EngineEventKind;
+export const AWAKEABLE_WAITING = waitRecordedKind('awakeable', 'the handler awaits an awakeable: the run waits for a resolve from outside');
 
 /**
  * A user's workflow's run awaits a durable promise (`ctx.promise(name)`), named by the promise and
  * which time there (`approval#1`). Its get is a journal entry; a recovery replays the run to the same
  * get, and a value a shared handler gave the promise before is the workflow's.
  */
-export const PROMISE_WAITING = {
-  kind: 'promise',
-  meaning: "the workflow's run awaits a durable promise: the run waits for a shared handler to resolve it",
-  group: 'save',
-  glyph: '?',
-  waitRole: 'recorded',
-  label: (e) => `promise ${e.wait}: the run waits`,
-  subject: (e) => e.wait ?? '',
-} as const satisfies EngineEventKind;
+export const PROMISE_WAITING = waitRecordedKind('promise', "the workflow's run awaits a durable promise: the run waits for a shared handler to resolve it");
 
 /** The kinds only Restate has; with STEP_RECORDED and RESUME_ACCEPTED (shared), every kind it adds to the scenario's. */
 export const RESTATE_EVENT_KINDS: readonly EngineEventKind[] = [RUN_START, RUN_RETURN, INVOCATION_DONE, AWAKEABLE_WAITING, PROMISE_WAITING, RESUME_ACCEPTED];

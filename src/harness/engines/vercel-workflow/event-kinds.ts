@@ -5,7 +5,7 @@
 // workflow strategy's (differential.ts). Steps are named by their number in the run (the order the
 // workflow created them, the same in every run), a step's record by its tool call where it has one.
 
-import { registerEventKinds, type EngineEventKind } from '../../check/event-kinds.js';
+import { registerEventKinds, waitRecordedKind, type EngineEventKind } from '../../check/event-kinds.js';
 
 /** The run's first event: it exists, nothing of it has run; a life that finds it resumes it instead of starting another. */
 export const RUN_CREATED = {
@@ -59,15 +59,7 @@ export const RUN_COMPLETED = {
  * hook_created and nothing of the run is in flight, so the run stays suspended until a payload
  * comes. Named by the wait (the hook's token and which payload of it: `refund-approval:O-7#1`).
  */
-export const HOOK_WAITING = {
-  kind: 'hook',
-  meaning: 'the workflow waits on a hook: the world wrote its hook_created and the run is suspended until a payload comes',
-  group: 'save',
-  glyph: 'H',
-  waitRole: 'recorded',
-  label: (e) => `hook ${e.wait}: the run waits`,
-  subject: (e) => e.wait ?? '',
-} as const satisfies EngineEventKind;
+export const HOOK_WAITING = waitRecordedKind('hook', 'the workflow waits on a hook: the world wrote its hook_created and the run is suspended until a payload comes', 'the run waits', 'H');
 
 /** resumeHook wrote the turn's payload (hook_received); the workflow has not been invoked with it yet. */
 export const HOOK_RECEIVED = {

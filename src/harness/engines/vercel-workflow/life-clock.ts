@@ -45,9 +45,12 @@ export function latestEventTime(worldDir: string): number {
 /** Installs the clock as this thread's Date, starting no earlier than `notBeforeMs`. */
 export function installLifeClock(notBeforeMs: number): LifeClock {
   const RealDate = globalThis.Date;
+  // real clock: the SDK and the local world time their own work (a lease, a step's duration) and
+  // need a clock that runs; what they write of it is left out of every digest (world-digest.ts), and
+  // where a sleep wakes among the run's events is decided by the queue (queue-delays.ts), not by it.
   // A millisecond past what was recorded, so that a new event sorts after the last one.
   let offsetMs = Math.max(0, notBeforeMs + 1 - RealDate.now());
-  const now = (): number => RealDate.now() + offsetMs;
+  const now = (): number => RealDate.now() + offsetMs; // real clock: as above
   const LifeDate = new Proxy(RealDate, {
     construct: (target, args, newTarget) => Reflect.construct(target, args.length === 0 ? [now()] : args, newTarget),
     // Date() called without new is the time as a string.
@@ -58,7 +61,7 @@ export function installLifeClock(notBeforeMs: number): LifeClock {
   return {
     now,
     advanceTo: (ms) => {
-      offsetMs = Math.max(offsetMs, ms - RealDate.now());
+      offsetMs = Math.max(offsetMs, ms - RealDate.now()); // real clock: the offset is kept against it (above)
     },
     restore: () => {
       if (globalThis.Date === LifeDate) globalThis.Date = RealDate;
