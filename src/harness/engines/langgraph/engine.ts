@@ -22,7 +22,7 @@ import { CHECK_NAMES, type CheckName } from '../../check/checks.js';
 import { SCENARIO_EVENT_KINDS } from '../../check/events.js';
 import type { Engine, SystemUnderTest } from '../../engine.js';
 import { LANGGRAPH_EVENT_KINDS } from './event-kinds.js';
-import { allLangGraphConfigs, langGraphConfigNamed, langGraphSystemName, type LangGraphConfig } from './config.js';
+import { allLangGraphConfigs, APPROVAL_SHAPE, langGraphConfigNamed, langGraphSystemName, type LangGraphConfig } from './config.js';
 import { processSystem, systemsByTier } from '../../process/process-system.js';
 import { DEFAULT_LANGGRAPH_TIER, langGraphTier, type LangGraphLivesIn } from './run.js';
 import { langGraphModuleSystemNamed } from './module/system.js';
@@ -36,8 +36,14 @@ function promises(c: LangGraphConfig): readonly CheckName[] {
 /** The kinds of event a life can be killed right after: the scenario's, and the checkpointer's saves. */
 const KILL_POINTS = [...SCENARIO_EVENT_KINDS, ...LANGGRAPH_EVENT_KINDS.map((k) => k.kind)];
 
+const SHAPE_SUMMARIES: Record<LangGraphConfig['shape'], string> = {
+  toolnode: 'StateGraph + ToolNode',
+  react: 'createReactAgent v2',
+  approval: "createReactAgent v2's graph with a person approving each refund (interrupt() before it; every refund approved)",
+};
+
 function summaryOf(c: LangGraphConfig): string {
-  return `LangGraph.js ${c.shape === 'toolnode' ? 'StateGraph + ToolNode' : 'createReactAgent v2'}, durability "${c.durability}"${c.keys ? ', keys thread id + tool call id' : ''}${c.resume === 'next-only' ? ' (BROKEN: a recovery that reads an empty next as finished)' : ''}`;
+  return `LangGraph.js ${SHAPE_SUMMARIES[c.shape]}, durability "${c.durability}"${c.keys ? ', keys thread id + tool call id' : ''}${c.resume === 'next-only' ? ' (BROKEN: a recovery that reads an empty next as finished)' : ''}`;
 }
 
 
@@ -56,7 +62,8 @@ export const langGraphEngine: Engine = {
   name: 'langgraph',
   summary: 'LangGraph.js agents on the SQLite checkpointer, each life run in process and cut off from its stores at the kill (--tier process: a process killed with SIGKILL)',
   systemNames: allLangGraphConfigs().map(langGraphSystemName),
-  defaultSystems: allLangGraphConfigs().filter((c) => c.resume === 'pending-writes').map(langGraphSystemName),
+  // The approval shape is asked for by name: it is react/sync with a person in the loop.
+  defaultSystems: allLangGraphConfigs().filter((c) => c.resume === 'pending-writes' && c.shape !== APPROVAL_SHAPE).map(langGraphSystemName),
   system: langGraphSystem,
   tiers: [DEFAULT_LANGGRAPH_TIER, 'process'],
   eventKinds: LANGGRAPH_EVENT_KINDS,

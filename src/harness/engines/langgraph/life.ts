@@ -13,7 +13,8 @@ import { Shop } from '../../../model/shop.js';
 import { FileOutbox } from '../../../model/file-stores.js';
 import { ScriptedChatModel } from './chat-model.js';
 import { assertCheckpointDatabase } from './checkpoint-file.js';
-import type { LangGraphConfig } from './config.js';
+import { APPROVAL_SHAPE, type LangGraphConfig } from './config.js';
+import { runApprovalThread } from './approval-run.js';
 import { toConversation } from './convert.js';
 import { EventedSqliteSaver } from './evented-saver.js';
 import { Gate } from './gate.js';
@@ -55,9 +56,15 @@ export async function runLangGraphLife(inputs: LangGraphLifeInputs): Promise<Con
   const graph = buildGraph(config.shape, model, tools, saver);
 
   const runConfig = { configurable: { thread_id: threadId }, durability: config.durability, recursionLimit: 200 };
-  const status = await threadStatus(graph, saver, threadId, config.resume);
-  if (status === 'new') await graph.invoke({ messages: [new HumanMessage(scenario.customerMessage)] }, runConfig);
-  else if (status === 'unfinished') await graph.invoke(null, runConfig);
+  const input = { messages: [new HumanMessage(scenario.customerMessage)] };
+  if (config.shape === APPROVAL_SHAPE) {
+    if (!(saver instanceof EventedSqliteSaver)) throw new Error('the approval shape waits for a person: it needs the SQLite checkpointer');
+    await runApprovalThread({ graph, saver, threadId, input, runConfig, stateDir, emit, effectsDone: () => shop.writeLog().length });
+  } else {
+    const status = await threadStatus(graph, saver, threadId, config.resume);
+    if (status === 'new') await graph.invoke(input, runConfig);
+    else if (status === 'unfinished') await graph.invoke(null, runConfig);
+  }
 
   // The answer goes out once, after the graph has finished: a kill between the graph's last save
   // and the delivery leaves a finished thread whose answer the next life delivers.

@@ -29,6 +29,7 @@ import { lifeJobOf, type BrokenLife } from '../../in-process/life-job.js';
 import { langGraphInProcessLife, type LangGraphLifeJob } from './in-process-job.js';
 import { SystemInputError } from '../../engine.js';
 import { serializeScenario } from '../../../model/scenario-json.js';
+import { TURNS_FILE } from '../../user-module/turns.js';
 import { LANGGRAPH_BUNDLED_NEEDS, type LangGraphConfig } from './config.js';
 import { EXIT_BAD_INPUT, LG_ENV, LANGGRAPH_LIFE_TIMEOUT_VARIABLE, LANGGRAPH_STATE_FILES, type LangGraphFaults, type LangGraphRunSpec } from './run-spec.js';
 
@@ -151,6 +152,8 @@ export function langGraphTier(config: LangGraphConfig, systemName: string, fault
       { name: LANGGRAPH_STATE_FILES.shop, kind: 'sqlite' },
       { name: LANGGRAPH_STATE_FILES.checkpoints, kind: 'sqlite' },
       { name: LANGGRAPH_STATE_FILES.outbox, kind: 'bytes' },
+      // The approval shape's record of the turns handed to its waits (the outside world's): absent for the others.
+      { name: TURNS_FILE, kind: 'bytes' },
     ],
     canonical: renameUuidsAndTimes,
     needs: LANGGRAPH_BUNDLED_NEEDS,
