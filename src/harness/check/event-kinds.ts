@@ -45,7 +45,8 @@ export interface EngineEventKind {
 
 // Kinds that more than one kind of agent emits, declared once here: a journal's two moments of a
 // save (the scripted runner's journal strategies, an agent written with killpoint/agent, the batch
-// refund seed system), a workflow's step record (the scripted workflow strategies, DBOS) and a
+// refund seed system), a workflow's step record (the scripted workflow strategies, DBOS), a run
+// stopped at a person's question (LangGraph, and the scripted model of its approval shape) and a
 // turn of the outside world handed to a run that waits for it (every engine that takes --resume).
 
 /** The journal's new text was written, not yet renamed over the journal. */
@@ -89,6 +90,13 @@ export function waitRecordedKind<Kind extends string>(kind: Kind, meaning: strin
     subject: (e: RunEvent) => e.wait ?? '',
   } as const satisfies EngineEventKind;
 }
+
+/**
+ * A run stopped to ask a person, its wait saved: a LangGraph graph at interrupt() (invoke returned
+ * with the wait), and the scripted runner's model of LangGraph's approval shape (its wait recorded
+ * before the refund it asks about), so that the two share the kill points `interrupt[approve#1]`.
+ */
+export const INTERRUPT_RECORDED = waitRecordedKind('interrupt', 'the graph stopped at interrupt() and its wait is saved (invoke returned with it)');
 
 /** A turn of the outside world (--resume: a person's answer) was accepted by a waiting run, not yet recorded by it. */
 export const RESUME_ACCEPTED = {
@@ -159,7 +167,7 @@ export function engineEventKinds(): EngineEventKind[] {
 }
 
 /** The shared kinds, known as soon as events are. */
-export const SHARED_EVENT_KINDS: readonly EngineEventKind[] = [JOURNAL_WRITE, JOURNAL_SAVE, STEP_RECORDED, RESUME_ACCEPTED, TURN_REDELIVERED, REDELIVERY_SEEN];
+export const SHARED_EVENT_KINDS: readonly EngineEventKind[] = [JOURNAL_WRITE, JOURNAL_SAVE, STEP_RECORDED, INTERRUPT_RECORDED, RESUME_ACCEPTED, TURN_REDELIVERED, REDELIVERY_SEEN];
 registerEventKinds(SHARED_EVENT_KINDS, 'shared kinds');
 
 /** A short label for reports: `refund call_refund: shop commit`. */

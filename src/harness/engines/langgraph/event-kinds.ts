@@ -2,7 +2,7 @@
 // emitted once the row is committed (evented-saver.ts), and a user's graph's nodes beginning and
 // returning (module/observer.ts).
 
-import { REDELIVERY_SEEN, registerEventKinds, RESUME_ACCEPTED, TURN_REDELIVERED, waitRecordedKind, type EngineEventKind } from '../../check/event-kinds.js';
+import { INTERRUPT_RECORDED, REDELIVERY_SEEN, registerEventKinds, RESUME_ACCEPTED, TURN_REDELIVERED, type EngineEventKind } from '../../check/event-kinds.js';
 
 export const CHECKPOINT_SAVED = {
   kind: 'checkpoint-saved',
@@ -39,8 +39,8 @@ export const NODE_END = {
   subject: (e) => e.node ?? '',
 } as const satisfies EngineEventKind;
 
-/** A user's graph stopped at interrupt(): the wait is durably recorded (invoke returned with it), named by its node and which time there. */
-export const INTERRUPT_RECORDED = waitRecordedKind('interrupt', 'the graph stopped at interrupt() and its wait is saved (invoke returned with it)');
+/** A graph stopped at interrupt(), named by its node and which time there: a shared kind (the scripted approval strategies have it too). */
+export { INTERRUPT_RECORDED };
 
 /** A later user message of --resume was handed to the thread whose run had ended (module/waits.ts), before LangGraph records it. */
 export const LATER_MESSAGE = {

@@ -3,17 +3,17 @@
 // second. Its process tier (process/) runs the same lives in child processes for the differential
 // check.
 
-import { JOURNAL_SAVE, JOURNAL_WRITE, STEP_RECORDED } from '../../check/event-kinds.js';
+import { INTERRUPT_RECORDED, JOURNAL_SAVE, JOURNAL_WRITE, RESUME_ACCEPTED, STEP_RECORDED } from '../../check/event-kinds.js';
 import type { EventKind } from '../../check/events.js';
 import type { Engine, InProcessSystem, SystemUnderTest } from '../../engine.js';
 import { realKill, scriptedTier } from './process/real-kill.js';
 import { processLives, processSession, type ProcessLivesOptions } from '../../process/process-lives.js';
 import { scriptedSession } from './life-by-life.js';
 import { promisedChecks } from './promises.js';
-import { ALL_STRATEGY_NAMES, STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from './strategies.js';
+import { SCRIPTED_SYSTEM_NAMES, STRATEGY_NAMES, strategy as strategyNamed, type AnyStrategyName } from './strategies.js';
 
 /** The moments the scripted runner can be killed after. */
-const SCRIPTED_EVENT_KINDS: readonly EventKind[] = ['model-request', 'model-chunk', 'model-reply', 'tool-start', 'shop-commit', 'tool-result', 'journal-write', 'journal-save', 'step-recorded', 'answer-delivered'];
+const SCRIPTED_EVENT_KINDS: readonly EventKind[] = ['model-request', 'model-chunk', 'model-reply', 'tool-start', 'shop-commit', 'tool-result', 'journal-write', 'journal-save', 'step-recorded', 'interrupt', 'resume', 'answer-delivered'];
 
 const systems = new Map<string, InProcessSystem>();
 const processSystems = new Map<string, SystemUnderTest>();
@@ -65,10 +65,10 @@ export function scripted(name: AnyStrategyName | string): InProcessSystem {
 
 export const scriptedEngine: Engine = {
   name: 'scripted',
-  summary: "killpoint's own agent runner, in process, under five ways to recover and six broken variants",
-  systemNames: ALL_STRATEGY_NAMES,
+  summary: "killpoint's own agent runner, in process, under five ways to recover and six broken variants (and a journal with a person approving refunds)",
+  systemNames: SCRIPTED_SYSTEM_NAMES,
   defaultSystems: STRATEGY_NAMES,
-  system: (name) => ((ALL_STRATEGY_NAMES as readonly string[]).includes(name) ? scripted(name) : undefined),
-  // A journal's two moments and a workflow's step record: kinds other agents emit too, declared once.
-  eventKinds: [JOURNAL_WRITE, JOURNAL_SAVE, STEP_RECORDED],
+  system: (name) => ((SCRIPTED_SYSTEM_NAMES as readonly string[]).includes(name) ? scripted(name) : undefined),
+  // A journal's two moments, a workflow's step record, a person asked and answered: kinds other agents emit too, declared once.
+  eventKinds: [JOURNAL_WRITE, JOURNAL_SAVE, STEP_RECORDED, INTERRUPT_RECORDED, RESUME_ACCEPTED],
 };

@@ -199,6 +199,7 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
     if (joins && committedVersion === version && clock.events > 0 && ctx.atJoinPoint!()) return null;
     const pending = strategy.resume === 'every-message' ? calls.pending() : pendingCalls(conversation, strategy.resume);
     if (pending.length > 0) {
+      if (strategy.approval !== undefined) yield* approvalWait(ctx, clock, pending);
       const items: BatchItem[] = [];
       for (const call of pending) items.push({ call, key: keyOf(call.id) });
       yield* runBatch(ctx, clock, items, hooks);
@@ -212,6 +213,8 @@ function* conversationLife(ctx: LifeContext, clock: LifeClock): Generator<RunEve
     const called = yield* callModel(ctx, clock, conversation, answerCheckpoint);
     calls.push(called.message);
     version++;
+    // The broken order: the person is asked about a reply that is in memory alone.
+    if (strategy.approval === 'before-save') yield* approvalWait(ctx, clock, called.message.toolCalls);
     if (saving) {
       journalText.known(called.message, replyText(called));
       yield yield* journalSave.save('other', undefined);
@@ -279,6 +282,44 @@ function* workflowLife(ctx: LifeContext, clock: LifeClock): Generator<RunEvent, 
     for (const call of reply.toolCalls) conversation.push({ role: 'tool', toolCallId: call.id, content: results.get(call.id)! });
   }
   throw new Error(`scenario ${scenario.id}: more than ${MAX_TURNS} turns`);
+}
+
+/** What the scripted person answers at every wait: approve, as a bundled task's person does on LangGraph. */
+const APPROVED = 'true';
+
+/** Where a life asks a person: the name of its waits (`approve#1`), as LangGraph names them by the node that asks. */
+const APPROVE_PLACE = 'approve';
+
+/**
+ * A person approves the refunds among `calls` before they run: the scripted model of LangGraph's
+ * approval shape (src/harness/engines/langgraph/graphs.ts), with its two kill points. The n-th
+ * question of the run has three records, kept as steps n of their own workflow ids in the workflow
+ * store (which a journal strategy uses for nothing else), each a moment LangGraph's run has too:
+ *   wait    the run stopped to ask, about these calls (LangGraph: the checkpoint with the interrupt),
+ *           then the event `interrupt[approve#n]`
+ *   turn    the person's answer, handed over (the outside world's record: user-module/turns.ts),
+ *           then the event `resume[approve#n]`
+ *   answer  the run took the answer (LangGraph: the checkpoint after `approve` returned)
+ * A recovery that finds the wait recorded says no interrupt of its own, and is handed the turn
+ * recorded, again, unless the run took it; one that finds the answer taken does not wait.
+ */
+function* approvalWait(ctx: LifeContext, clock: LifeClock, calls: readonly ToolCall[]): Generator<RunEvent, void, void> {
+  const refunds = calls.filter((c) => c.name === 'refund').map((c) => c.id);
+  if (refunds.length === 0) return;
+  const { workflow, shop } = ctx.stores;
+  const ids = { wait: `${ctx.scenario.id}/approve-wait`, turn: `${ctx.scenario.id}/approve-turn`, answer: `${ctx.scenario.id}/approve-answer` };
+  const asked = JSON.stringify(refunds);
+  let n = 1;
+  for (let recorded = workflow.recorded(ids.wait, n); recorded !== undefined && recorded !== asked; recorded = workflow.recorded(ids.wait, n)) n++;
+  if (workflow.recorded(ids.answer, n) !== undefined) return;
+  const wait = `${APPROVE_PLACE}#${n}`;
+  if (workflow.recorded(ids.wait, n) === undefined) {
+    workflow.record(ids.wait, n, asked);
+    yield clock.event({ wait, effectsDone: shop.writeLog().length, index: 0, kind: 'interrupt', atMs: 0, interval: 'other' }, 0);
+  }
+  if (workflow.recorded(ids.turn, n) === undefined) workflow.record(ids.turn, n, APPROVED);
+  yield clock.event({ wait, index: 0, kind: 'resume', atMs: 0, interval: 'other' }, 0);
+  workflow.record(ids.answer, n, workflow.recorded(ids.turn, n)!);
 }
 
 /**

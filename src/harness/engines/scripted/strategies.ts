@@ -5,9 +5,17 @@ export type Recovery = 'restart' | 'journal' | 'workflow';
 export const STRATEGY_NAMES = ['restart', 'journal', 'journal+keys', 'workflow', 'workflow+keys'] as const;
 export const BROKEN_VARIANT_NAMES = ['journal+random-keys', 'workflow+random-keys', 'journal+keys/last-message', 'journal/entry-before-write', 'journal/in-place', 'journal/partial-answer'] as const;
 
+/**
+ * A journal with a person in the loop: the scripted model of LangGraph's bundled approval shape
+ * (approval/sync, approval/sync+keys), and a broken variant of it. Kept apart from the strategies
+ * above: the experiment, its chapter tables and the benches compare those five.
+ */
+export const APPROVAL_STRATEGY_NAMES = ['journal+approval', 'journal+keys+approval', 'journal+approval/ask-before-save'] as const;
+
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 export type BrokenVariantName = (typeof BROKEN_VARIANT_NAMES)[number];
-export type AnyStrategyName = StrategyName | BrokenVariantName;
+export type ApprovalStrategyName = (typeof APPROVAL_STRATEGY_NAMES)[number];
+export type AnyStrategyName = StrategyName | BrokenVariantName | ApprovalStrategyName;
 
 export interface Strategy {
   name: AnyStrategyName;
@@ -25,6 +33,13 @@ export interface Strategy {
   journalEntry?: 'after-write' | 'before-write';
   /** `every-chunk` (broken): the journal also saves the answer while it streams, half of it included. */
   answerCheckpoint?: 'complete' | 'every-chunk';
+  /**
+   * A person approves each reply's refunds before they run (runner.ts: approvalWait), as LangGraph's
+   * approval shape asks: once the reply is saved (`after-save`), or (broken) before it is saved, so
+   * a kill while the run waits loses the reply the person was asked about and the recovery asks the
+   * model again.
+   */
+  approval?: 'after-save' | 'before-save';
   broken: boolean;
   summary: string;
 }
@@ -50,6 +65,12 @@ const STRATEGIES: Record<AnyStrategyName, Strategy> = {
     summary: 'BROKEN: as journal, but a write\'s journal entry is saved before the write runs, so a kill in between loses it' },
   'journal/partial-answer': { name: 'journal/partial-answer', recovery: 'journal', keys: 'none', resume: 'every-message', journalWrite: 'rename', answerCheckpoint: 'every-chunk', broken: true,
     summary: 'BROKEN: as journal, but the answer is saved while it streams, so a resume delivers half of it' },
+  'journal+approval': { name: 'journal+approval', recovery: 'journal', keys: 'none', resume: 'every-message', journalWrite: 'rename', approval: 'after-save', broken: false,
+    summary: 'as journal; a person approves each reply\'s refunds before they run (the model of LangGraph\'s approval/sync)' },
+  'journal+keys+approval': { name: 'journal+keys+approval', recovery: 'journal', keys: 'stable', resume: 'every-message', journalWrite: 'rename', approval: 'after-save', broken: false,
+    summary: 'as journal+keys; a person approves each reply\'s refunds before they run (the model of LangGraph\'s approval/sync+keys)' },
+  'journal+approval/ask-before-save': { name: 'journal+approval/ask-before-save', recovery: 'journal', keys: 'none', resume: 'every-message', journalWrite: 'rename', approval: 'before-save', broken: true,
+    summary: 'BROKEN: as journal+approval, but the person is asked before the reply is saved, so a kill while the run waits makes the recovery ask the model again' },
   'journal/in-place': { name: 'journal/in-place', recovery: 'journal', keys: 'none', resume: 'every-message', journalWrite: 'in-place', broken: true,
     summary: 'BROKEN: as journal, but the journal is overwritten in place instead of renamed, so a kill mid-save tears it' },
 };
@@ -61,3 +82,6 @@ export function strategy(name: string): Strategy {
 }
 
 export const ALL_STRATEGY_NAMES: readonly AnyStrategyName[] = [...STRATEGY_NAMES, ...BROKEN_VARIANT_NAMES];
+
+/** Every system of the scripted engine: the strategies and broken variants, then the approval strategies. */
+export const SCRIPTED_SYSTEM_NAMES: readonly AnyStrategyName[] = [...ALL_STRATEGY_NAMES, ...APPROVAL_STRATEGY_NAMES];
