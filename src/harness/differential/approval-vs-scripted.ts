@@ -39,7 +39,7 @@ export interface ApprovalComparison {
   /** Kill points of LangGraph's run never killed, and those the scripted run has too (compared). */
   langgraphKillPoints: number;
   rows: ApprovalKillPoint[];
-  /** In both runs never killed, each refund's call starts after a wait was answered (`resume`). */
+  /** In both runs never killed, each refund's call starts after a person answered since the reply that made it. */
   asksBeforeEveryRefund: { langgraph: boolean; scripted: boolean };
 }
 
@@ -55,16 +55,15 @@ export interface ApprovalComparisonOptions {
 
 const NONE: Schedule = { kills: [], interleaving: [] };
 
-/** Every refund's tool-start comes after a `resume` that no earlier refund's tool-start used up. */
-function asksBeforeEveryRefund(baseline: RunOutcome): boolean {
-  let answered = 0;
-  let refunds = 0;
+/** In the life's events, every refund's call starts after a person answered (`resume`) since the reply that made it: none runs unapproved. */
+export function asksBeforeEveryRefund(baseline: RunOutcome): boolean {
+  let answered = false;
   for (const e of baseline.lives[0]?.events ?? []) {
-    if (e.kind === 'resume') answered++;
-    if (e.kind === 'tool-start' && e.tool === 'refund') refunds++;
-    if (refunds > 0 && e.kind === 'tool-start' && e.tool === 'refund' && answered === 0) return false;
+    if (e.kind === 'model-reply') answered = false;
+    if (e.kind === 'resume') answered = true;
+    if (e.kind === 'tool-start' && e.tool === 'refund' && !answered) return false;
   }
-  return refunds === 0 || answered > 0;
+  return true;
 }
 
 /** LangGraph's verdict at each kill point asked for (by index into its run never killed). */
