@@ -7,7 +7,7 @@ import { expect, test } from 'vitest';
 import type { RunEvent } from '../src/harness/check/events.js';
 import type { CommittedWrite, RunOutcome } from '../src/harness/check/outcome.js';
 import { repeatsWithoutKill, repeatWithoutKillTitle } from '../src/harness/check/repeat-without-kill.js';
-// The kind of a wait recorded ('interrupt') is LangGraph's: known once its declaration loads.
+// The kind of a wait recorded ('interrupt') is a shared kind, known once LangGraph's declarations load too.
 import '../src/harness/engines/langgraph/event-kinds.js';
 
 const write = (kind: string, target: string, args: unknown = {}): CommittedWrite => ({ kind, target, args: JSON.stringify(args), key: null });
