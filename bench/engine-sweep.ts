@@ -36,7 +36,7 @@ import { judge, type Verdict } from '../src/harness/check/verdict.js';
 import type { SystemUnderTest } from '../src/harness/engine.js';
 import type { Scenario } from '../src/model/scenario.js';
 import { scripted } from '../src/harness/engines/scripted/engine.js';
-import { ALL_STRATEGY_NAMES, type AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
+import { SCRIPTED_SYSTEM_NAMES, type AnyStrategyName } from '../src/harness/engines/scripted/strategies.js';
 import { inPool } from '../src/harness/process/pool.js';
 import { exploreByEquivalence } from '../src/harness/search/equivalence.js';
 import { runSchedule } from '../src/harness/session.js';
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
   if (shard !== null) console.log(`shard ${shard.index}/${shard.count}: ${scenarios.map((s) => s.id).join(', ') || 'no task'} of ${chosen.length} tasks`);
   const concurrency = values.concurrency === undefined ? availableParallelism() : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) fail(`--concurrency: expected a whole number >= 1, got "${values.concurrency}"`);
-  const model = values.model === undefined ? null : ((ALL_STRATEGY_NAMES as readonly string[]).includes(values.model) ? (values.model as AnyStrategyName) : fail(`--model: expected one of ${ALL_STRATEGY_NAMES.join(', ')}, got "${values.model}"`));
+  const model = values.model === undefined ? null : ((SCRIPTED_SYSTEM_NAMES as readonly string[]).includes(values.model) ? (values.model as AnyStrategyName) : fail(`--model: expected one of ${SCRIPTED_SYSTEM_NAMES.join(', ')}, got "${values.model}"`));
   const fromScratch = values['from-scratch'] === true;
 
   const rows: Record<string, unknown>[] = [];
