@@ -37,7 +37,8 @@ export interface Strategy {
    * A person approves each reply's refunds before they run (runner.ts: approvalWait), as LangGraph's
    * approval shape asks: once the reply is saved (`after-save`), or (broken) before it is saved, so
    * a kill while the run waits loses the reply the person was asked about and the recovery asks the
-   * model again.
+   * model again. Read by the journal's life alone (a conversation saved after every step, as
+   * LangGraph's checkpoints are).
    */
   approval?: 'after-save' | 'before-save';
   broken: boolean;
