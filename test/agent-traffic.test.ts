@@ -2,7 +2,9 @@
 // agent through local endpoints (--proxy SHOP=URL, KILLPOINT_PROXY_SHOP), a Node agent intercepted
 // inside (NODE_OPTIONS). Each records once against a stand-in shop started here, which is then
 // stopped: every check after runs offline. Unkeyed, the refund is done twice at the service's
-// commit (the gap); keyed, every kill point passes.
+// commit (the gap); keyed, every kill point passes. Its sample (npm test): the Python agent recorded,
+// then two kill points replayed offline, and the bad input; the whole explorations of both agents
+// run in `npm run engines`.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fullSuiteDescribe } from './suite.js';
 import { harnessCommand } from '../src/harness/cli/commands/harness.js';
 import { SystemInputError } from '../src/harness/engine.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
@@ -52,38 +55,91 @@ async function harness(args: string[]): Promise<{ code: number; text: string }> 
 }
 
 let dir: string;
-let shop: Awaited<ReturnType<typeof startShop>>;
-beforeAll(async () => {
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'killpoint-agent-traffic-'));
-  shop = await startShop();
 });
-afterAll(async () => {
-  await shop.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Records `cassette` for each of `commands` against a stand-in shop, which is stopped after: what comes next runs offline. */
+async function recordOffline(cassettes: [string, string[]][], proxy: boolean): Promise<{ url: string; asked: string[] }> {
+  const shop = await startShop();
+  try {
+    for (const [cassette, command] of cassettes) {
+      const words = command.map((w) => w.replace('SHOP_URL', shop.url));
+      const run = await harness(['--cassette', cassette, ...(proxy ? ['--proxy', `SHOP=${shop.url}`] : []), '--schedule', '1', '--', ...words]);
+      expect(run.code).toBe(0);
+    }
+  } finally {
+    await shop.stop();
+  }
+  return shop;
+}
 
 describe('a Python agent, its shop played through KILLPOINT_PROXY_SHOP', () => {
-  it('records once against the shop, then, offline, finds the unkeyed refund done twice at the commit, and passes keyed', async () => {
-    const cassette = join(dir, 'python.json');
-    const keyedCassette = join(dir, 'python-keys.json');
-    const proxy = `SHOP=${shop.url}`;
-    await harness(['--cassette', keyedCassette, '--proxy', proxy, '--schedule', '1', '--', 'python3', PYTHON_AGENT, '--keys']);
-    const unkeyed = await harness(['--cassette', cassette, '--proxy', proxy, '--schedule', '1', '--', 'python3', PYTHON_AGENT]);
-    expect(unkeyed.code).toBe(0);
-    // The shop was asked by the two recording runs alone: a read and a refund each.
-    expect(shop.asked).toEqual(['GET /v1/orders/o-1', 'POST /v1/refunds', 'GET /v1/orders/o-1', 'POST /v1/refunds']);
-    expect(JSON.parse(readFileSync(cassette, 'utf8')).exchanges.map((e: { role: string }) => e.role)).toEqual(['read', 'write']);
-    await shop.stop();
+  const cassette = (): string => join(dir, 'python.json');
+  let shop: { url: string; asked: string[] };
+  beforeAll(async () => {
+    shop = await recordOffline([[cassette(), ['python3', PYTHON_AGENT]]], true);
+  });
 
-    const found = await harness(['--cassette', cassette, '--proxy', proxy, '--', 'python3', PYTHON_AGENT]);
+  it('is recorded once against the shop: a read and a refund', () => {
+    // Asked by the recording run alone; the rest is replayed with the shop stopped.
+    expect(shop.asked).toEqual(['GET /v1/orders/o-1', 'POST /v1/refunds']);
+    expect(JSON.parse(readFileSync(cassette(), 'utf8')).exchanges.map((e: { role: string }) => e.role)).toEqual(['read', 'write']);
+  });
+
+  it('killed at the commit (the gap), the unkeyed refund is done twice; killed at its request, nothing was committed and it is done once', async () => {
+    const proxy = ['--proxy', `SHOP=${shop.url}`];
+    const atCommit = await harness(['--cassette', cassette(), ...proxy, '--schedule', 'service-commit[POST 127.0.0.1:' + new URL(shop.url).port + '/v1/refunds]', '--json', '--', 'python3', PYTHON_AGENT]);
+    expect(JSON.parse(atCommit.text)).toMatchObject({ schedule: { kills: [3] }, broken: ['done-twice'] });
+    expect(atCommit.code).toBe(1);
+    const atRequest = await harness(['--cassette', cassette(), ...proxy, '--schedule', '2', '--json', '--', 'python3', PYTHON_AGENT]);
+    expect(JSON.parse(atRequest.text)).toMatchObject({ schedule: { kills: [2] }, broken: [] });
+    expect(atRequest.code).toBe(0);
+  });
+});
+
+describe('bad input, in one line (exit 2)', () => {
+  const bad = (args: string[]): Promise<unknown> => harness([...args, '--', 'python3', PYTHON_AGENT]);
+  it('a --proxy that is not NAME=URL, an upstream that is not an http(s) URL, a name given twice, --proxy without --cassette', async () => {
+    const file = join(dir, 'bad.json');
+    await expect(bad(['--cassette', file, '--proxy', 'SHOP=ftp://shop.example'])).rejects.toThrow(new SystemInputError('--proxy SHOP=ftp://shop.example: "ftp://shop.example" is not an http(s) URL (expected NAME=URL, e.g. SHOP=https://api.shop.example/v1)'));
+    await expect(bad(['--cassette', file, '--proxy', 'https://shop.example'])).rejects.toThrow(/--proxy https:\/\/shop\.example: "https:\/\/shop\.example" is not a name for a variable/);
+    await expect(bad(['--cassette', file, '--proxy', 'my-shop=https://shop.example'])).rejects.toThrow(/"my-shop" is not a name for a variable/);
+    await expect(bad(['--cassette', file, '--proxy', 'SHOP=https://a.example,shop=https://b.example'])).rejects.toThrow(/SHOP is named twice/);
+    await expect(bad(['--proxy', 'SHOP=https://shop.example'])).rejects.toThrow('--proxy: only with --cassette <file>');
+    await expect(bad(['--cassette', join(dir, 'no-such-folder', 'c.json')])).rejects.toThrow(/the folder .* does not exist/);
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
+fullSuiteDescribe('whole explorations, offline after one recording', () => {
+  it('the Python agent: unkeyed, the commit alone fails (done twice); keyed, every kill point passes', async () => {
+    const [unkeyed, keyed] = [join(dir, 'python-whole.json'), join(dir, 'python-keys.json')];
+    const shop = await recordOffline([[unkeyed, ['python3', PYTHON_AGENT]], [keyed, ['python3', PYTHON_AGENT, '--keys']]], true);
+    const proxy = ['--proxy', `SHOP=${shop.url}`];
+    const found = await harness(['--cassette', unkeyed, ...proxy, '--', 'python3', PYTHON_AGENT]);
     expect(found.code).toBe(1);
-    expect(found.text).toMatch(/service committed POST 127\.0\.0\.1:\d+\/v1\/refunds +<-- KILL/);
     // The gap alone: killed at the request, nothing is committed, and the recovery refunds once.
     expect(found.text).toMatch(/failures: done twice 1$/m);
-    expect(found.text).toMatch(new RegExp(`replay: npx killpoint harness --schedule 3 --cassette ${cassette.replace(/[.]/g, '\\.')} --proxy SHOP=http://127\\.0\\.0\\.1:\\d+/ -- python3 `));
-    const keyed = await harness(['--cassette', keyedCassette, '--proxy', proxy, '--', 'python3', PYTHON_AGENT, '--keys']);
-    expect(keyed.text).toMatch(/failures: none$/m);
-    expect(keyed.code).toBe(0);
-    expect(shop.asked).toHaveLength(4);
+    expect(found.text).toMatch(/3 +service committed POST 127\.0\.0\.1:\d+\/v1\/refunds +<-- KILL/);
+    expect(found.text).toMatch(new RegExp(`replay: npx killpoint harness --schedule 3 --cassette ${unkeyed.replace(/[.]/g, '\\.')} --proxy SHOP=http://127\\.0\\.0\\.1:\\d+/ -- python3 `));
+    const clean = await harness(['--cassette', keyed, ...proxy, '--', 'python3', PYTHON_AGENT, '--keys']);
+    expect(clean.text).toMatch(/failures: none$/m);
+    expect(clean.code).toBe(0);
+  });
+
+  it('the Node agent, intercepted inside: unkeyed, the commit and the answer read fail (done twice); keyed, every kill point passes', async () => {
+    const [unkeyed, keyed] = [join(dir, 'node.json'), join(dir, 'node-keys.json')];
+    const shop = await recordOffline([[unkeyed, ['node', NODE_AGENT, 'SHOP_URL']], [keyed, ['node', NODE_AGENT, 'SHOP_URL', '--keys']]], false);
+    expect(shop.asked).toEqual(['GET /v1/orders/o-1', 'POST /v1/refunds', 'GET /v1/orders/o-1', 'POST /v1/refunds']);
+    const found = await harness(['--cassette', unkeyed, '--', 'node', NODE_AGENT, shop.url]);
+    expect(found.code).toBe(1);
+    // In the process the answer's end is seen as the agent reads it: a kill point of its own, before the agent's journal.
+    expect(found.text).toMatch(/failures: done twice 2$/m);
+    expect(found.text).toMatch(/4 +service committed POST 127\.0\.0\.1:\d+\/v1\/refunds +<-- KILL/);
+    const clean = await harness(['--cassette', keyed, '--', 'node', NODE_AGENT, shop.url, '--keys']);
+    expect(clean.text).toMatch(/failures: none$/m);
+    expect(clean.code).toBe(0);
   });
 });
