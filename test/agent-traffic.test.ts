@@ -8,7 +8,7 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,6 +96,27 @@ describe('a Python agent, its shop played through KILLPOINT_PROXY_SHOP', () => {
     const atRequest = await harness(['--cassette', cassette(), ...proxy, '--schedule', '2', '--json', '--', 'python3', PYTHON_AGENT]);
     expect(JSON.parse(atRequest.text)).toMatchObject({ schedule: { kills: [2] }, broken: [] });
     expect(atRequest.code).toBe(0);
+  });
+});
+
+describe('what ends a life on its traffic', () => {
+  it('a request the recording does not hold ends the life there, named; an upstream down while recording is bad input, and the cassette is not written', async () => {
+    const shop = await startShop();
+    const full = join(dir, 'full.json');
+    try {
+      expect((await harness(['--cassette', full, '--proxy', `SHOP=${shop.url}`, '--schedule', '1', '--', 'python3', PYTHON_AGENT])).code).toBe(0);
+    } finally {
+      await shop.stop();
+    }
+    // The same agent against a cassette that lacks the refund: its run never killed leaves the recording at the refund.
+    const cut = JSON.parse(readFileSync(full, 'utf8')) as { exchanges: { role: string }[] };
+    cut.exchanges = cut.exchanges.filter((e) => e.role !== 'write');
+    const lacking = join(dir, 'lacking.json');
+    writeFileSync(lacking, JSON.stringify(cut));
+    await expect(harness(['--cassette', lacking, '--proxy', `SHOP=${shop.url}`, '--', 'python3', PYTHON_AGENT])).rejects.toThrow(/a request the run never killed never made: POST 127\.0\.0\.1:\d+\/v1\/refunds \{"amount":30,"order":"o-1"\}/);
+    const never = join(dir, 'never.json');
+    await expect(harness(['--cassette', never, '--proxy', `SHOP=${shop.url}`, '--', 'python3', PYTHON_AGENT])).rejects.toThrow(new RegExp(`--cassette ${never.replace(/[.]/g, '\\.')}: recording: ${shop.url.replace(/[.]/g, '\\.')}/v1/orders/o-1 did not answer \\(ECONNREFUSED\\)`));
+    expect(existsSync(never)).toBe(false);
   });
 });
 
