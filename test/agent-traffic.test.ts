@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullSuiteDescribe } from './suite.js';
 import { harnessCommand } from '../src/harness/cli/commands/harness.js';
+import { checkAgent } from '../src/harness/api/check-agent.js';
 import { SystemInputError } from '../src/harness/engine.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
 
@@ -130,7 +131,21 @@ describe('bad input, in one line (exit 2)', () => {
     await expect(bad(['--cassette', file, '--proxy', 'SHOP=https://a.example,shop=https://b.example'])).rejects.toThrow(/SHOP is named twice/);
     await expect(bad(['--proxy', 'SHOP=https://shop.example'])).rejects.toThrow('--proxy: only with --cassette <file>');
     await expect(bad(['--cassette', join(dir, 'no-such-folder', 'c.json')])).rejects.toThrow(/the folder .* does not exist/);
+    await expect(bad(['--cassette', file, '--proxy', 'SHOP=https://shop.example', '--save', dir])).rejects.toThrow('--save: not with --cassette');
     expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe('an agent that numbers its events by a count of its own', () => {
+  it('is told, with the line, how to number them beside killpoint\'s', async () => {
+    const shop = await startShop();
+    try {
+      const counter = join(dir, 'own-count.py');
+      writeFileSync(counter, readFileSync(PYTHON_AGENT, 'utf8').replace('index = sum(1 for _ in f)', 'index = COUNT[0]; COUNT[0] += 1').replace('def emit(', 'COUNT = [0]\n\n\ndef emit('));
+      await expect(harness(['--cassette', join(dir, 'own-count.json'), '--proxy', `SHOP=${shop.url}`, '--', 'python3', counter])).rejects.toThrow(/line 5 of its events \(KILLPOINT_EVENTS\): expected \{"index": 4, .*number each of yours by the lines already in the file/);
+    } finally {
+      await shop.stop();
+    }
   });
 });
 
@@ -162,5 +177,16 @@ fullSuiteDescribe('whole explorations, offline after one recording', () => {
     const clean = await harness(['--cassette', keyed, '--', 'node', NODE_AGENT, shop.url, '--keys']);
     expect(clean.text).toMatch(/failures: none$/m);
     expect(clean.code).toBe(0);
+  });
+
+  it('checkAgent (the library) takes the same options: records once, then finds the gap offline, with the replay command carrying them', async () => {
+    const [cassette, keyed] = [join(dir, 'api.json'), join(dir, 'api-keys.json')];
+    const shop = await recordOffline([[cassette, ['python3', PYTHON_AGENT]], [keyed, ['python3', PYTHON_AGENT, '--keys']]], true);
+    const options = { agent: ['python3', PYTHON_AGENT], cassette, proxy: [`SHOP=${shop.url}`] };
+    expect((await checkAgent({ ...options, agent: [...options.agent, '--keys'], cassette: keyed })).ok).toBe(true);
+    const found = await checkAgent(options);
+    expect(found.ok).toBe(false);
+    expect(found.minimal).toMatchObject({ kills: [3], failed: ['done-twice'] });
+    expect(found.minimal!.replay).toContain(`--cassette ${cassette} --proxy SHOP=${shop.url}/ -- python3 `);
   });
 });

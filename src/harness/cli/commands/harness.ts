@@ -87,6 +87,8 @@ export async function harnessCommand(args: string[]): Promise<number> {
   const name = words.map(shellWord).join(' ');
   const v = parsed.values;
   const traffic = harnessTrafficOf({ ...(v.cassette === undefined ? {} : { cassette: v.cassette }), ...(v.record === undefined ? {} : { record: v.record }), ...(v['model-url'] === undefined ? {} : { modelUrl: v['model-url'] }), ...(v['idempotency-header'] === undefined ? {} : { idempotencyHeader: v['idempotency-header'] }), ...(v.proxy === undefined ? {} : { proxy: v.proxy }) }, name);
+  // A corpus entry keeps the command and the schedule, not the cassette its replay would need.
+  if (traffic !== undefined && v.save !== undefined) throw new UsageError('--save: not with --cassette (a corpus entry does not keep the cassette and its options yet); replay the minimal case with the command the report prints');
   const harness: ExternalHarness = { name, command, args: commandArgs, ...(timeoutS === undefined ? {} : { lifeTimeoutMs: timeoutS * 1000 }), ...(traffic === undefined ? {} : { traffic }) };
   const system = externalSystem(harness);
   const task = externalTask(harness);

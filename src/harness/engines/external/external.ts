@@ -147,11 +147,24 @@ async function externalLife(harness: ExternalHarness, request: TierLifeRequest, 
   } finally {
     fault = (await traffic?.end()) ?? null;
   }
-  const events = readEvents(eventsPath, what);
+  const events = eventsOf(eventsPath, what, harness.traffic !== undefined);
   if (events.length > MAX_EVENTS_PER_LIFE) throw new ProtocolError(`${what}: more than ${MAX_EVENTS_PER_LIFE} events, a runaway loop`);
   if (fault !== null) return { record: endedOnTraffic(what, harness.traffic!, fault, events), conversation: null, picks: [], widths: [] };
   const record = 'hungAfter' in exit ? hungRecovery(what, request, events, exit) : endedLife(what, exit, events, killAfter);
   return { record, conversation: null, picks: [], widths: [] };
+}
+
+/**
+ * The life's events; with a cassette killpoint writes events into the file too, and an agent that
+ * numbers its own by a count of its own is told how to number them.
+ */
+function eventsOf(path: string, what: string, shared: boolean): ProtocolEvent[] {
+  try {
+    return readEvents(path, what);
+  } catch (error) {
+    if (!shared || !(error instanceof ProtocolError) || !/expected \{"index"/.test(error.message)) throw error;
+    throw new ProtocolError(`${error.message}; with --cassette killpoint writes events into ${ENV.events} too: number each of yours by the lines already in the file`);
+  }
 }
 
 /** A life's traffic started; a cassette that cannot be replayed is bad input. */
