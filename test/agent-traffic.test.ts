@@ -22,7 +22,7 @@ const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'agent-traffic');
 const PYTHON_AGENT = join(FIXTURES, 'refund_over_http.py');
 const NODE_AGENT = join(FIXTURES, 'refund-over-fetch.mjs');
 
-/** A stand-in shop: an order to read, refunds to make; it counts what it was asked. */
+/** A stand-in shop (and model): an order to read, refunds to make, a reply; it counts what it was asked. */
 function startShop(): Promise<{ url: string; asked: string[]; stop: () => Promise<void> }> {
   const asked: string[] = [];
   let refunds = 0;
@@ -32,6 +32,7 @@ function startShop(): Promise<{ url: string; asked: string[]; stop: () => Promis
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
       if (req.method === 'GET' && req.url === '/v1/orders/o-1') return void res.end(JSON.stringify({ id: 'o-1', total: 30 }));
+      if (req.method === 'POST' && req.url === '/v1/chat/completions') return void res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: 'Refund it.' } }] }));
       if (req.method === 'POST' && req.url === '/v1/refunds') return void res.end(JSON.stringify({ id: `re_${++refunds}`, status: 'succeeded' }));
       res.statusCode = 404;
       res.end('{}');
@@ -61,13 +62,16 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The shop, and the model at the same stand-in: its OpenAI-compatible path makes its calls model calls. */
+const proxies = (url: string): string[] => ['--proxy', `SHOP=${url}`, '--proxy', `MODEL=${url}/v1`];
+
 /** Records `cassette` for each of `commands` against a stand-in shop, which is stopped after: what comes next runs offline. */
 async function recordOffline(cassettes: [string, string[]][], proxy: boolean): Promise<{ url: string; asked: string[] }> {
   const shop = await startShop();
   try {
     for (const [cassette, command] of cassettes) {
       const words = command.map((w) => w.replace('SHOP_URL', shop.url));
-      const run = await harness(['--cassette', cassette, ...(proxy ? ['--proxy', `SHOP=${shop.url}`] : []), '--schedule', '1', '--', ...words]);
+      const run = await harness(['--cassette', cassette, ...(proxy ? proxies(shop.url) : []), '--schedule', '1', '--', ...words]);
       expect(run.code).toBe(0);
     }
   } finally {
@@ -83,19 +87,19 @@ describe('a Python agent, its shop played through KILLPOINT_PROXY_SHOP', () => {
     shop = await recordOffline([[cassette(), ['python3', PYTHON_AGENT]]], true);
   });
 
-  it('is recorded once against the shop: a read and a refund', () => {
-    // Asked by the recording run alone; the rest is replayed with the shop stopped.
-    expect(shop.asked).toEqual(['GET /v1/orders/o-1', 'POST /v1/refunds']);
-    expect(JSON.parse(readFileSync(cassette(), 'utf8')).exchanges.map((e: { role: string }) => e.role)).toEqual(['read', 'write']);
+  it('is recorded once against the stand-ins: a model call, a read and a refund', () => {
+    // Asked by the recording run alone; the rest is replayed with the stand-in stopped.
+    expect(shop.asked).toEqual(['POST /v1/chat/completions', 'GET /v1/orders/o-1', 'POST /v1/refunds']);
+    expect(JSON.parse(readFileSync(cassette(), 'utf8')).exchanges.map((e: { role: string }) => e.role)).toEqual(['model', 'read', 'write']);
   });
 
   it('killed at the commit (the gap), the unkeyed refund is done twice; killed at its request, nothing was committed and it is done once', async () => {
-    const proxy = ['--proxy', `SHOP=${shop.url}`];
+    const proxy = proxies(shop.url);
     const atCommit = await harness(['--cassette', cassette(), ...proxy, '--schedule', 'service-commit[POST 127.0.0.1:' + new URL(shop.url).port + '/v1/refunds]', '--json', '--', 'python3', PYTHON_AGENT]);
-    expect(JSON.parse(atCommit.text)).toMatchObject({ schedule: { kills: [3] }, broken: ['done-twice'] });
+    expect(JSON.parse(atCommit.text)).toMatchObject({ schedule: { kills: [4] }, broken: ['done-twice'] });
     expect(atCommit.code).toBe(1);
-    const atRequest = await harness(['--cassette', cassette(), ...proxy, '--schedule', '2', '--json', '--', 'python3', PYTHON_AGENT]);
-    expect(JSON.parse(atRequest.text)).toMatchObject({ schedule: { kills: [2] }, broken: [] });
+    const atRequest = await harness(['--cassette', cassette(), ...proxy, '--schedule', '3', '--json', '--', 'python3', PYTHON_AGENT]);
+    expect(JSON.parse(atRequest.text)).toMatchObject({ schedule: { kills: [3] }, broken: [] });
     expect(atRequest.code).toBe(0);
   });
 });
@@ -153,13 +157,13 @@ fullSuiteDescribe('whole explorations, offline after one recording', () => {
   it('the Python agent: unkeyed, the commit alone fails (done twice); keyed, every kill point passes', async () => {
     const [unkeyed, keyed] = [join(dir, 'python-whole.json'), join(dir, 'python-keys.json')];
     const shop = await recordOffline([[unkeyed, ['python3', PYTHON_AGENT]], [keyed, ['python3', PYTHON_AGENT, '--keys']]], true);
-    const proxy = ['--proxy', `SHOP=${shop.url}`];
+    const proxy = proxies(shop.url);
     const found = await harness(['--cassette', unkeyed, ...proxy, '--', 'python3', PYTHON_AGENT]);
     expect(found.code).toBe(1);
     // The gap alone: killed at the request, nothing is committed, and the recovery refunds once.
     expect(found.text).toMatch(/failures: done twice 1$/m);
-    expect(found.text).toMatch(/3 +service committed POST 127\.0\.0\.1:\d+\/v1\/refunds +<-- KILL/);
-    expect(found.text).toMatch(new RegExp(`replay: npx killpoint harness --schedule 3 --cassette ${unkeyed.replace(/[.]/g, '\\.')} --proxy SHOP=http://127\\.0\\.0\\.1:\\d+/ -- python3 `));
+    expect(found.text).toMatch(/4 +service committed POST 127\.0\.0\.1:\d+\/v1\/refunds +<-- KILL/);
+    expect(found.text).toMatch(new RegExp(`replay: npx killpoint harness --schedule 4 --cassette ${unkeyed.replace(/[.]/g, '\\.')} --proxy SHOP=http://127\\.0\\.0\\.1:\\d+/ --proxy MODEL=http://127\\.0\\.0\\.1:\\d+/v1 -- python3 `));
     const clean = await harness(['--cassette', keyed, ...proxy, '--', 'python3', PYTHON_AGENT, '--keys']);
     expect(clean.text).toMatch(/failures: none$/m);
     expect(clean.code).toBe(0);
@@ -182,11 +186,11 @@ fullSuiteDescribe('whole explorations, offline after one recording', () => {
   it('checkAgent (the library) takes the same options: records once, then finds the gap offline, with the replay command carrying them', async () => {
     const [cassette, keyed] = [join(dir, 'api.json'), join(dir, 'api-keys.json')];
     const shop = await recordOffline([[cassette, ['python3', PYTHON_AGENT]], [keyed, ['python3', PYTHON_AGENT, '--keys']]], true);
-    const options = { agent: ['python3', PYTHON_AGENT], cassette, proxy: [`SHOP=${shop.url}`] };
+    const options = { agent: ['python3', PYTHON_AGENT], cassette, proxy: [`SHOP=${shop.url}`, `MODEL=${shop.url}/v1`] };
     expect((await checkAgent({ ...options, agent: [...options.agent, '--keys'], cassette: keyed })).ok).toBe(true);
     const found = await checkAgent(options);
     expect(found.ok).toBe(false);
-    expect(found.minimal).toMatchObject({ kills: [3], failed: ['done-twice'] });
-    expect(found.minimal!.replay).toContain(`--cassette ${cassette} --proxy SHOP=${shop.url}/ -- python3 `);
+    expect(found.minimal).toMatchObject({ kills: [4], failed: ['done-twice'] });
+    expect(found.minimal!.replay).toContain(`--cassette ${cassette} --proxy SHOP=${shop.url}/ --proxy MODEL=${shop.url}/v1 -- python3 `);
   });
 });
