@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullSuiteDescribe } from './suite.js';
 import { harnessCommand } from '../src/harness/cli/commands/harness.js';
 import { checkAgent } from '../src/harness/api/check-agent.js';
+import { upstreamUrl } from '../src/harness/traffic/traffic-proxy.js';
 import { SystemInputError } from '../src/harness/engine.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
 
@@ -122,6 +123,14 @@ describe('what ends a life on its traffic', () => {
     const never = join(dir, 'never.json');
     await expect(harness(['--cassette', never, '--proxy', `SHOP=${shop.url}`, '--', 'python3', PYTHON_AGENT])).rejects.toThrow(new RegExp(`--cassette ${never.replace(/[.]/g, '\\.')}: recording: ${shop.url.replace(/[.]/g, '\\.')}/v1/orders/o-1 did not answer \\(ECONNREFUSED\\)`));
     expect(existsSync(never)).toBe(false);
+  });
+});
+
+describe('a local endpoint stands for its base URL', () => {
+  it('the request\'s path after the base URL\'s path, its query kept', () => {
+    expect(upstreamUrl('https://api.openai.com/v1', '/chat/completions')).toBe('https://api.openai.com/v1/chat/completions');
+    expect(upstreamUrl('https://api.shop.example/v1/', '/refunds?expand=charge')).toBe('https://api.shop.example/v1/refunds?expand=charge');
+    expect(upstreamUrl('https://api.shop.example/', '/v1/orders/o-1')).toBe('https://api.shop.example/v1/orders/o-1');
   });
 });
 
