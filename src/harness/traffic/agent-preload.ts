@@ -37,7 +37,6 @@ function start(plan: AgentTrafficPlan): void {
     emit: (event) => void emit(event),
     modelUrls: plan.modelUrls,
     idempotencyHeaders: plan.idempotencyHeaders,
-    passThrough: plan.passThrough,
   });
   session.failure.catch((error: Error) => {
     tellFault(plan.faultFile, error);

@@ -26,8 +26,6 @@ export interface AgentTrafficPlan {
   faultFile: string;
   modelUrls: string[];
   idempotencyHeaders: string[];
-  /** Origins passed through untouched: killpoint's local endpoints, when a Node agent uses them too. */
-  passThrough: string[];
 }
 
 /** Why a life's traffic ended it: a request the recording does not hold (a verdict), or one killpoint could not record or answer (bad input). */

@@ -23,8 +23,6 @@ export const PROXY_ENV_PREFIX = 'KILLPOINT_PROXY_';
 export interface TrafficProxies {
   /** KILLPOINT_PROXY_<NAME>: the base URL of each local endpoint. */
   env: Record<string, string>;
-  /** The local endpoints' origins (a Node agent's own interception passes them through). */
-  origins: string[];
   /** Answers nothing more: every request after this is cut (a life killed by killpoint). */
   stopAnswering(): void;
   close(): Promise<void>;
@@ -47,7 +45,6 @@ export async function startTrafficProxies(upstreams: readonly Upstream[], answer
   let answering = true;
   const servers: Server[] = [];
   const env: Record<string, string> = {};
-  const origins: string[] = [];
   for (const upstream of upstreams) {
     const server = createServer((req, res) => {
       if (!answering) return void res.destroy();
@@ -57,11 +54,9 @@ export async function startTrafficProxies(upstreams: readonly Upstream[], answer
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     env[`${PROXY_ENV_PREFIX}${upstream.name}`] = origin;
-    origins.push(origin);
   }
   return {
     env,
-    origins,
     stopAnswering: () => {
       answering = false;
     },

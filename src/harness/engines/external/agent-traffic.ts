@@ -54,7 +54,6 @@ export async function startAgentLifeTraffic(traffic: HarnessTraffic, place: Agen
     faultFile: join(place.runDir, `traffic-fault-${place.lifeIndex}.jsonl`),
     modelUrls: t.modelUrls,
     idempotencyHeaders: t.idempotencyHeaders,
-    passThrough: [],
   };
   if (traffic.proxies.length === 0) {
     return { env: { [TRAFFIC_PLAN_ENV]: JSON.stringify(plan), NODE_OPTIONS: await nodeOptionsWithPreload(process.env.NODE_OPTIONS) }, started: () => undefined, end: async () => faultOf(plan.faultFile) };
@@ -69,7 +68,11 @@ async function proxiedLife(upstreams: Upstream[], plan: AgentTrafficPlan, place:
   const killAgent = (): void => {
     proxies?.stopAnswering();
     // SIGKILL as the agent would send it itself at its kill point: no handler, no flush.
-    if (pid !== null) process.kill(pid, 'SIGKILL');
+    try {
+      if (pid !== null) process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone already (it crashed while its request waited): how it ended is read from its exit.
+    }
   };
   const emit = sharedEventSink(place.eventsPath, place.killAfter, killAgent);
   const cassette = plan.mode === 'replay' ? cassetteAsRead(plan.cassetteFile, plan.cassetteArg, plan.digest, plan.recordedFor) : undefined;
