@@ -8,6 +8,7 @@ import { killPointIdentity } from '../check/kill-points.js';
 import type { CheckName } from '../check/checks.js';
 import type { ExternalHarness } from '../engines/external/external.js';
 import { externalSystem, externalTask } from '../engines/external/engine.js';
+import { harnessTrafficOf, harnessTrafficWords, type HarnessTrafficOptions } from '../engines/external/traffic-options.js';
 import { differences } from '../check/verdict-lines.js';
 import { formatExploration, formatFailure, replayCommand, type CaseSource } from '../report/text.js';
 import { shellWord } from '../shell-words.js';
@@ -19,7 +20,11 @@ import { runSchedule } from '../session.js';
 /** The command that starts one life of the agent: its words, or a command and its arguments. */
 export type AgentCommand = readonly string[] | { command: string; args?: readonly string[] };
 
-export interface CheckAgentOptions {
+/**
+ * With `cassette`, killpoint plays the agent's HTTP (docs/traffic.md): a Node agent intercepted
+ * inside; another through KILLPOINT_PROXY_<NAME> for each `proxy` entry, NAME=URL.
+ */
+export interface CheckAgentOptions extends HarnessTrafficOptions {
   agent: AgentCommand;
   /** 1: every kill point of the first life; 2: also every kill point of each recovery. Default 1. */
   kills?: 1 | 2;
@@ -80,8 +85,10 @@ export function minimalOf(judged: JudgedCase, source: CaseSource): MinimalFailur
 }
 
 function setUp(options: CheckAgentOptions): { harness: ExternalHarness; system: SystemUnderTest; source: CaseSource } {
-  const harness = agentHarness(options.agent, options.lifeTimeoutMs);
-  return { harness, system: externalSystem(harness), source: { kind: 'harness', command: harness.name } };
+  const plain = agentHarness(options.agent, options.lifeTimeoutMs);
+  const traffic = harnessTrafficOf(options, plain.name);
+  const harness = traffic === undefined ? plain : { ...plain, traffic };
+  return { harness, system: externalSystem(harness), source: { kind: 'harness', command: harness.name, options: harnessTrafficWords(traffic) } };
 }
 
 /** Every kill point of the agent (and of its recoveries, with kills: 2), judged against a run never killed. */

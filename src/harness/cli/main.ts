@@ -40,7 +40,7 @@ const COMMANDS: Record<string, { summary: string; withModules?: true; load: () =
     load: async () => (await import('./commands/merge.js')).mergeCommand,
   },
   harness: {
-    summary: 'kill an agent in any language at every kill point (the kill protocol): [--kills 1|2] [--schedule k1,k2] [--concurrency N] [--life-timeout S] [--all] [--save DIR] [--json] -- <command> [args]; a life may run --life-timeout S, by default 10x the longest life of the run never killed + 5 s; the search stops after the earliest recovery that hangs (later kill points counted, not run) unless --all',
+    summary: 'kill an agent in any language at every kill point (the kill protocol): [--kills 1|2] [--schedule k1,k2] [--concurrency N] [--life-timeout S] [--all] [--save DIR] [--json] [--cassette FILE [--record] [--proxy NAME=URL]] -- <command> [args]; --cassette records the HTTP of the agent once and replays it (a Node agent intercepted inside, another through KILLPOINT_PROXY_<NAME> for each --proxy); a life may run --life-timeout S, by default 10x the longest life of the run never killed + 5 s; the search stops after the earliest recovery that hangs (later kill points counted, not run) unless --all',
     load: async () => (await import('./commands/harness.js')).harnessCommand,
   },
 };

@@ -284,11 +284,12 @@ export interface ChildExit {
   stderr: string;
 }
 
-/** Starts a child and waits for it to end; its stderr is kept for error messages. */
-export function runChild(command: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string, timeoutMs?: number): Promise<ChildExit> {
+/** Starts a child and waits for it to end; its stderr is kept for error messages. `onStarted` hears its process id. */
+export function runChild(command: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string, timeoutMs?: number, onStarted?: (pid: number) => void): Promise<ChildExit> {
   if (interrupted) return Promise.reject(new Interrupted(`not starting ${command}`));
   const started = startChild(command, args, env, { cwd, stdin: 'ignore' });
   spawnListener?.(started.pid);
+  onStarted?.(started.pid);
   return started.awaitEnd(timeoutMs);
 }
 

@@ -13,6 +13,12 @@
 //                        run to the end.
 //   KILLPOINT_LIFE       0 for the first life, 1 for the first recovery, ...
 //   KILLPOINT_RESULT     optional: on a clean end, the harness may write a JSON object here.
+//   KILLPOINT_PROXY_<NAME>  with --cassette and --proxy NAME=URL: the base URL of a local endpoint
+//                        that plays that upstream (traffic/traffic-proxy.ts). With --cassette,
+//                        killpoint writes events into KILLPOINT_EVENTS too (its requests, the
+//                        services' commits), so each event's index is the number of lines already
+//                        in the file, and at a kill point of its own killpoint kills the agent
+//                        (process/shared-events.ts).
 //
 // The exit status says how the life ended: killed by SIGKILL (the kill landed), 0 (finished), or
 // EXIT_FAILED (it stopped on an error it reports on stderr, such as a journal it cannot read: a

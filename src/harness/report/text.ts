@@ -20,7 +20,7 @@ export type CaseSource =
   /** A generated scenario not saved yet: the command that saves it as a corpus entry. */
   | { kind: 'generated'; saveCommand: string }
   /** An agent behind the kill protocol, started by this command line. */
-  | { kind: 'harness'; command: string }
+  | { kind: 'harness'; command: string; /** Its traffic's options (--cassette ...), as a replay needs them. */ options?: readonly string[] }
   /** A system that runs a task of its own (a user's graph on its input): its selector says it all. */
   | { kind: 'own-task' };
 
@@ -55,7 +55,8 @@ export function replayCommand(source: CaseSource, judged: Pick<JudgedCase, 'syst
     }
     case 'harness': {
       const picks = judged.schedule.interleaving.length > 0 ? ` --interleaving ${judged.schedule.interleaving.join(',')}` : '';
-      return `npx killpoint harness --schedule ${judged.schedule.kills.join(',')}${picks} -- ${source.command}`;
+      const options = (source.options ?? []).map((w) => ` ${shellWord(w)}`).join('');
+      return `npx killpoint harness --schedule ${judged.schedule.kills.join(',')}${picks}${options} -- ${source.command}`;
     }
   }
 }

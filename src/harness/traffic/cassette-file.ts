@@ -5,7 +5,8 @@
 // rather than replayed into a divergence.
 
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Recording } from './replay.js';
 import type { HttpExchange, TrafficRole } from './exchange.js';
 
 export const CASSETTE_FORMAT = 'killpoint-http-cassette';
@@ -89,4 +90,22 @@ export function cassetteDigest(bytes: Buffer): string {
 /** Writes the cassette, two-space indented with a newline at the end (a file for the repository). */
 export function writeCassette(file: string, cassette: Cassette): void {
   writeFileSync(file, `${JSON.stringify(cassette, null, 2)}\n`);
+}
+
+/**
+ * The exchanges of the cassette a check's parent read (by its digest), for a life to replay: one
+ * removed, or replaced while the check runs, is refused (CassetteError), never replayed half and half.
+ */
+export function cassetteAsRead(file: string, arg: string, digest: string | undefined, recordedFor: RecordedFor): CassetteEntry[] {
+  const bytes = existsSync(file) ? readFileSync(file) : null;
+  if (bytes === null || cassetteDigest(bytes) !== digest) throw new CassetteError(`--cassette ${arg}: ${bytes === null ? 'removed' : 'replaced'} while the check ran (its lives replay the cassette it read first)`);
+  return parseCassette(file, bytes.toString('utf8'), recordedFor).exchanges;
+}
+
+/** Adds a life's exchanges to its run's recording in `recordTo` (an earlier life's are kept, each once). */
+export function addToRecording(recordTo: string, recordedFor: RecordedFor, exchanges: readonly CassetteEntry[]): void {
+  const recording = new Recording();
+  if (existsSync(recordTo)) for (const entry of (JSON.parse(readFileSync(recordTo, 'utf8')) as { exchanges: CassetteEntry[] }).exchanges) recording.add(entry);
+  for (const entry of exchanges) recording.add(entry);
+  writeCassette(recordTo, { format: CASSETTE_FORMAT, version: CASSETTE_VERSION, recordedFor, exchanges: recording.exchanges });
 }

@@ -157,10 +157,27 @@ async function answerInLife(life: LifeListener, args: Parameters<RequestListener
 /** Response headers that describe the bytes on the wire, not the body as it is handed back. */
 const WIRE_HEADERS: ReadonlySet<string> = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
-/** Starts answering this thread's requests for one life, the requests made in `within(...)` its own; `stop()` before the thread runs another. */
-export function startLifeTraffic(options: LifeTrafficOptions): LifeTraffic {
-  const interception = applyInterception();
-  const realFetch = interception.realFetch;
+/**
+ * How one life's requests are answered, wherever they come from: the interception in the life's
+ * own thread or process (startLifeTraffic), or a local endpoint that stands for a service of an
+ * agent in another language (traffic-proxy.ts). `answer` never throws for a request the recording
+ * does not hold: it answers 400 and rejects `failure`.
+ */
+export interface TrafficAnswerer {
+  answer(request: Request): Promise<Response>;
+  recorded(): CassetteEntry[];
+  committedWrites(): CommittedWrite[];
+  refusedWrites(): RefusedWrite[];
+  diverged(): string | null;
+  failure: Promise<never>;
+}
+
+/**
+ * The answerer of one life. `realFetch`: the way to the real endpoints while recording. With
+ * `answerEvents: false` the answer is handed over without the chunk and end events (a local
+ * endpoint cannot tell when a process elsewhere reads it: traffic-proxy.ts).
+ */
+export function trafficAnswerer(options: LifeTrafficOptions, realFetch: typeof fetch, answerEvents = true): TrafficAnswerer {
   const ledger = new ServiceLedger(options.ledgerFile, options.idempotencyHeaders);
   const replay = new Replay(options.cassette ?? []);
   const recording = new Recording();
@@ -195,31 +212,51 @@ export function startLifeTraffic(options: LifeTrafficOptions): LifeTraffic {
       return leave(new TrafficDiverged(diverged));
     }
     if (options.mode === 'record') recording.add({ role, request: record, response, afterWrites });
-    return handedBack(response, name, request.method, options.emit);
+    return handedBack(response, name, request.method, answerEvents ? options.emit : () => undefined);
   };
+  return {
+    answer: async (request) => {
+      try {
+        return await answer(request);
+      } catch (error) {
+        // A life killed in process, asking after its kill point: its fence refused the event, and it gets no answer.
+        if ((error as Error).name === 'LifeKilled') throw error;
+        // killpoint's own fault answering (a cassette entry it cannot hand back): the life ends on it, bad input.
+        return leave(new TrafficFault(`${request.method} ${keptUrl(request.url)}: killpoint could not answer it (${(error as Error).message})`));
+      }
+    },
+    recorded: () => recording.exchanges,
+    committedWrites: () => ledger.committedWrites(),
+    refusedWrites: () => ledger.refusedWrites(),
+    diverged: () => diverged,
+    failure,
+  };
+}
+
+/** Starts answering this thread's requests for one life, the requests made in `within(...)` its own; `stop()` before the thread runs another. */
+export function startLifeTraffic(options: LifeTrafficOptions): LifeTraffic {
+  const interception = applyInterception();
+  const answerer = trafficAnswerer(options, interception.realFetch);
   const listener: LifeListener = {
     on: true,
     passThrough: options.passThrough ?? [],
     answer: async ({ request, controller }) => {
       if (passesThrough(request.url, options.passThrough ?? [])) return;
       try {
-        controller.respondWith(await answer(request));
+        controller.respondWith(await answerer.answer(request));
       } catch (error) {
-        // A life killed in process, asking after its kill point: its fence refused the event, and it gets no answer.
-        if ((error as Error).name === 'LifeKilled') return controller.errorWith(error as Error);
-        // killpoint's own fault answering (a cassette entry it cannot hand back): the life ends on it, bad input.
-        controller.respondWith(leave(new TrafficFault(`${request.method} ${keptUrl(request.url)}: killpoint could not answer it (${(error as Error).message})`)));
+        controller.errorWith(error as Error);
       }
     },
   };
   interception.listener = listener;
   return {
     within: (life) => lifeOfRequests.run(listener, life),
-    recorded: () => recording.exchanges,
-    committedWrites: () => ledger.committedWrites(),
-    refusedWrites: () => ledger.refusedWrites(),
-    diverged: () => diverged,
-    failure,
+    recorded: answerer.recorded,
+    committedWrites: answerer.committedWrites,
+    refusedWrites: answerer.refusedWrites,
+    diverged: answerer.diverged,
+    failure: answerer.failure,
     stop: () => {
       listener.on = false;
       if (interception.listener === listener) interception.listener = null;

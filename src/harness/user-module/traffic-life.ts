@@ -6,12 +6,10 @@
 // the recording does not hold ends the life at once (a verdict), one its endpoint did not answer
 // while recording is bad input.
 
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmitEvent } from '../process/child-main.js';
-import { cassetteDigest, CassetteError, CASSETTE_FORMAT, CASSETTE_VERSION, parseCassette, writeCassette, type CassetteEntry } from '../traffic/cassette-file.js';
+import { addToRecording, cassetteAsRead, CassetteError, type CassetteEntry } from '../traffic/cassette-file.js';
 import { RecordingFailed, startLifeTraffic } from '../traffic/life-traffic.js';
-import { Recording } from '../traffic/replay.js';
 import { SERVICE_LEDGER_FILE } from '../traffic/service-ledger.js';
 import { UserModuleSetupError } from './setup-error.js';
 import type { ModuleTraffic } from './traffic-target.js';
@@ -45,26 +43,16 @@ export async function lifeWithTraffic<T>(traffic: ModuleTraffic | undefined, { s
     throw error;
   } finally {
     session.stop();
-    if (!replaying) keepRecorded(traffic, session.recorded());
+    if (!replaying) addToRecording(traffic.recordTo, traffic.recordedFor, session.recorded());
   }
 }
 
 /** The cassette the parent read: one missing, or replaced while the check runs, is bad input. */
 function cassetteOf(traffic: ModuleTraffic): CassetteEntry[] {
-  const bytes = existsSync(traffic.file) ? readFileSync(traffic.file) : null;
-  if (bytes === null || cassetteDigest(bytes) !== traffic.digest) throw new UserModuleSetupError(`--cassette ${traffic.arg}: ${bytes === null ? 'removed' : 'replaced'} while the check ran (its lives replay the cassette it read first)`);
   try {
-    return parseCassette(traffic.file, bytes.toString('utf8'), traffic.recordedFor).exchanges;
+    return cassetteAsRead(traffic.file, traffic.arg, traffic.digest, traffic.recordedFor);
   } catch (error) {
     if (error instanceof CassetteError) throw new UserModuleSetupError(error.message);
     throw error;
   }
-}
-
-/** Adds this life's exchanges to the run's recording (an earlier life's are kept, each once). */
-function keepRecorded(traffic: ModuleTraffic, exchanges: readonly CassetteEntry[]): void {
-  const recording = new Recording();
-  if (existsSync(traffic.recordTo)) for (const entry of (JSON.parse(readFileSync(traffic.recordTo, 'utf8')) as { exchanges: CassetteEntry[] }).exchanges) recording.add(entry);
-  for (const entry of exchanges) recording.add(entry);
-  writeCassette(traffic.recordTo, { format: CASSETTE_FORMAT, version: CASSETTE_VERSION, recordedFor: traffic.recordedFor, exchanges: recording.exchanges });
 }

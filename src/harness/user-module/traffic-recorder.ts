@@ -23,10 +23,14 @@ const recordings = new Map<string, Promise<RunOutcome | null>>();
 export class TrafficRecorder {
   constructor(private readonly traffic: ModuleTraffic | undefined) {}
 
-  /** A session's runs, each after the recording (once per cassette, whichever session asks first). */
-  around(runs: SessionRuns): SessionRuns {
+  /**
+   * A session's runs, each after the recording (once per cassette, whichever session asks first);
+   * `recordRun` makes the recording run when it is not one of `runs` (an agent behind the kill
+   * protocol runs its first run never killed twice, which a recording must not).
+   */
+  around(runs: SessionRuns, recordRun: SessionRuns = runs): SessionRuns {
     const after: SessionRuns = async (schedule, times) => {
-      const recorded = await this.ready(() => runs(noKills(), times));
+      const recorded = await this.ready(() => recordRun(noKills(), times));
       if (recorded !== null && recorded.lives.at(-1)?.end !== 'finished') return recorded;
       return runs(schedule, times);
     };

@@ -1,4 +1,5 @@
-// killpoint harness [--kills 1|2] [--schedule k1,k2] [--concurrency N] [--life-timeout S] [--all] [--json] -- <command> [args...]
+// killpoint harness [--kills 1|2] [--schedule k1,k2] [--concurrency N] [--life-timeout S] [--all] [--json]
+//   [--cassette FILE [--record] [--proxy NAME=URL] [--model-url URL] [--idempotency-header NAME]] -- <command> [args...]
 // Kills an agent in any language at every kill point through the kill protocol (src/harness/process/protocol.ts),
 // with --kills 2 also at every kill point of its recovery, restarts it, and judges each run against
 // one never killed: the same explorer, checks, minimal counterexample and report as `check`.
@@ -14,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../../usage-error.js';
 import type { ExternalHarness } from '../../engines/external/external.js';
 import { externalSystem, externalTask } from '../../engines/external/engine.js';
+import { harnessTrafficOf, harnessTrafficWords } from '../../engines/external/traffic-options.js';
 import { watchNothingWritten } from '../../engines/external/nothing-written.js';
 import { explore, judgeCasePlan, mustFinish, resolveKillsPlan } from '../../search/explore.js';
 import { runPlan } from '../../search/plan.js';
@@ -65,7 +67,7 @@ export function hangTeller(source: CaseSource, system: SystemUnderTest, write: (
 export async function harnessCommand(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: negativeScheduleJoined(args), allowPositionals: true, options: { kills: { type: 'string' }, schedule: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'boolean' }, 'life-timeout': { type: 'string' }, save: { type: 'string' }, all: { type: 'boolean' } } });
+    parsed = parseArgs({ args: negativeScheduleJoined(args), allowPositionals: true, options: { kills: { type: 'string' }, schedule: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'boolean' }, 'life-timeout': { type: 'string' }, save: { type: 'string' }, all: { type: 'boolean' }, cassette: { type: 'string' }, record: { type: 'boolean' }, 'model-url': { type: 'string', multiple: true }, 'idempotency-header': { type: 'string', multiple: true }, proxy: { type: 'string', multiple: true } } });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -82,10 +84,15 @@ export async function harnessCommand(args: string[]): Promise<number> {
   const timeoutS = parsed.values['life-timeout'] === undefined ? undefined : decimalNumber(parsed.values['life-timeout']);
   if (timeoutS !== undefined && !(Number.isFinite(timeoutS) && timeoutS > 0)) throw new UsageError(`--life-timeout: expected seconds > 0, got "${parsed.values['life-timeout']}"`);
   const words = [command, ...commandArgs];
-  const harness: ExternalHarness = { name: words.map(shellWord).join(' '), command, args: commandArgs, ...(timeoutS === undefined ? {} : { lifeTimeoutMs: timeoutS * 1000 }) };
+  const name = words.map(shellWord).join(' ');
+  const v = parsed.values;
+  const traffic = harnessTrafficOf({ ...(v.cassette === undefined ? {} : { cassette: v.cassette }), ...(v.record === undefined ? {} : { record: v.record }), ...(v['model-url'] === undefined ? {} : { modelUrl: v['model-url'] }), ...(v['idempotency-header'] === undefined ? {} : { idempotencyHeader: v['idempotency-header'] }), ...(v.proxy === undefined ? {} : { proxy: v.proxy }) }, name);
+  // A corpus entry keeps the command and the schedule, not the cassette its replay would need.
+  if (traffic !== undefined && v.save !== undefined) throw new UsageError('--save: not with --cassette (a corpus entry does not keep the cassette and its options yet); replay the minimal case with the command the report prints');
+  const harness: ExternalHarness = { name, command, args: commandArgs, ...(timeoutS === undefined ? {} : { lifeTimeoutMs: timeoutS * 1000 }), ...(traffic === undefined ? {} : { traffic }) };
   const system = externalSystem(harness);
   const task = externalTask(harness);
-  const source: CaseSource = { kind: 'harness', command: harness.name };
+  const source: CaseSource = { kind: 'harness', command: harness.name, options: harnessTrafficWords(traffic) };
   // A pass over a run never killed that wrote nothing rests on nothing: its note (nothing-written.ts).
   const nothingWritten = watchNothingWritten(system);
   const print = (text: string): void => {

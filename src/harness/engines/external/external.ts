@@ -17,6 +17,10 @@ import { killPointIdentity } from '../../check/kill-points.js';
 import type { CommittedWrite, LifeRecord, RunOutcome, Schedule } from '../../check/outcome.js';
 import { MAX_EVENTS_PER_LIFE } from '../../life-loop.js';
 import { runNeverKilledTwice, sameStep } from './never-killed-twice.js';
+import { ledgerWrites, startAgentLifeTraffic, type AgentLifePlace, type AgentLifeTraffic, type HarnessTraffic } from './agent-traffic.js';
+import type { TrafficFaultLine } from '../../traffic/agent-traffic-plan.js';
+import { CassetteError } from '../../traffic/cassette-file.js';
+import { TrafficRecorder } from '../../user-module/traffic-recorder.js';
 
 export interface ExternalHarness {
   /** Shown in reports, e.g. `python3 refund_agent.py --keys`. */
@@ -29,6 +33,8 @@ export interface ExternalHarness {
    * (a verdict on it); a run never killed that does leaves nothing to compare with (bad input).
    */
   lifeTimeoutMs?: number;
+  /** Its traffic, played by killpoint (--cassette): agent-traffic.ts. */
+  traffic?: HarnessTraffic;
 }
 
 /** The run's id in reports and outcomes: the harness runs a task of its own, not a scenario of ours. */
@@ -67,6 +73,13 @@ export async function runExternal(harness: ExternalHarness, kills: number[], tim
  * back before it still waits for it to be compared.
  */
 export function externalRuns(harness: ExternalHarness): (schedule: Schedule, times?: LifeTimes) => Promise<RunOutcome> {
+  const runs = sessionRuns(harness);
+  if (harness.traffic === undefined) return runs;
+  // The cassette made first where it is missing, by one run never killed of its own: the yardstick's two then replay it.
+  return new TrafficRecorder(harness.traffic.cassette).around(runs, (schedule, times) => runExternal(harness, schedule.kills, times));
+}
+
+function sessionRuns(harness: ExternalHarness): (schedule: Schedule, times?: LifeTimes) => Promise<RunOutcome> {
   let neverKilled: Promise<LifeRecord | null> | null = null;
   return async (schedule, times) => {
     const reference = neverKilled;
@@ -118,18 +131,60 @@ async function externalLife(harness: ExternalHarness, request: TierLifeRequest, 
   const what = `${harness.name} life ${lifeIndex}`;
   // Its session's limit (TierLifeRequest.timeoutMs) unless the harness sets one.
   const timeoutMs = harness.lifeTimeoutMs ?? request.timeoutMs ?? DEFAULT_LIFE_TIMEOUT_MS;
-  const exit = await startLifeOrHang(harness, what, previous, timeoutMs, {
-    ...process.env,
-    [ENV.stateDir]: request.stateDir,
-    [ENV.events]: eventsPath,
-    [ENV.life]: String(lifeIndex),
-    [ENV.result]: join(request.runDir, `result-${lifeIndex}.json`),
-    [ENV.killAfter]: killAfter === null ? '' : String(killAfter),
-  });
-  const events = readEvents(eventsPath, what);
+  const traffic = harness.traffic === undefined ? null : await trafficOfLife(harness.traffic, { runDir: request.runDir, stateDir: request.stateDir, lifeIndex, eventsPath, killAfter });
+  let exit: Awaited<ReturnType<typeof startLifeOrHang>>;
+  let fault: TrafficFaultLine | null = null;
+  try {
+    exit = await startLifeOrHang(harness, what, previous, timeoutMs, {
+      ...process.env,
+      ...traffic?.env,
+      [ENV.stateDir]: request.stateDir,
+      [ENV.events]: eventsPath,
+      [ENV.life]: String(lifeIndex),
+      [ENV.result]: join(request.runDir, `result-${lifeIndex}.json`),
+      [ENV.killAfter]: killAfter === null ? '' : String(killAfter),
+    }, traffic?.started);
+  } finally {
+    fault = (await traffic?.end()) ?? null;
+  }
+  const events = eventsOf(eventsPath, what, harness.traffic !== undefined);
   if (events.length > MAX_EVENTS_PER_LIFE) throw new ProtocolError(`${what}: more than ${MAX_EVENTS_PER_LIFE} events, a runaway loop`);
+  if (fault !== null) return { record: endedOnTraffic(what, harness.traffic!, fault, events), conversation: null, picks: [], widths: [] };
   const record = 'hungAfter' in exit ? hungRecovery(what, request, events, exit) : endedLife(what, exit, events, killAfter);
   return { record, conversation: null, picks: [], widths: [] };
+}
+
+/**
+ * The life's events; with a cassette killpoint writes events into the file too, and an agent that
+ * numbers its own by a count of its own is told how to number them.
+ */
+function eventsOf(path: string, what: string, shared: boolean): ProtocolEvent[] {
+  try {
+    return readEvents(path, what);
+  } catch (error) {
+    if (!shared || !(error instanceof ProtocolError) || !/expected \{"index"/.test(error.message)) throw error;
+    throw new ProtocolError(`${error.message}; with --cassette killpoint writes events into ${ENV.events} too: number each of yours by the lines already in the file`);
+  }
+}
+
+/** A life's traffic started; a cassette that cannot be replayed is bad input. */
+async function trafficOfLife(traffic: HarnessTraffic, place: AgentLifePlace): Promise<AgentLifeTraffic> {
+  try {
+    return await startAgentLifeTraffic(traffic, place);
+  } catch (error) {
+    if (error instanceof CassetteError) throw new ProtocolError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * A life its traffic ended: a request the run never killed never made is a verdict on the recovery
+ * (the conversation left the recording); a request that could not be recorded or answered, or a
+ * cassette that cannot be replayed, is bad input.
+ */
+function endedOnTraffic(what: string, traffic: HarnessTraffic, fault: TrafficFaultLine, events: ProtocolEvent[]): LifeRecord {
+  if (fault.name !== 'ConversationRejected') throw new ProtocolError(fault.message.startsWith('--cassette') ? fault.message : `${what}: --cassette ${traffic.cassette.arg}: ${fault.message}`);
+  return { events: events as unknown as RunEvent[], end: 'failed', killedAfter: null, error: fault.message, errorKind: 'conversation-rejected' };
 }
 
 /** A life that ended by itself or by its kill, as the protocol's exit status says. */
@@ -197,10 +252,15 @@ function externalTier(harness: ExternalHarness, besideState?: (stateDir: string)
     },
     stores: (_scenario, stateDir, lives) => {
       besideState?.(stateDir);
-      // A last life that crashed, stopped or hung before making its shop has written nothing; one that ran to its end must have made it.
+      // A last life that crashed, stopped or hung before making its shop has written nothing; one
+      // that ran to its end must have made it, unless the services it writes to are played by
+      // killpoint: its writes are then the ledger's too.
       const stopped = lives.at(-1)?.end === 'failed';
-      const { writes, delivered } = stopped && !existsSync(join(stateDir, 'shop.sqlite')) ? { writes: [], delivered: readDelivered(stateDir, harness.name) } : readStores(stateDir, harness.name);
-      return { delivered, writes, refusals: [], shop: {} };
+      const noShop = (stopped || harness.traffic !== undefined) && !existsSync(join(stateDir, 'shop.sqlite'));
+      const { writes, delivered } = noShop ? { writes: [], delivered: readDelivered(stateDir, harness.name) } : readStores(stateDir, harness.name);
+      if (harness.traffic === undefined) return { delivered, writes, refusals: [], shop: {} };
+      const played = ledgerWrites(stateDir);
+      return { delivered, writes: [...writes, ...played.writes], refusals: played.refusals, shop: {} };
     },
   };
 }
@@ -221,9 +281,9 @@ function mustGiveSomethingToJudge(name: string, life: LifeRecord, delivered: str
  * outlives its time hung after that kill, which is a verdict on it; a first life that does stays
  * an error: a run never killed that hangs leaves nothing to compare with.
  */
-async function startLifeOrHang(harness: ExternalHarness, what: string, previous: LifeRecord | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<ChildExit | { hungAfter: LifeRecord; timeoutMs: number }> {
+async function startLifeOrHang(harness: ExternalHarness, what: string, previous: LifeRecord | undefined, timeoutMs: number, env: NodeJS.ProcessEnv, started?: (pid: number) => void): Promise<ChildExit | { hungAfter: LifeRecord; timeoutMs: number }> {
   try {
-    return await startLife(harness, what, env, timeoutMs);
+    return await startLife(harness, what, env, timeoutMs, started);
   } catch (error) {
     if (previous !== undefined && error instanceof LifeTimedOut) return { hungAfter: previous, timeoutMs };
     throw error;
@@ -231,9 +291,9 @@ async function startLifeOrHang(harness: ExternalHarness, what: string, previous:
 }
 
 /** Starts one life; a command that cannot be started is bad input, not a crash of ours. */
-async function startLife(harness: ExternalHarness, what: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<ChildExit> {
+async function startLife(harness: ExternalHarness, what: string, env: NodeJS.ProcessEnv, timeoutMs: number, started?: (pid: number) => void): Promise<ChildExit> {
   try {
-    return await runChild(harness.command, harness.args, env, undefined, timeoutMs);
+    return await runChild(harness.command, harness.args, env, undefined, timeoutMs, started);
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     if (e.code === 'ENOENT' || e.code === 'EACCES') throw new ProtocolError(`${what}: cannot start ${harness.command} (${e.code === 'ENOENT' ? 'no such command' : 'permission denied'})`);
