@@ -8,7 +8,8 @@
 // why the bundle is written under the project's node_modules/.cache (Node finds packages from
 // where a file lies).
 // The engine may ask for packages of the user's own (resolved from the module's folder) to be
-// handed to the life with the module: the copy the module uses, not another one.
+// handed to the life with the module: the copy the module uses, not another one. killpoint's side
+// of the life takes the engine's packages from the module's project too (project-packages.ts).
 //
 // Where the bundle cannot be built, or KILLPOINT_MODULE_BUNDLE=0 asks for it, each life loads the
 // module as it is through tsx (load.ts): slower, and as faithful.
@@ -18,6 +19,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { keepOwnPaths } from '../process/own-paths.js';
 import { commonJsAsWritten } from './commonjs.js';
+import { isKillpointCode, killpointPeers, projectPackagesFirst } from './project-packages.js';
 import { CODE_ROOT, siblingModule } from '../process/package-paths.js';
 import { pidAnswers } from '../process/process-tree.js';
 import { removedAtExit } from '../process/removed-at-exit.js';
@@ -111,7 +113,7 @@ async function build({ module, childMain, packages, external = [], asModule = fa
       logLevel: 'silent',
       // tsx loads a module unbundled; a bundled life never needs it.
       external: ['better-sqlite3', '*.node', 'tsx', 'tsx/*', ...external],
-      plugins: [keepOwnPaths(ownFile), commonJsAsWritten((path) => ownFile(path) && !path.startsWith(`${CODE_ROOT}${sep}`))],
+      plugins: [projectPackagesFirst({ moduleDir: dirname(module), fromKillpoint: isKillpointCode, packages: killpointPeers() }), keepOwnPaths(ownFile), commonJsAsWritten((path) => ownFile(path) && !path.startsWith(`${CODE_ROOT}${sep}`))],
       // Packages written as CommonJS call require(): in an ES module it is made from the bundle's place.
       banner: { js: "import { createRequire as __killpointRequire } from 'node:module'; const require = __killpointRequire(import.meta.url);" },
     });

@@ -20,8 +20,11 @@ import { pidAnswers } from '../../process/process-tree.js';
 import { BUNDLE_FILES, type WorkflowIds } from './run-spec.js';
 import { removedAtExit } from '../../process/removed-at-exit.js';
 
-/** The packages a life loads (and the builder), each named as it is installed. */
-export const REQUIRED_PACKAGES = ['workflow', '@workflow/core', '@workflow/utils', '@workflow/world-local', '@workflow/builders', '@workflow/ai', 'ai'] as const;
+/** The packages every life loads (and the builder), each named as it is installed: a user's workflow with no model needs no more. */
+export const WORKFLOW_SDK_PACKAGES = ['workflow', '@workflow/core', '@workflow/utils', '@workflow/world-local', '@workflow/builders'] as const;
+
+/** What killpoint's own workflow file loads beside them: its agent is a DurableAgent on the AI SDK. */
+export const REQUIRED_PACKAGES = [...WORKFLOW_SDK_PACKAGES, '@workflow/ai', 'ai'] as const;
 
 /** The workflow file the builder compiles (its folder is the builder's working folder). */
 const WORKFLOW_SOURCE = siblingModule(new URL('./workflow/', import.meta.url).href, 'agent');
@@ -199,7 +202,9 @@ export function moduleBundles(source: string): Promise<string> {
 }
 
 async function buildModule(source: string): Promise<string> {
-  checkPackages();
+  // The module's own imports (the AI SDK among them, where it has a model) are its to install: a
+  // missing one fails its build, named there.
+  checkPackages(WORKFLOW_SDK_PACKAGES);
   const root = cacheRoot();
   removeBuildsOfGoneProcesses(root);
   const dir = join(root, `module-${createHash('sha256').update(source).digest('hex').slice(0, 12)}.${process.pid}.tmp`);
