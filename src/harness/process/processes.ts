@@ -20,6 +20,7 @@ import { constants } from 'node:os';
 import { ChildTree } from './child-tree.js';
 import { watchGroup } from './orphan-watcher.js';
 import { ownedTempDir, sweepOrphanedTempDirs } from './owned-temp-dirs.js';
+import { sayUnanswered, UNANSWERED_LINE_START } from '../traffic/unanswered.js';
 
 /** Live children, each with the promise that settles once it is reaped, and how to kill all it started. */
 const liveChildren = new Map<ChildProcess, { reaped: Promise<unknown>; killAll(): void }>();
@@ -386,8 +387,13 @@ class WatchedChild implements StartedChild {
   private readStderr(): void {
     const stderr = this.child.stderr!;
     stderr.setEncoding('utf8');
+    let partLine = '';
     stderr.on('data', (chunk: string) => {
       if (this.stderr.length < STDERR_KEPT_CHARS) this.stderr += chunk;
+      // A life's line naming an endpoint that did not answer is for the person waiting: said here too, once.
+      const lines = (partLine + chunk).split('\n');
+      partLine = lines.pop()!.slice(0, STDERR_KEPT_CHARS);
+      for (const line of lines) if (line.startsWith(UNANSWERED_LINE_START)) sayUnanswered(line);
     });
     stderr.on('close', () => {
       this.stderrClosed = true;
