@@ -61,6 +61,31 @@ describe('the run never killed, its model endpoint down and no cassette', () => 
   }
 });
 
+describe('a model endpoint that takes the request and never answers, no cassette', () => {
+  let silent: Server;
+  let url: string;
+  beforeAll(async () => {
+    // Reads the request, answers nothing: each try of the SDK ends at its own time limit.
+    silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/v1`;
+  });
+  afterAll(() => new Promise<void>((r) => (silent.closeAllConnections(), silent.close(() => r()))));
+
+  for (const tier of ['in-process', 'process'] as const) {
+    test(`${tier}: the progress line shows the request the run waits on, then its try that timed out is named`, async () => {
+      const args = ['check', '--langgraph', `${FIXTURES}/dead-model.ts`, '--input', `${FIXTURES}/input.json`, ...(tier === 'process' ? ['--tier', 'process'] : [])];
+      // KILLPOINT_PROGRESS=1: as at a terminal. Each try waits 4 s for its answer.
+      const r = await stderrUntil(args, { KILLPOINT_TEST_MODEL_URL: url, KILLPOINT_PROGRESS: '1', KILLPOINT_TEST_MODEL_TIMEOUT_MS: '4000' }, /no answer from .*\n/);
+      expect(r.endedFirst, r.stderr).toBe(false);
+      expect(r.stderr).toMatch(new RegExp(`\\rkillpoint: waiting on POST ${url.replace(/[.]/g, '\\.')}/chat/completions \\(\\d+ s\\)\\x1b\\[K`));
+      // The line is cleared before the one that names the endpoint.
+      expect(r.stderr).toContain(`\r\x1b[K${UNANSWERED_LINE_START}${url}/chat/completions (no answer in time): `);
+      expect(r.interrupted).toBe('SIGINT');
+    }, 120_000);
+  }
+});
+
 describe('the watch changes nothing of what the agent gets', () => {
   let server: Server;
   let base: string;

@@ -9,10 +9,12 @@
 // keeps the fetch it found when it was made), and notes only what a life asks (the async context
 // `watchedLife` runs it in): killpoint's own requests, and the engine's own (its server, its
 // world: `passThrough`), are never named. A life in a child says it on its stderr; the parent
-// repeats such a line on its own (process/processes.ts), once.
+// repeats such a line on its own (process/processes.ts), once. A request with no answer yet is
+// what the life waits on, shown at a terminal (waiting.ts).
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { keptUrl } from './secrets.js';
+import { clearWaitingLine, waitEnded, waitStarted } from './waiting.js';
 
 /** The start of the line that names an endpoint that did not answer: the parent repeats a child's. */
 export const UNANSWERED_LINE_START = 'killpoint: no answer from ';
@@ -24,6 +26,8 @@ interface WatchedLife {
 
 const watched = new AsyncLocalStorage<WatchedLife>();
 let wrapped = false;
+/** Names each watched request's wait apart. */
+let requestsSoFar = 0;
 
 /** Wraps this process's fetch (once), before a life's packages capture it. */
 export function watchFetch(): void {
@@ -32,13 +36,17 @@ export function watchFetch(): void {
   const fetchBefore = globalThis.fetch;
   globalThis.fetch = async function watchedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     const life = watched.getStore();
-    if (life === undefined) return fetchBefore(input, init);
+    const url = urlOf(input);
+    if (life === undefined || url === null || passesThrough(url, life.passThrough)) return fetchBefore(input, init);
+    const key = `request ${(requestsSoFar += 1)}`;
+    waitStarted(key, `${methodOf(input, init)} ${keptUrl(url)}`);
     try {
       return await fetchBefore(input, init);
     } catch (error) {
-      const url = urlOf(input);
-      if (url !== null && !passesThrough(url, life.passThrough)) sayUnanswered(unansweredLine(url, reasonOf(error)));
+      sayUnanswered(unansweredLine(url, reasonOf(error)));
       throw error;
+    } finally {
+      waitEnded(key);
     }
   } as typeof fetch;
 }
@@ -61,6 +69,7 @@ const said = new Set<string>();
 export function sayUnanswered(line: string): void {
   if (said.has(line)) return;
   said.add(line);
+  clearWaitingLine();
   process.stderr.write(`${process.stderr.isTTY === true ? '\r\x1b[K' : ''}${line}\n`);
 }
 
@@ -70,6 +79,10 @@ function urlOf(input: RequestInfo | URL): string | null {
   } catch {
     return null;
   }
+}
+
+function methodOf(input: RequestInfo | URL, init: RequestInit | undefined): string {
+  return (init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET')).toUpperCase();
 }
 
 function passesThrough(url: string, origins: readonly string[]): boolean {

@@ -13,6 +13,7 @@ import type { BundledModule } from './load.js';
 import { EXIT_BAD_SETUP, UserModuleSetupError } from './setup-error.js';
 import { lifeWithTraffic } from './traffic-life.js';
 import { TASK_NAME_VARIABLE, writeTaskName } from './task-name-child.js';
+import { tellWaitsToParent } from '../traffic/waiting.js';
 import { seedRandomness } from './seeded-randomness.js';
 import type { ModuleTraffic } from './traffic-target.js';
 
@@ -46,6 +47,8 @@ export function runModuleChild<Spec extends { traffic?: ModuleTraffic }, Loaded 
     const spec = JSON.parse(readFileSync(requiredVariable(child.env.run), 'utf8')) as Spec;
     return runChildMain(() => writeTaskName((dataDir) => nameOf({ spec, ...(loaded === undefined ? {} : { loaded }), dataDir })), { exitWhenDone: true });
   }
+  // Its stderr is a pipe to the parent, which shows what the life waits on.
+  tellWaitsToParent();
   runChildMain(
     () =>
       runProtocolLife<Spec>(

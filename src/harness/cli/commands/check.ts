@@ -26,6 +26,7 @@ import type { KillPointSpec } from '../../check/kill-points.js';
 import { decimalInt, killDepth, killPointList, parseShard, shardOf, type Shard } from '../options.js';
 import { mustLandEveryKill, mustPickInRange } from '../../search/schedule-bounds.js';
 import { startProgress } from '../progress.js';
+import { showWaits } from '../../traffic/waiting.js';
 import { readerGone, yieldToReader } from '../reader.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames, moduleEngines } from '../../registry.js';
 import { tierOf, type ModuleEngine, type ModuleEngineOptions, type ModuleFlag, type SystemUnderTest } from '../../engine.js';
@@ -259,6 +260,7 @@ export async function checkCommand(args: string[]): Promise<number> {
 }
 
 async function checkParsed(a: CheckArgs, printJson: (text: string) => void): Promise<number> {
+  showWaits(!a.json);
   // A --save folder or an --html file that cannot be written is found now, not after the exploration it would end.
   if (a.saveDir !== null) prepareCorpusFolder(a.saveDir, '--save');
   if (a.htmlPath !== null) prepareReportFile(a.htmlPath);
