@@ -22,7 +22,9 @@ export interface TaskNameChild {
 
 /** The name the child read off the module, or undefined where it could not (the lives say why). */
 export async function taskNameFromChild(child: TaskNameChild, spec: unknown): Promise<string | undefined> {
-  const bundle = await child.bundle();
+  // A module that cannot be built is named by its file: its first life says what is wrong.
+  const bundle = await child.bundle().catch(() => null);
+  if (bundle === null) return undefined;
   const held = heldTempDir('killpoint-task-name-');
   try {
     const runFile = join(held.dir, 'run.json');
