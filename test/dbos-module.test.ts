@@ -12,6 +12,8 @@
 // events, the command line); `npm run engines` (KILLPOINT_SUITE=all) runs every test.
 
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkDbos, checkDbosSchedule } from '../src/harness/api/check-module.js';
@@ -68,9 +70,30 @@ describe('a refund workflow of your own', () => {
 test('the command line: --dbos with --input, exit 1 at the kill point that repeats the refund', async () => {
   const r = await runMain(['check', '--dbos', `${FIXTURES}/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'step-return[step 0]']);
   const stdout = r.out.join('\n');
+  // Named by the workflow DBOS registers (support-refund), not by its module's file.
+  expect(stdout).toMatch(/^support-refund \(the workflow of test\/fixtures\/dbos-modules\/unkeyed\.ts\) under /);
   expect(stdout).toContain('step 0 (refund): returned   <-- KILL');
   expect(stdout).toContain('refund O-7 committed twice');
   expect(r.status).toBe(1);
+}, 300_000);
+
+// A corpus entry of a module names no task (its strategy says it all): one written before tasks were
+// named by their workflow replays as it did, its report named as the check's is.
+test('a corpus entry of the module replays as expected, named by its workflow; --json names it too', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'killpoint-dbos-module-corpus-'));
+  try {
+    const entry = join(dir, 'unkeyed.json');
+    writeFileSync(entry, JSON.stringify({ note: 'the refund step returned, not yet recorded', engine: 'dbos', strategy: `${FIXTURES}/unkeyed.ts --input ${FIXTURES}/input.json`, schedule: { kills: [2] }, property: 'promised checks', expected: { failed: ['done-twice'] } }));
+    const r = await runMain(['check', entry]);
+    const stdout = r.out.join('\n');
+    expect(stdout).toContain('unkeyed.json: replays as expected');
+    expect(stdout).toMatch(/^ {2}support-refund \(the workflow of test\/fixtures\/dbos-modules\/unkeyed\.ts\) under /m);
+    expect(r.status).toBe(0);
+    const json = await runMain(['check', '--dbos', `${FIXTURES}/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', '-1', '--json']);
+    expect(JSON.parse(json.out.join('\n'))[0]).toMatchObject({ scenario: 'support-refund', engine: 'dbos', ok: true });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }, 300_000);
 
 // Randomness in a life is seeded by the life's number, in process too (user-module/seeded-randomness.ts,

@@ -72,6 +72,8 @@ describe('the command line', () => {
   test('--restate with --input, exit 1 at the kill point that repeats the refund, with the line that replays it', async () => {
     const r = await runMain(['check', '--restate', `${FIXTURES}/unkeyed.ts`, '--input', `${FIXTURES}/input.json`, '--schedule', 'run-return[step 0]']);
     const stdout = r.out.join('\n');
+    // Named by the handler it invokes, as Restate's ingress names it, not by its module's file.
+    expect(stdout).toMatch(/^Support\/refund \(the service of test\/fixtures\/restate-modules\/unkeyed\.ts\) under /);
     expect(stdout).toContain('step 0 (refund): ctx.run returned   <-- KILL');
     expect(stdout).toContain('refund O-7 committed twice');
     expect(stdout).toContain(`replay: npx killpoint check --restate ${FIXTURES}/unkeyed.ts --input ${FIXTURES}/input.json --schedule 1`);

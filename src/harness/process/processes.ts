@@ -20,6 +20,8 @@ import { constants } from 'node:os';
 import { ChildTree } from './child-tree.js';
 import { watchGroup } from './orphan-watcher.js';
 import { ownedTempDir, sweepOrphanedTempDirs } from './owned-temp-dirs.js';
+import { sayUnanswered, UNANSWERED_LINE_START } from '../traffic/unanswered.js';
+import { childWaits, stopShowingWaits, waitEnded, WAITING_LINE_START } from '../traffic/waiting.js';
 
 /** Live children, each with the promise that settles once it is reaped, and how to kill all it started. */
 const liveChildren = new Map<ChildProcess, { reaped: Promise<unknown>; killAll(): void }>();
@@ -107,6 +109,7 @@ function onSignal(signal: NodeJS.Signals): void {
   const stopped = [...liveThreads].map((thread) => thread.terminate().catch(() => undefined));
   liveThreads.clear();
   const closing = closeSessions();
+  stopShowingWaits();
   process.stderr.write(`\nkillpoint: interrupted (${signal}): ${children === 1 ? 'the running child was' : `${children} running children were`} killed and the run's temp folders removed; no verdict was reached\n`);
   // Not unref'd: a command that returns meanwhile must not end the process with its own exit code
   // before the signal does.
@@ -387,8 +390,17 @@ class WatchedChild implements StartedChild {
   private readStderr(): void {
     const stderr = this.child.stderr!;
     stderr.setEncoding('utf8');
+    let partLine = '';
     stderr.on('data', (chunk: string) => {
       if (this.stderr.length < STDERR_KEPT_CHARS) this.stderr += chunk;
+      // A life's lines for the person waiting (an endpoint that did not answer, once; what it waits on) are shown here too.
+      const lines = (partLine + chunk).split('\n');
+      partLine = lines.pop()!.slice(0, STDERR_KEPT_CHARS);
+      for (const line of lines) {
+        if (line.startsWith(UNANSWERED_LINE_START)) sayUnanswered(line);
+        // Read after its exit, it waits on nothing any more.
+        else if (line.startsWith(WAITING_LINE_START) && this.exit === null) childWaits(`child ${this.pid}`, line);
+      }
     });
     stderr.on('close', () => {
       this.stderrClosed = true;
@@ -399,6 +411,7 @@ class WatchedChild implements StartedChild {
   /** The process is gone (reaped): whatever it left running is part of it and dies too. */
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {
     this.exit = { code, signal };
+    waitEnded(`child ${this.pid}`);
     this.tree.rootExited();
     this.tree.killAll();
     this.unwatch();

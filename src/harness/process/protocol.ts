@@ -31,6 +31,7 @@
 
 import { appendFileSync, closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { MAX_EVENTS_PER_LIFE } from '../life-loop.js';
+import { WAITING_LINE_START } from '../traffic/waiting.js';
 
 export const ENV = {
   stateDir: 'KILLPOINT_STATE_DIR',
@@ -160,7 +161,8 @@ export function lifeEnd(exit: LifeExit, eventCount: number, killAfter: number | 
  * neither indented (a stack frame) nor Node's version footer, which is where Python and Node put it.
  */
 export function errorLine(stderr: string): string {
-  const line = stderr.split('\n').filter((l) => l.trim() !== '' && !/^\s/.test(l) && !/^Node\.js v/.test(l)).at(-1);
+  // A life's lines saying what it waits on are for the person at the terminal, never its error.
+  const line = stderr.split('\n').filter((l) => l.trim() !== '' && !/^\s/.test(l) && !/^Node\.js v/.test(l) && !l.startsWith(WAITING_LINE_START)).at(-1);
   return line ? `: ${line.trim()}` : '';
 }
 

@@ -28,6 +28,7 @@ import { removedAtExit } from '../process/removed-at-exit.js';
 export const BUNDLE_VARIABLE = 'KILLPOINT_MODULE_BUNDLE';
 
 const INTERCEPT_EARLY = siblingModule(import.meta.url, '../traffic/intercept-early');
+const WATCH_EARLY = siblingModule(import.meta.url, '../traffic/watch-early');
 
 const built = new Map<string, Promise<string | null>>();
 
@@ -91,7 +92,8 @@ async function build({ module, childMain, packages, external = [], asModule = fa
   // The module is imported inside a try, so that one that throws as it loads is named by the life (bad input), not a crash.
   const loaded = `{ module: userModule, failure${Object.keys(packages).map((name) => `, ${name}`).join('')} }`;
   const entry = [
-    ...(traffic ? [`import ${JSON.stringify(INTERCEPT_EARLY)};`] : []),
+    // A child's requests are played (a cassette) or watched (none) from before the module loads; in killpoint's own process, moduleLifeHere does it.
+    ...(traffic ? [`import ${JSON.stringify(INTERCEPT_EARLY)};`] : asModule ? [] : [`import ${JSON.stringify(WATCH_EARLY)};`]),
     ...Object.entries(packages).map(([name, specifier]) => `import * as ${name} from ${JSON.stringify(specifier)};`),
     asModule ? `export * from ${JSON.stringify(childMain)};` : `import { startModuleChild } from ${JSON.stringify(childMain)};`,
     'let userModule;',

@@ -5,12 +5,15 @@
 // one line on stderr: bad input. Engines keep their queues and pools running, so the life is over
 // once its result is written.
 
+import { readFileSync } from 'node:fs';
 import { ENV } from '../process/protocol.js';
 import { picksFromVariable, requiredVariable, runChildMain, runProtocolLife, type EmitEvent } from '../process/child-main.js';
 import type { Conversation } from '../../model/conversation.js';
 import type { BundledModule } from './load.js';
 import { EXIT_BAD_SETUP, UserModuleSetupError } from './setup-error.js';
 import { lifeWithTraffic } from './traffic-life.js';
+import { TASK_NAME_VARIABLE, writeTaskName } from './task-name-child.js';
+import { tellWaitsToParent } from '../traffic/waiting.js';
 import { seedRandomness } from './seeded-randomness.js';
 import type { ModuleTraffic } from './traffic-target.js';
 
@@ -34,9 +37,18 @@ export interface ModuleChild<Spec, Loaded extends BundledModule = BundledModule>
   alsoBadInput?: (error: unknown) => boolean;
   /** Where the engine's own HTTP traffic goes (its server's ingress): passed through, never played as the agent's. */
   ownOrigins?: (spec: Spec) => string[];
+  /** The task's name read off the module's export (task-name.ts), where the engine can tell it. */
+  taskName?: (inputs: { spec: Spec; loaded?: Loaded; dataDir: string }) => Promise<string>;
 }
 
 export function runModuleChild<Spec extends { traffic?: ModuleTraffic }, Loaded extends BundledModule = BundledModule>(child: ModuleChild<Spec, Loaded>, loaded?: Loaded): void {
+  const nameOf = child.taskName;
+  if (process.env[TASK_NAME_VARIABLE] !== undefined && nameOf !== undefined) {
+    const spec = JSON.parse(readFileSync(requiredVariable(child.env.run), 'utf8')) as Spec;
+    return runChildMain(() => writeTaskName((dataDir) => nameOf({ spec, ...(loaded === undefined ? {} : { loaded }), dataDir })), { exitWhenDone: true });
+  }
+  // Its stderr is a pipe to the parent, which shows what the life waits on.
+  tellWaitsToParent();
   runChildMain(
     () =>
       runProtocolLife<Spec>(

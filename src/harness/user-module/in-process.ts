@@ -13,6 +13,7 @@ import { userModuleChildBundle, type ModuleChildEntry } from './bundle.js';
 import type { BundledModule } from './load.js';
 import { BAD_SETUP_PHRASE, isSetupError } from './setup-error.js';
 import { applyInterception } from '../traffic/life-traffic.js';
+import { watchFetch } from '../traffic/unanswered.js';
 
 export interface ModuleLifeHere<Life, Loaded extends BundledModule> {
   /** The life's code: the bundle's exports, or killpoint's own module. */
@@ -27,7 +28,8 @@ const loadedHere = new Map<string, Promise<unknown>>();
  * The life of `entry.childMain` with the user's module, loaded once per module and life. With
  * `traffic`, a copy of its own, loaded once the interception is applied to this thread, so that an
  * SDK client made as the module loads holds the intercepted fetch (a request made in no life's
- * context on killpoint's own thread is killpoint's own and passes through: traffic/life-traffic.ts).
+ * context on killpoint's own thread is killpoint's own and passes through: traffic/life-traffic.ts);
+ * without, the fetch is watched first for the same reason (traffic/unanswered.ts).
  */
 export function moduleLifeHere<Life, Loaded extends BundledModule>(entry: Omit<ModuleChildEntry, 'asModule'>, unbundled: () => Promise<Life>): Promise<ModuleLifeHere<Life, Loaded>> {
   const key = `${entry.module}|${entry.childMain}|${entry.traffic === true}`;
@@ -35,6 +37,7 @@ export function moduleLifeHere<Life, Loaded extends BundledModule>(entry: Omit<M
   if (found === undefined) {
     found = (async () => {
       if (entry.traffic === true) applyInterception();
+      else watchFetch();
       const bundle = await userModuleChildBundle({ ...entry, asModule: true });
       if (bundle === null) return { life: await unbundled() };
       const bundled = (await import(pathToFileURL(bundle).href)) as Life & { loaded: Loaded };

@@ -11,6 +11,7 @@ import type { EmitEvent } from '../process/child-main.js';
 import { addToRecording, cassetteAsRead, CassetteError, type CassetteEntry } from '../traffic/cassette-file.js';
 import { RecordingFailed, startLifeTraffic } from '../traffic/life-traffic.js';
 import { SERVICE_LEDGER_FILE } from '../traffic/service-ledger.js';
+import { watchedLife } from '../traffic/unanswered.js';
 import { UserModuleSetupError } from './setup-error.js';
 import type { ModuleTraffic } from './traffic-target.js';
 
@@ -21,9 +22,9 @@ export interface TrafficLifePlace {
   passThrough: readonly string[];
 }
 
-/** Runs `life` with its traffic played (or as it is, without a cassette). */
+/** Runs `life` with its traffic played (or, without a cassette, as it is, watched: an endpoint that does not answer is named). */
 export async function lifeWithTraffic<T>(traffic: ModuleTraffic | undefined, { stateDir, emit, passThrough }: TrafficLifePlace, life: () => Promise<T>): Promise<T> {
-  if (traffic === undefined) return life();
+  if (traffic === undefined) return watchedLife(passThrough, life);
   const replaying = traffic.mode === 'replay';
   const cassette = replaying ? cassetteOf(traffic) : undefined;
   const session = startLifeTraffic({

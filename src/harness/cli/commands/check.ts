@@ -18,7 +18,7 @@ import { join, relative, resolve } from 'node:path';
 import { LANTERN_DIR, loadScenarioFile, PROJECT_ROOT } from '../../../model/load.js';
 import { ScenarioError, type Scenario } from '../../../model/scenario.js';
 import { UsageError } from '../../usage-error.js';
-import { isCorpusEntry, loadCorpusEntry, prepareCorpusFolder, replayEntry, saveCorpusEntry } from '../../search/corpus.js';
+import { isCorpusEntry, loadCorpusEntry, prepareCorpusFolder, replayEntry, saveCorpusEntry, type CorpusEntry } from '../../search/corpus.js';
 import { caseFails, DEFAULT_EXPLORE_OPTIONS, explorationFails, exploreIn, judgeCasePlan, resolveKillsPlan, type JudgedCase } from '../../search/explore.js';
 import { runPlan } from '../../search/plan.js';
 import { withSession } from '../../session.js';
@@ -26,6 +26,7 @@ import type { KillPointSpec } from '../../check/kill-points.js';
 import { decimalInt, killDepth, killPointList, parseShard, shardOf, type Shard } from '../options.js';
 import { mustLandEveryKill, mustPickInRange } from '../../search/schedule-bounds.js';
 import { startProgress } from '../progress.js';
+import { showWaits } from '../../traffic/waiting.js';
 import { readerGone, yieldToReader } from '../reader.js';
 import { DEFAULT_ENGINE, engineNamed, engineNames, moduleEngines } from '../../registry.js';
 import { tierOf, type ModuleEngine, type ModuleEngineOptions, type ModuleFlag, type SystemUnderTest } from '../../engine.js';
@@ -235,6 +236,17 @@ function saveMinimal(minimal: JudgedCase, source: CaseSource, dir: string): stri
   return displayPath(resolve(PROJECT_ROOT, file));
 }
 
+/**
+ * An entry of a user's module names no task (its strategy says it all): its task is named as a
+ * check names it (a workflow by its function), so that its replay reads as the check did. The
+ * name is never kept in the entry: one saved before names were read off the module replays alike.
+ */
+async function ownTaskNamed(entry: CorpusEntry): Promise<CorpusEntry> {
+  const own = entry.system.ownTask;
+  if (own === undefined || entry.scenarioFile !== null || entry.scenarioInline !== undefined || entry.scenario.id !== own.id) return entry;
+  return { ...entry, scenario: await ownTaskOf(entry.system) };
+}
+
 export async function checkCommand(args: string[]): Promise<number> {
   const a = parseCheckArgs(args);
   if (!a.json) return checkParsed(a, (text) => console.log(text));
@@ -248,6 +260,7 @@ export async function checkCommand(args: string[]): Promise<number> {
 }
 
 async function checkParsed(a: CheckArgs, printJson: (text: string) => void): Promise<number> {
+  showWaits(!a.json);
   // A --save folder or an --html file that cannot be written is found now, not after the exploration it would end.
   if (a.saveDir !== null) prepareCorpusFolder(a.saveDir, '--save');
   if (a.htmlPath !== null) prepareReportFile(a.htmlPath);
@@ -303,8 +316,7 @@ async function checkParsed(a: CheckArgs, printJson: (text: string) => void): Pro
       }
       if (unit.kind === 'corpus') {
         const file = unit.file;
-        const entry = loadCorpusEntry(file);
-        const replay = await replayEntry(entry);
+        const replay = await replayEntry(await ownTaskNamed(loadCorpusEntry(file)));
         const ok = replay.mismatches.length === 0;
         if (!ok) failing++;
         json.push({ corpusEntry: file, ok, mismatches: replay.mismatches, failed: replay.judged.failed, differences: differences(replay.judged.verdict) });

@@ -22,7 +22,7 @@ import { getFunctionRegistration } from '@dbos-inc/dbos-sdk/internal/decorators'
 import { SystemDatabase } from '@dbos-inc/dbos-sdk/internal/system_database';
 import { effectRecords } from '../../../user-module/effects.js';
 import { Turns } from '../../../user-module/turns.js';
-import { effectsReader, exportedFunction, moduleOfLife, userCall } from '../../../user-module/load.js';
+import { effectsReader, exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
 import { runAndReadBack } from '../../../user-module/stores.js';
 import type { ModuleLifeInputs } from '../../../user-module/child-main.js';
@@ -32,7 +32,7 @@ import { dbosSettings } from '../life.js';
 import { QUEUE_NAME } from '../run-spec.js';
 import { dbosHeldBy } from '../held-dbos.js';
 import type { LifeFence } from '../../../in-process/fence.js';
-import { DBOS_MODULE_FILES, type DbosModuleContext, type DbosModuleRunFile } from './spec.js';
+import { DBOS_MODULE_FILES, type DbosModuleContext, type DbosModuleRunFile, type DbosModuleSpec } from './spec.js';
 import { observeSteps, type StepPackages } from './steps.js';
 import { deliverTurns, observeRecvs, RecvWaits } from './waits.js';
 // The kinds this life emits (step-start, step-return), known where they are labelled.
@@ -107,6 +107,21 @@ export async function runDbosModuleLife(inputs: DbosModuleLifeInputs): Promise<n
   });
   turns.mustAllBeHanded();
   return null;
+}
+
+/**
+ * The workflow's name as DBOS registered it (the name it was given, else its function's): what a
+ * report names the task by (user-module/task-name.ts). Read in a process of its own: making the
+ * workflow registers it.
+ */
+export async function dbosWorkflowName({ spec, loaded, dataDir }: { spec: DbosModuleSpec; loaded?: BundledModule; dataDir: string }): Promise<string> {
+  const module = await moduleOfLife(loaded, spec.module, spec.moduleArg);
+  const createWorkflow = exportedFunction(module, spec.workflowExport, spec.moduleArg);
+  const ctx: DbosModuleContext = { dataDir, workflowId: 'killpoint-task-name' };
+  const workflow = (await userCall(() => createWorkflow(ctx), spec.workflowExport)) as Workflow;
+  const name = (getFunctionRegistration(workflow as never) as { name?: string } | undefined)?.name ?? workflow?.name;
+  if (typeof name !== 'string' || name === '') throw new UserModuleSetupError(`${spec.workflowExport}(ctx) returned a workflow with no name`);
+  return name;
 }
 
 /**

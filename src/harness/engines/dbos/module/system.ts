@@ -23,7 +23,8 @@ import { TURNS_FILE } from '../../../user-module/turns.js';
 import { SERVICE_LEDGER_FILE } from '../../../traffic/service-ledger.js';
 import { TRAFFIC_KILL_POINTS } from '../../../traffic/event-kinds.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
-import { userModuleTarget } from '../../../user-module/target.js';
+import { moduleTask, userModuleTarget } from '../../../user-module/target.js';
+import { onceNamed, taskNameFromChild } from '../../../user-module/task-name.js';
 import { lifeWithTraffic } from '../../../user-module/traffic-life.js';
 import { withSeededRandomness } from '../../../user-module/seeded-randomness.js';
 import type { UserModuleOptions } from '../../../engine.js';
@@ -163,6 +164,8 @@ export function dbosModuleSystem(spec: DbosModuleSpec, asked: DbosLivesIn = DEFA
       ...(livesIn === DEFAULT_DBOS_TIER ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the workflow',
+    // Named by the workflow DBOS registers, as the module's child reads it: a module is often index.ts.
+    taskName: onceNamed(() => taskNameFromChild({ bundle: () => childBundleOf(spec), runFileVariable: DBOS_MODULE_ENV.run }, spec), moduleTask(spec.moduleArg, '').id),
     tier: livesIn,
     summary:
       livesIn === 'in-process'

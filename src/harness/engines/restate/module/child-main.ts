@@ -5,9 +5,9 @@
 import '../shim.js';
 import type { BundledModule } from '../../../user-module/load.js';
 import { runModuleChild } from '../../../user-module/child-main.js';
-import { runRestateModuleLife } from './life.js';
+import { restateHandlerName, runRestateModuleLife } from './life.js';
 import { RESTATE_MODULE_ENV, type RestateModuleRunFile } from './spec.js';
 
 export function startModuleChild(loaded?: BundledModule): void {
-  runModuleChild<RestateModuleRunFile>({ env: RESTATE_MODULE_ENV, life: runRestateModuleLife, ownOrigins: (spec) => [spec.ingressUrl, spec.adminUrl] }, loaded);
+  runModuleChild<RestateModuleRunFile>({ env: RESTATE_MODULE_ENV, life: runRestateModuleLife, taskName: restateHandlerName, ownOrigins: (spec) => [spec.ingressUrl, spec.adminUrl] }, loaded);
 }

@@ -35,7 +35,7 @@ import { InvocationFailed, invocationResult, registerUnlessKnown, resolveAwakeab
 import { contextWithRun } from '../context-with-run.js';
 import { definitionOf, handlerOf, redeclared } from './definition.js';
 import { OutsideWaits } from './waits.js';
-import { RESTATE_MODULE_FILES, type RestateModuleContext, type RestateModuleRunFile } from './spec.js';
+import { RESTATE_MODULE_FILES, type RestateModuleContext, type RestateModuleRunFile, type RestateModuleSpec } from './spec.js';
 // The kinds this life emits (run-start, run-return, invocation-done), known where they are labelled.
 import '../event-kinds.js';
 
@@ -58,6 +58,17 @@ export interface RestateModuleLifeInputs {
 }
 
 type RunCall = (nameOrAction: unknown, action?: unknown, options?: unknown) => restate.RestatePromise<unknown>;
+
+/**
+ * The handler invoked, named as Restate's ingress names it (`service/handler`; a workflow's is
+ * `run`): what a report names the task by (user-module/task-name.ts).
+ */
+export async function restateHandlerName({ spec, loaded, dataDir }: { spec: RestateModuleSpec; loaded?: BundledModule; dataDir: string }): Promise<string> {
+  const module = await moduleOfLife(loaded, spec.module, spec.moduleArg);
+  const createService = exportedFunction(module, spec.serviceExport, spec.moduleArg);
+  const definition = definitionOf(await userCall(() => createService({ dataDir } satisfies RestateModuleContext), spec.serviceExport), spec.serviceExport);
+  return `${definition.name}/${handlerOf(definition, spec.handler)[0]}`;
+}
 
 /** Runs the life to its end; a service has no conversation of its own. */
 export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Promise<null> {

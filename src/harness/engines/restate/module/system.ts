@@ -21,7 +21,8 @@ import { TRAFFIC_KILL_POINTS } from '../../../traffic/event-kinds.js';
 import { BAD_SETUP_PHRASE, EXIT_BAD_SETUP } from '../../../user-module/setup-error.js';
 import { readModuleStores } from '../../../user-module/stores.js';
 import { moduleOptionsNamed, moduleSystem, tierNamed } from '../../../user-module/system.js';
-import { userModuleTarget } from '../../../user-module/target.js';
+import { moduleTask, userModuleTarget } from '../../../user-module/target.js';
+import { onceNamed, taskNameFromChild } from '../../../user-module/task-name.js';
 import { lifeWithTraffic } from '../../../user-module/traffic-life.js';
 import { withSeededRandomness } from '../../../user-module/seeded-randomness.js';
 import type { UserModuleOptions } from '../../../engine.js';
@@ -98,6 +99,12 @@ async function lifeInProcess(runFile: RestateModuleRunFile, request: TierLifeReq
   });
 }
 
+/** The child process a life runs in: the module bundled with it, or (where it cannot be bundled) loaded by each life through tsx. */
+async function childBundleOf(spec: RestateModuleSpec): Promise<string> {
+  const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: EXTERNAL, traffic: spec.traffic !== undefined });
+  return bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
+}
+
 function moduleTier(spec: RestateModuleSpec, server: () => Promise<RestateServer>, livesIn: RestateLivesIn): WholeRunTier {
   return {
     name: livesIn === 'in-process' ? 'restate-module-in-process' : 'restate-module',
@@ -107,9 +114,7 @@ function moduleTier(spec: RestateModuleSpec, server: () => Promise<RestateServer
       const runFile: RestateModuleRunFile = { ...spec, ingressUrl, adminUrl, run };
       const what = `${spec.moduleArg} life ${request.lifeIndex}`;
       if (livesIn === 'in-process') return lifeInProcess(runFile, request, what);
-      const bundled = await userModuleChildBundle({ module: spec.module, childMain: CHILD_MAIN, packages: {}, external: EXTERNAL, traffic: spec.traffic !== undefined });
-      const bundle = bundled ?? (await childBundle({ entry: CHILD_ENTRY, packages: 'external' }));
-      const child = { engine: 'Restate', bundle, runFileVariable: RESTATE_MODULE_ENV.run, picksVariable: RESTATE_MODULE_ENV.picks, timeoutVariable: RESTATE_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
+      const child = { engine: 'Restate', bundle: await childBundleOf(spec), runFileVariable: RESTATE_MODULE_ENV.run, picksVariable: RESTATE_MODULE_ENV.picks, timeoutVariable: RESTATE_LIFE_TIMEOUT_VARIABLE, badInputExit: EXIT_BAD_SETUP, badInputPhrase: BAD_SETUP_PHRASE };
       return runEngineLife(child, request, what, runFile);
     },
     stores: (_scenario, stateDir) => readModuleStores(stateDir, 'service state'),
@@ -129,6 +134,8 @@ export function restateModuleSystem(spec: RestateModuleSpec, asked: RestateLives
       ...(livesIn === DEFAULT_RESTATE_TIER ? [] : [['--tier', livesIn] as const]),
     ],
     what: 'the service',
+    // Named by the handler it invokes, as the module's child reads it: a module is often index.ts.
+    taskName: onceNamed(() => taskNameFromChild({ bundle: () => childBundleOf(spec), runFileVariable: RESTATE_MODULE_ENV.run }, spec), moduleTask(spec.moduleArg, '').id),
     tier: livesIn,
     summary:
       livesIn === 'in-process'
