@@ -2,11 +2,14 @@
 // untouched, and an SDK retries a dead one with backoff for minutes. killpoint names the URL at the
 // first failed try, in one line on stderr, once; the check goes on (it is the SDK's to give up), and
 // Ctrl-C stops it. The watch itself answers nothing: what the agent gets is what fetch gives it.
+// Its sample in `npm test`: the closed port in process, and the watch's own test; the rest with
+// `npm run engines`.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { fullSuiteDescribe, fullSuiteTest } from './suite.js';
 import { PROJECT_ROOT } from '../src/model/load.js';
 import { UNANSWERED_LINE_START, watchedLife, watchFetch } from '../src/harness/traffic/unanswered.js';
 
@@ -48,7 +51,7 @@ async function stderrUntil(args: string[], env: Record<string, string>, line: Re
 
 describe('the run never killed, its model endpoint down and no cassette', () => {
   for (const tier of ['in-process', 'process'] as const) {
-    test(`${tier}: the URL is named in one line while the SDK retries, and Ctrl-C stops the check`, async () => {
+    (tier === 'in-process' ? test : fullSuiteTest)(`${tier}: the URL is named in one line while the SDK retries, and Ctrl-C stops the check`, async () => {
       const url = `http://127.0.0.1:${await closedPort()}/v1`;
       const args = ['check', '--langgraph', `${FIXTURES}/dead-model.ts`, '--input', `${FIXTURES}/input.json`, ...(tier === 'process' ? ['--tier', 'process'] : [])];
       // Its SDK retries ten times with backoff (about a minute): the line comes at the first failed try, long before.
@@ -61,7 +64,7 @@ describe('the run never killed, its model endpoint down and no cassette', () => 
   }
 });
 
-describe('a model endpoint that takes the request and never answers, no cassette', () => {
+fullSuiteDescribe('a model endpoint that takes the request and never answers, no cassette', () => {
   let silent: Server;
   let url: string;
   beforeAll(async () => {
