@@ -52,7 +52,7 @@ describe('the second delivery, at each kind of kill point', () => {
     const r = await check('--redeliver', '--schedule', 'checkpoint-saved[step 5]');
     const out = r.out.join('\n');
     // The Command's own write is saved, and nothing runs.
-    expect(out).toMatch(/life 2 \(recovery 1\): 3 events, ran to its end\n\s+0\s+redeliver ask#2: turn delivered again, the run waiting at no wait\n\s+1\s+pending writes saved\n\s+2\s+redelivered ask#2: ignored/);
+    expect(out).toMatch(/life 2 \(recovery 1\): 3 events, ran to its end\n\s+0\s+redeliver ask#2: turn delivered again\n\s+1\s+pending writes saved\n\s+2\s+redelivered ask#2: ignored/);
     expect(out).toContain("  second delivery (--redeliver):\n    ask#2's turn, delivered again to life 2: ignored\n");
     expect(out).toContain('what differs from the baseline:\n    nothing');
     expect(r.status).toBe(0);
