@@ -100,7 +100,6 @@ describe('bad input: exit 2, one line', () => {
   const cases: [string, string[], RegExp][] = [
     ['--redeliver without --resume', ['--langgraph', KEYED, '--input', TWO_LINES, '--redeliver'], /^killpoint check: --redeliver: delivers a turn of --resume again; give the turns with --resume values\.json$/],
     ['an engine that cannot see its waits', ['--mastra', 'examples/support-agent-mastra/src/workflow.ts', '--input', 'examples/support-agent-mastra/input.json', '--resume', '[true]', '--redeliver'], /^killpoint check: --resume: --mastra cannot be given turns/],
-    ['an engine that waits but does not deliver again yet', ['--vercel-workflow', 'test/fixtures/vercel-modules/workflows/refund-approval.ts', '--input', '{"orderId":"O-7","email":"dana@example.com","keyed":true}', '--resume', '[{"approved":true}]', '--redeliver'], /^killpoint check: --redeliver: killpoint does not deliver a turn again to a Vercel workflow yet \(it does for --langgraph\)$/],
   ];
   test.each(cases)('%s', async (_name, args, message) => {
     const r = await runMain(['check', ...args]);
