@@ -10,7 +10,6 @@ export const dbosModuleEngine: ModuleEngine = {
   kind: 'your own DBOS workflow',
   exports: 'createWorkflow(ctx)',
   waits: 'DBOS.recv()',
-  redelivers: true,
   flags: [{ flag: '--workflow-export', field: 'workflowExport', value: 'NAME', expected: 'the name of the export that registers the workflow' }, ...TRAFFIC_FLAGS],
   system: (options, tier) => dbosModuleSystem(dbosModuleSpec(options as DbosModuleOptions), tier),
 };

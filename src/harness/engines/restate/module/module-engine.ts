@@ -10,7 +10,6 @@ export const restateModuleEngine: ModuleEngine = {
   kind: 'your own Restate service',
   exports: 'createService(ctx)',
   waits: 'ctx.awakeable(), a workflow\'s ctx.promise()',
-  redelivers: true,
   flags: [
     { flag: '--service-export', field: 'serviceExport', value: 'NAME', expected: 'the name of the export that defines the service' },
     { flag: '--handler', field: 'handler', value: 'NAME', expected: "the name of the service's handler to invoke" },

@@ -10,7 +10,6 @@ export const vercelModuleEngine: ModuleEngine = {
   kind: 'your own Vercel workflow',
   exports: 'a "use workflow" function and readEffects(ctx)',
   waits: 'createHook()',
-  redelivers: true,
   flags: [{ flag: '--workflow-export', field: 'workflowExport', value: 'NAME', expected: 'the name of the export that registers the workflow' }, ...TRAFFIC_FLAGS],
   system: (options, tier) => vercelModuleSystem(vercelModuleSpec(options as VercelModuleOptions), tier),
 };
