@@ -78,6 +78,51 @@ describe('lives across the waits', () => {
   }, 180_000);
 });
 
+// --redeliver: the web server retrying the POST of a turn it saw no acknowledgement of (the
+// workflow had not waited again nor ended) sends it again, a new message (waits.ts); the recv that
+// finds it first takes it. Each outcome on a workflow of its own.
+interface CaseJson {
+  ok: boolean;
+  secondDeliveries: { wait: string; life: number; effect: string; answered: string | null }[];
+}
+const LOOP = `${FIXTURES}/approval-loop.ts`;
+
+describe('--redeliver: the approval sent again, a second message', () => {
+  fullSuiteTest('a workflow that recv\'s in a loop acts on it twice: applied twice (approval#2), L1 refunded twice, exit 1; the person\'s next answers go to the next recvs', async () => {
+    const r = await runMain(['check', '--dbos', LOOP, '--input', TWO_LINES, '--resume', '["L1", "L2", "done"]', '--redeliver', '--schedule', 'step-recorded[step 3]']);
+    const out = r.out.join('\n');
+    expect(out).toMatch(/life 2 \(recovery 1\): 16 events, ran to its end\n\s+0\s+redeliver approval#1: turn delivered again\n\s+1\s+step 6 \(refund\): start/);
+    expect(out).toMatch(/recv approval#3: the workflow waits\n\s+\d+\s+resume approval#3: turn delivered[\s\S]*recv approval#4: the workflow waits/);
+    expect(out).toContain('refund A-17/L1 committed twice');
+    expect(out).toContain("  second delivery (--redeliver):\n    approval#1's turn, delivered again to life 2: applied twice (approval#2)\n");
+    expect(out).toContain(`replay: npx killpoint check --dbos ${LOOP} --input ${TWO_LINES} --resume '["L1", "L2", "done"]' --redeliver --schedule 8`);
+    expect(r.status).toBe(1);
+  }, 180_000);
+
+  fullSuiteTest('a workflow that asks once per line: the approval answers the second question (L2 refunded, exit 1), killed after the refund or once the first message was sent and before recv took it; --json names it', async () => {
+    for (const schedule of ['step-recorded[step 3]', 'resume[approval#1]']) {
+      const r = await runMain(['check', '--dbos', KEYED, '--input', TWO_LINES, '--resume', '[true, false]', '--redeliver', '--schedule', schedule, '--json']);
+      const [result] = JSON.parse(r.out.join('\n')) as CaseJson[];
+      expect(result!.secondDeliveries, schedule).toEqual([{ wait: 'approval#1', life: 2, effect: 'answering a later question', answered: 'approval#2' }]);
+      expect(result!.ok).toBe(false);
+      expect(r.status).toBe(1);
+    }
+  }, 240_000);
+
+  fullSuiteTest('killed once the run took its last answer and before it ended: the message sent again is never read, ignored: exit 0, text and --json', async () => {
+    const args = ['check', '--dbos', KEYED, '--input', TWO_LINES, '--resume', '[true, false]', '--redeliver', '--schedule', 'step-recorded[step 7]'];
+    const r = await runMain(args);
+    const out = r.out.join('\n');
+    expect(out).toMatch(/life 2 \(recovery 1\): 3 events, ran to its end\n\s+0\s+redeliver approval#2: turn delivered again\n\s+1\s+redelivered approval#2: ignored\n/);
+    expect(out).toContain("  second delivery (--redeliver):\n    approval#2's turn, delivered again to life 2: ignored\n");
+    expect(out).toContain('what differs from the baseline:\n    nothing');
+    expect(r.status).toBe(0);
+    const json = await runMain([...args, '--tier', 'process', '--json']);
+    expect((JSON.parse(json.out.join('\n')) as CaseJson[])[0]!.secondDeliveries).toEqual([{ wait: 'approval#2', life: 2, effect: 'ignored', answered: null }]);
+    expect(json.status).toBe(0);
+  }, 240_000);
+});
+
 describe('the answers --resume gives, each mistake bad input: exit 2, one line naming it', () => {
   const cases: [string, string[], RegExp][] = [
     ['no --resume for a workflow that waits, naming the topic', ['--input', ONE_LINE], /the run waits at approval#1, for \{"DBOS\.recv":"approval"\}: give its answers with --resume values\.json/],

@@ -173,3 +173,25 @@ fullSuiteTest('killpointTests with resume: [true] declares one test, which passe
   expect(declared.map((t) => t.name)).toEqual(['approval-keyed.ts: survives every kill point, up to 1 kill (with seed=1)']);
   await declared[0]!.body();
 }, 120_000);
+
+// --redeliver: the front end retrying a turn it saw no acknowledgement of (the handler had not
+// waited again nor ended) resolves it again (waits.ts): an awakeable or a promise is one wait's
+// alone, and completed once, so no wait can take it.
+fullSuiteDescribe('--redeliver: the resolve sent again', () => {
+  test('killed once the server accepted the awakeable\'s resolve: resolved again, the server keeps the first, ignored: exit 0', async () => {
+    const r = await runMain(check(KEYED, '--resume', '[true]', '--redeliver', '--schedule', 'resume[refund#1]'));
+    const out = r.out.join('\n');
+    expect(out).toMatch(/life 2 \(recovery 1\): 9 events, ran to its end\n\s+0\s+redeliver refund#1: turn delivered again\n\s+1\s+step 1 \(refund\): ctx\.run started/);
+    expect(out).toMatch(/redelivered refund#1: ignored\n\s+\d+\s+invocation done/);
+    expect(out).toContain("  second delivery (--redeliver):\n    refund#1's turn, delivered again to life 2: ignored\n");
+    expect(out).toContain('what differs from the baseline:\n    nothing');
+    expect(r.status).toBe(0);
+  }, 120_000);
+
+  test("a workflow's durable promise, resolved again through its shared handler once it holds the value: refused, ignored; --json names it", async () => {
+    const r = await runMain(check(WORKFLOW_KEYED, '--resume', '[true]', '--redeliver', '--schedule', 'resume[approval#1]', '--json'));
+    const [result] = JSON.parse(r.out.join('\n')) as { ok: boolean; secondDeliveries: unknown[] }[];
+    expect(result).toMatchObject({ ok: true, secondDeliveries: [{ wait: 'approval#1', life: 2, effect: 'ignored', answered: null }] });
+    expect(r.status).toBe(0);
+  }, 120_000);
+});

@@ -125,3 +125,56 @@ fullSuiteDescribe('the answers --resume gives, each mistake bad input: exit 2, o
   }, 120_000);
 });
 
+
+// --redeliver: the front end retrying a turn it saw no acknowledgement of (the run had not waited
+// again nor ended) calls resumeHook again (hook-waits.ts), before the world starts the run again.
+fullSuiteDescribe('--redeliver: the payload sent again', () => {
+  const LOOP = 'test/fixtures/vercel-modules/workflows/approval-loop.ts';
+  const LOOP_TURNS = '[{"refund":"L1"},{"refund":"L2"},{"done":true}]';
+  const lifeTwo = (out: string) => out.slice(out.indexOf('life 2 (recovery 1)'));
+  const loop = (...rest: string[]) => runMain(['check', '--vercel-workflow', LOOP, '--input', '{"orderId":"O-7","email":"dana@example.com"}', '--resume', LOOP_TURNS, '--redeliver', ...rest]);
+  interface CaseJson {
+    ok: boolean;
+    secondDeliveries: { wait: string; life: number; effect: string; answered: string | null }[];
+  }
+
+  test('a hook read in a loop (for await) reads it as its next payload: applied twice (refunds:O-7#2), L1 refunded twice, exit 1; the next answers go to the next payloads', async () => {
+    const r = await loop('--schedule', 'step-recorded[step 0]');
+    const out = r.out.join('\n');
+    // Handed again once the recovery's replay waits on the hook, for a second payload.
+    expect(lifeTwo(out)).toMatch(/^life 2 \(recovery 1\): \d+ events, ran to its end\n\s+0\s+workflow invoked \(run_started\)\n\s+1\s+redeliver refunds:O-7#1: turn delivered again\n\s+2\s+hook refunds:O-7#1: payload recorded \(hook_received\)\n/);
+    expect(lifeTwo(out)).toMatch(/hook refunds:O-7#3: the run waits\n\s+\d+\s+resume refunds:O-7#3: turn delivered/);
+    expect(out).toContain('refund O-7/L1 committed twice');
+    expect(out).toContain("  second delivery (--redeliver):\n    refunds:O-7#1's turn, delivered again to life 2: applied twice (refunds:O-7#2)\n");
+    expect(out).toMatch(/replay: npx killpoint check --vercel-workflow \S+approval-loop\.ts --input '\{"orderId":"O-7","email":"dana@example\.com"\}' --resume '\[\{"refund":"L1"\},\{"refund":"L2"\},\{"done":true\}\]' --redeliver --schedule \d+/);
+    expect(r.status).toBe(1);
+  }, 120_000);
+
+  test('killed after the turn was handed and before resumeHook wrote it: the recovery waits at that wait, and the second delivery is its one payload: exit 0', async () => {
+    const r = await loop('--schedule', 'resume[refunds:O-7#1]', '--json');
+    const [result] = JSON.parse(r.out.join('\n')) as CaseJson[];
+    expect(result!.secondDeliveries).toEqual([{ wait: 'refunds:O-7#1', life: 2, effect: 'to the wait it was for (its first delivery never recorded)', answered: 'refunds:O-7#1' }]);
+    expect(r.status).toBe(0);
+  }, 120_000);
+
+  test('as processes killed with SIGKILL, the same: --json names it', async () => {
+    const r = await loop('--schedule', 'step-recorded[step 0]', '--tier', 'process', '--json');
+    const [result] = JSON.parse(r.out.join('\n')) as CaseJson[];
+    expect(result!.secondDeliveries).toEqual([{ wait: 'refunds:O-7#1', life: 2, effect: 'applied twice', answered: 'refunds:O-7#2' }]);
+    expect(r.status).toBe(1);
+  }, 120_000);
+
+  test('a hook awaited once never reads a second payload (the manager\'s, handed again while the run waits on finance), and a hook the ended run disposed refuses it: ignored, exit 0', async () => {
+    const withFinance = JSON.stringify({ ...input(true), finance: true });
+    const once = await runMain(['check', '--vercel-workflow', WORKFLOW, '--input', withFinance, '--resume', '[{"approved":true},{"approved":true}]', '--redeliver', '--schedule', `hook-received[${WAIT}]`, '--json']);
+    expect((JSON.parse(once.out.join('\n')) as CaseJson[])[0]!.secondDeliveries).toEqual([{ wait: WAIT, life: 2, effect: 'ignored', answered: null }]);
+    expect(once.status).toBe(0);
+    const ended = await check(true, '--resume', '[{"approved":true}]', '--redeliver', '--schedule', 'run-completed');
+    const out = ended.out.join('\n');
+    // The hook is gone with the run: resumeHook throws HookNotFoundError, and no payload is recorded.
+    expect(lifeTwo(out)).toMatch(/^life 2 \(recovery 1\): \d+ events, ran to its end\n\s+0\s+redeliver refund-approval:O-7#1: turn delivered again\n/);
+    expect(lifeTwo(out)).not.toContain('payload recorded');
+    expect(out).toContain(`  second delivery (--redeliver):\n    ${WAIT}'s turn, delivered again to life 2: ignored\n`);
+    expect(ended.status).toBe(0);
+  }, 180_000);
+});

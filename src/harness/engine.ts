@@ -260,7 +260,7 @@ export interface UserModuleOptions extends TrafficOptions {
    */
   resumeFile?: string;
   resume?: unknown[];
-  /** With a resume: a turn a kill may have cut is delivered again to the recovery (user-module/turns.ts). Only engines that say what a second delivery does take it (ModuleEngine.redelivers). */
+  /** With a resume: a turn a kill may have cut is delivered again to the recovery (user-module/turns.ts). Every engine that delivers turns delivers one again, as its front end would, and says where it went. */
   redeliver?: boolean | string;
 }
 
@@ -291,8 +291,6 @@ export interface ModuleEngine {
   flags: readonly ModuleFlag[];
   /** What the run waits on, for engines that deliver --resume's turns at their waits (LangGraph: "interrupt()"); absent, the engine refuses --resume. */
   waits?: string;
-  /** The engine delivers a turn again to a recovery and says what the second delivery did (--redeliver); absent, it refuses --redeliver. */
-  redelivers?: true;
   /** Its system, from the options as given (checked: bad input names the option) and the tier asked for (else the engine's default). */
   system(options: ModuleEngineOptions, tier?: 'in-process' | 'process'): SystemUnderTest;
 }

@@ -15,6 +15,7 @@
 // no event of a kind can exist before the code that emits it has loaded.
 
 import { isScenarioKind, SCENARIO_KINDS, type RedeliveryEffect, type RunEvent } from './events.js';
+import { redeliveryEffect } from './redelivery-effect.js';
 
 /** Where the reports' strips put an event: the model streaming, a tool waiting, the shop committing, the agent saving, the answer. */
 export type EventKindGroup = 'model' | 'tool' | 'commit' | 'save' | 'answer';
@@ -123,7 +124,7 @@ export const TURN_REDELIVERED = {
   meaning: 'a turn of --resume whose delivery a kill may have cut was delivered again (--redeliver), not yet recorded by the run',
   group: 'save',
   glyph: 'D',
-  label: (e) => `redeliver ${e.wait}: ${e.redelivery === undefined ? 'turn delivered again, the run waiting at no wait' : REDELIVERY_WORDS[e.redelivery]}${e.redelivery === 'later-question' && e.answered !== undefined ? ` (${e.answered})` : ''}`,
+  label: (e) => `redeliver ${e.wait}: ${e.redelivery === undefined ? 'turn delivered again' : redeliveryWords(e)}`,
   subject: (e) => e.wait ?? '',
 } as const satisfies EngineEventKind;
 
@@ -132,9 +133,17 @@ export const REDELIVERY_SEEN = {
   kind: 'redelivered',
   meaning: 'what a turn delivered again (--redeliver) did, seen once the run stopped again',
   group: 'save',
-  label: (e) => `redelivered ${e.wait}: ${e.redelivery === undefined ? 'seen' : REDELIVERY_WORDS[e.redelivery]}${e.answered !== undefined && e.redelivery === 'later-question' ? ` (${e.answered})` : ''}`,
+  label: (e) => `redelivered ${e.wait}: ${redeliveryWords(e)}`,
   subject: (e) => e.wait ?? '',
 } as const satisfies EngineEventKind;
+
+/** What a second delivery did, in words, with the later wait it went to: `applied twice (approval#2)`. */
+function redeliveryWords(e: RunEvent): string {
+  const effect = redeliveryEffect(e);
+  if (effect === undefined) return 'seen';
+  const later = (effect === 'later-question' || effect === 'applied-twice') && e.answered !== undefined ? ` (${e.answered})` : '';
+  return `${REDELIVERY_WORDS[effect]}${later}`;
+}
 
 /** Every declared kind by name, in the order they were declared (the order of the glyph legend). */
 const KINDS = new Map<string, EngineEventKind>();

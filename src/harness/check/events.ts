@@ -76,6 +76,8 @@ export interface RunEvent {
   /** What a turn delivered again did (--redeliver: check/redelivery.ts), and the wait it answered, when it answered one. */
   redelivery?: RedeliveryEffect;
   answered?: string;
+  /** Once the run that took a turn delivered again ended: the turns of --resume never handed to it (check/redelivery-effect.ts). */
+  turnsLeft?: number;
   /** How many effects the run had done when its wait was recorded (read back by the module), to tell what it does again once resumed. */
   effectsDone?: number;
 }

@@ -5,6 +5,7 @@
 // question with an earlier answer differs from it, or that a second delivery was ignored.
 
 import { REDELIVERY_SEEN, REDELIVERY_WORDS, TURN_REDELIVERED } from './event-kinds.js';
+import { redeliveryEffect } from './redelivery-effect.js';
 import type { RedeliveryEffect } from './events.js';
 import type { RunOutcome } from './outcome.js';
 
@@ -26,7 +27,7 @@ export function secondDeliveries(outcome: RunOutcome): SecondDelivery[] {
       .filter((e) => e.kind === TURN_REDELIVERED.kind && e.wait !== undefined)
       .map((e) => {
         const seen = e.redelivery !== undefined ? e : life.events.find((later) => later.index > e.index && later.kind === REDELIVERY_SEEN.kind && later.wait === e.wait);
-        const effect = seen?.redelivery ?? 'cut';
+        const effect = (seen === undefined ? undefined : redeliveryEffect(seen)) ?? 'cut';
         return { wait: e.wait!, life: i + 1, effect, ...(seen?.answered === undefined ? {} : { answered: seen.answered }) };
       }),
   );
@@ -36,7 +37,7 @@ const WORDS: Record<SecondDelivery['effect'], string> = { ...REDELIVERY_WORDS, c
 
 /** One second delivery in a report's words: `ask#1's turn, delivered again to life 2: answering a later question (ask#2)`. */
 export function secondDeliveryText(d: SecondDelivery): string {
-  const where = d.effect === 'later-question' && d.answered !== undefined ? ` (${d.answered})` : '';
+  const where = (d.effect === 'later-question' || d.effect === 'applied-twice') && d.answered !== undefined ? ` (${d.answered})` : '';
   return `${d.wait}'s turn, delivered again to life ${d.life}: ${WORDS[d.effect]}${where}`;
 }
 

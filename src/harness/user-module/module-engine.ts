@@ -24,7 +24,7 @@ export const TRAFFIC_FLAGS: readonly ModuleFlag[] = [
 
 /** The help line of a kind of module: `your own LangGraph graph: --langgraph <module.ts> --input <input.json> [--graph-export NAME] ...`. */
 export function moduleUsage(m: ModuleEngine): string {
-  const flags = [...m.flags, ...COMMON_MODULE_FLAGS.slice(1).filter((f) => (f.flag !== '--resume' || m.waits !== undefined) && (f.flag !== '--redeliver' || m.redelivers === true))].map((f) => (f.boolean ? `[${f.flag}]` : `[${f.flag} ${f.value}]`));
+  const flags = [...m.flags, ...COMMON_MODULE_FLAGS.slice(1).filter((f) => (f.flag !== '--resume' && f.flag !== '--redeliver') || m.waits !== undefined)].map((f) => (f.boolean ? `[${f.flag}]` : `[${f.flag} ${f.value}]`));
   return `${m.kind}: ${m.cliOption} <module.ts> --input <input.json> ${flags.join(' ')}`;
 }
 
@@ -38,11 +38,8 @@ export function ownModuleSystem(m: ModuleEngine, options: ModuleEngineOptions, t
     const taking = every.filter((e) => e.waits !== undefined).map((e) => `${e.cliOption} (${e.waits})`);
     throw new SystemInputError(`--resume: ${m.cliOption} cannot be given turns: killpoint does not see where ${m.kind.replace(/^your own /, 'a ')} waits (--resume is for ${taking.join(', ') || 'no engine yet'})`);
   }
-  if (redeliverAsked(options.redeliver)) {
-    const redelivering = every.filter((e) => e.redelivers === true).map((e) => e.cliOption).join(', ');
-    if (options.resumeFile === undefined && options.resume === undefined) throw new SystemInputError('--redeliver: delivers a turn of --resume again; give the turns with --resume values.json');
-    if (m.redelivers !== true) throw new SystemInputError(`--redeliver: killpoint does not deliver a turn again to ${m.kind.replace(/^your own /, 'a ')} yet (it does for ${redelivering})`);
-  }
+  // Every engine that delivers turns at its waits delivers one again as its front end would (user-module/second-delivery.ts).
+  if (redeliverAsked(options.redeliver) && options.resumeFile === undefined && options.resume === undefined) throw new SystemInputError('--redeliver: delivers a turn of --resume again; give the turns with --resume values.json');
   if (options.cassette !== undefined && !m.flags.some((f) => f.flag === '--cassette')) {
     const playing = every.filter((e) => e.flags.some((f) => f.flag === '--cassette')).map((e) => e.cliOption);
     throw new SystemInputError(`--cassette: killpoint does not play the traffic of ${m.kind.replace(/^your own /, 'a ')} yet (it does for ${playing.join(', ')})`);

@@ -18,7 +18,11 @@
 // it stands: to the wait it finds (that turn's own wait, or a later one, which then takes the value
 // in place of its own), or, waiting on none, to the run as it goes on. The engine says what that
 // second delivery did (the event `redeliver`). Without --redeliver the record holds no more than
-// the turns handed.
+// the turns handed. Where the engine's front end delivers into what the run reads in order (DBOS's
+// messages on a topic, a hook's payloads), the second delivery is one more: a later wait may take
+// it as an answer of its own (secondTakenBy), taking no turn of the list, so the person's next turn
+// still goes to the next wait the run stops at; what it did is told once the run ended
+// (second-delivery.ts), the effect judged by check/redelivery-effect.ts.
 //
 // A later user message, `{ "message": TEXT }` (that one key, a string), is a turn of the run once it
 // ended (a person writes again in a chat whose answer came): the engine hands it to the run as a new
@@ -53,6 +57,8 @@ interface Handed {
   acknowledged?: true;
   /** --redeliver: this turn was delivered again to a recovery (once). */
   redelivered?: true;
+  /** --redeliver: a wait that took a second delivery as one more answer, no turn of the list its own. */
+  extra?: true;
   /** A later user message: the thread's mark (its last save) when it was handed, moved once the thread recorded it. */
   mark?: string;
 }
@@ -67,6 +73,8 @@ export interface LaterMessage {
 export interface Redelivery {
   name: string;
   id: string;
+  /** Where its wait was (the name without which time there). */
+  place: string;
   value: unknown;
   from: number;
 }
@@ -105,20 +113,32 @@ export class Turns {
     const index = this.handed.findIndex((h) => h.id === id);
     if (index !== -1) return { name: this.handed[index]!.name, value: valueOf(values[this.handed[index]!.from ?? index]) };
     const name = this.nameOf(id, place);
-    if (this.handed.length >= values.length) this.fail(this.noValueLeft(name, asks));
-    const entry = values[this.handed.length];
-    if (messageOf(entry) !== undefined) this.fail(`--resume ${this.given!.arg}: value ${this.handed.length + 1} is a later message, but the run waits at ${name}, for ${describeAsk(asks)} (a message is handed once the run ended; an answer of that shape is given as {"to": PLACE, "value": V})`);
+    const at = this.turnsTaken();
+    if (at >= values.length) this.fail(this.noValueLeft(name, asks));
+    const entry = values[at];
+    if (messageOf(entry) !== undefined) this.fail(`--resume ${this.given!.arg}: value ${at + 1} is a later message, but the run waits at ${name}, for ${describeAsk(asks)} (a message is handed once the run ended; an answer of that shape is given as {"to": PLACE, "value": V})`);
     const to = targetOf(entry);
-    if (to !== undefined && to !== place) this.fail(`--resume ${this.given!.arg}: value ${this.handed.length + 1} is for ${JSON.stringify(to)}, but the run's wait ${this.handed.length + 1} is at ${JSON.stringify(place)} (${name}, for ${describeAsk(asks)})`);
-    this.handed.push({ id, name });
+    if (to !== undefined && to !== place) this.fail(`--resume ${this.given!.arg}: value ${at + 1} is for ${JSON.stringify(to)}, but the run's wait ${at + 1} is at ${JSON.stringify(place)} (${name}, for ${describeAsk(asks)})`);
+    // Its value's place in the list, kept where it is not its own place in the record (after a wait that took a second delivery).
+    this.handed.push(at === this.handed.length ? { id, name } : { id, name, from: at });
     this.save();
     return { name, value: valueOf(entry) };
   }
 
-  /** --redeliver: the run stopped again (at a wait or its end) since the last turn was handed. */
-  acknowledge(): void {
+  /** How many turns of the list the run was handed (a wait that took a second delivery took none). */
+  private turnsTaken(): number {
+    return this.handed.filter((h) => h.extra !== true).length;
+  }
+
+  /** The turns of the list never handed, so far: a turn a second delivery took the place of stays here once the run ended. */
+  turnsLeft(): number {
+    return Math.max(0, (this.given?.values.length ?? 0) - this.turnsTaken());
+  }
+
+  /** --redeliver: the run stopped again (at a wait or its end) since the last turn was handed; `waitingAt`, the wait it stopped at (stopped at the last turn's own, it is not acknowledged: the run never took it). */
+  acknowledge(waitingAt?: string): void {
     const last = this.handed.at(-1);
-    if (this.given?.redeliver !== true || last === undefined || last.acknowledged === true) return;
+    if (this.given?.redeliver !== true || last === undefined || last.acknowledged === true || last.id === waitingAt) return;
     last.acknowledged = true;
     this.save();
   }
@@ -133,7 +153,27 @@ export class Turns {
     last.redelivered = true;
     this.save();
     const from = last.from ?? this.handed.length - 1;
-    return { name: last.name, id: last.id, value: valueOf(this.given.values[from]), from };
+    return { name: last.name, id: last.id, place: last.name.replace(/#\d+$/, ''), value: valueOf(this.given.values[from]), from };
+  }
+
+  /** The ids of the waits whose turn was delivered again (--redeliver), in any life so far. */
+  deliveredAgain(): string[] {
+    return this.handed.filter((h) => h.redelivered === true && h.extra !== true).map((h) => h.id);
+  }
+
+  /**
+   * A second delivery of the turn of wait `turnId`, taken by the run at a later wait (`id` at
+   * `place`) as one more answer, where the front end delivers into what the run reads in order:
+   * recorded, taking no turn of the list, before the run goes on with it; its name.
+   */
+  secondTakenBy(id: string, place: string, turnId: string): string {
+    const known = this.handed.find((h) => h.id === id);
+    if (known !== undefined) return known.name;
+    const of = this.handed.findIndex((h) => h.id === turnId);
+    const name = this.nameOf(id, place);
+    this.handed.push({ id, name, from: this.handed[of]?.from ?? of, redelivered: true, extra: true });
+    this.save();
+    return name;
   }
 
   /** A turn delivered again to a later wait answers it: that wait's turn is the redelivered value, recorded before it is handed. */
@@ -153,12 +193,13 @@ export class Turns {
   laterMessage(mark: string, takesMessages: boolean): LaterMessage | undefined {
     const values = this.given?.values ?? [];
     const last = this.handed.at(-1);
-    if (last?.mark === mark) return { name: last.name, text: messageOf(values[this.handed.length - 1])! };
-    const text = messageOf(values[this.handed.length]);
+    if (last?.mark === mark) return { name: last.name, text: messageOf(values[last.from ?? this.handed.length - 1])! };
+    const at = this.turnsTaken();
+    const text = messageOf(values[at]);
     if (text === undefined) return undefined;
-    if (!takesMessages) this.fail(`--resume ${this.given!.arg}: value ${this.handed.length + 1} is a later message, but the run's state has no messages list to append it to (a later message is for a chat graph, whose state takes messages)`);
+    if (!takesMessages) this.fail(`--resume ${this.given!.arg}: value ${at + 1} is a later message, but the run's state has no messages list to append it to (a later message is for a chat graph, whose state takes messages)`);
     const name = `#${this.handed.filter((h) => h.mark !== undefined).length + 1}`;
-    this.handed.push({ id: `message${name}`, name, mark });
+    this.handed.push(at === this.handed.length ? { id: `message${name}`, name, mark } : { id: `message${name}`, name, mark, from: at });
     this.save();
     return { name, text };
   }
@@ -173,9 +214,9 @@ export class Turns {
   mustAllBeHanded(): void {
     if (!this.firstLife) return;
     const values = this.given?.values ?? [];
-    const left = values.length - this.handed.length;
+    const left = this.turnsLeft();
     if (left <= 0) return;
-    const places = values.slice(this.handed.length).map(targetOf).filter((to) => to !== undefined);
+    const places = values.slice(values.length - left).map(targetOf).filter((to) => to !== undefined);
     const forPlaces = places.length === 0 ? '' : `; left for ${places.map((to) => JSON.stringify(to)).join(', ')}, never waited on`;
     const waited = this.handed.filter((h) => h.mark === undefined).length;
     this.fail(`--resume ${this.given!.arg}: ${left} value${left === 1 ? '' : 's'} left when the run ended (it waited ${waited} time${waited === 1 ? '' : 's'}, ${values.length} value${values.length === 1 ? '' : 's'} given${forPlaces})`);

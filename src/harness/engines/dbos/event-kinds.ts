@@ -3,7 +3,7 @@
 // DBOS.recv (a turn handed to one is the shared RESUME_ACCEPTED). Its step records are the shared STEP_RECORDED (src/harness/check/event-kinds.ts),
 // the same moment as the scripted workflow strategy's (differential.ts).
 
-import { registerEventKinds, RESUME_ACCEPTED, waitRecordedKind, type EngineEventKind } from '../../check/event-kinds.js';
+import { REDELIVERY_SEEN, registerEventKinds, RESUME_ACCEPTED, TURN_REDELIVERED, waitRecordedKind, type EngineEventKind } from '../../check/event-kinds.js';
 
 export const WORKFLOW_STARTED = {
   kind: 'workflow-started',
@@ -47,4 +47,4 @@ export const RECV_WAITING = waitRecordedKind('recv', 'the workflow waits in DBOS
 export const DBOS_EVENT_KINDS: readonly EngineEventKind[] = [WORKFLOW_STARTED, WORKFLOW_RECORDED, STEP_START, STEP_RETURN, RECV_WAITING];
 
 // Known as soon as this file loads: the code that emits these kinds imports it.
-registerEventKinds([...DBOS_EVENT_KINDS, RESUME_ACCEPTED], 'dbos');
+registerEventKinds([...DBOS_EVENT_KINDS, RESUME_ACCEPTED, TURN_REDELIVERED, REDELIVERY_SEEN], 'dbos');

@@ -21,6 +21,7 @@ import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
 import { getFunctionRegistration } from '@dbos-inc/dbos-sdk/internal/decorators';
 import { SystemDatabase } from '@dbos-inc/dbos-sdk/internal/system_database';
 import { effectRecords } from '../../../user-module/effects.js';
+import { SecondDelivery } from '../../../user-module/second-delivery.js';
 import { Turns } from '../../../user-module/turns.js';
 import { effectsReader, exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { UserModuleSetupError } from '../../../user-module/setup-error.js';
@@ -95,13 +96,20 @@ export async function runDbosModuleLife(inputs: DbosModuleLifeInputs): Promise<n
   }
   const turns = new Turns(stateDir, spec.resume, inputs.lifeIndex === 0);
   const effectsDone = async () => effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport).length;
+  const second = new SecondDelivery(turns, emit);
   // Outside the workflow (this function's own context): its sends are the outside world's.
-  const delivering = deliverTurns({ waits, turns, emit, effectsDone, send: (to, message, topic, key) => DBOS.send(to, message, topic, key) });
+  const delivering = deliverTurns({ waits, turns, second, workflowId: run.workflowId, emit, effectsDone, send: (to, message, topic, key) => DBOS.send(to, message, topic, key) });
   await runAndReadBack({
     stateDir,
     readEffects: () => readEffects(ctx),
     effectsExport: spec.effectsExport,
-    output: () => Promise.race([handle.getResult({ pollingIntervalMs: RESULT_POLLING_MS }), delivering]),
+    output: async () => {
+      const output = await Promise.race([handle.getResult({ pollingIntervalMs: RESULT_POLLING_MS }), delivering]);
+      // The workflow ended: its last turn is acknowledged, and a second delivery no recv took was ignored.
+      turns.acknowledge();
+      await second.ended();
+      return output;
+    },
     recorded: () => emit({ kind: 'workflow-recorded' }),
     endedInError: (error) => recordedError(run.workflowId, error),
   });

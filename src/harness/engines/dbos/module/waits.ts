@@ -20,8 +20,22 @@
 // recovery that finds the workflow waiting in the same recv after the message was sent sends
 // nothing new: DBOS keeps the first message (ON CONFLICT DO NOTHING), which recv then takes.
 // Without it a second message would wait, unread, for the next recv on the topic.
+//
+// --redeliver: a turn is acknowledged once the workflow waits again or ends (the web server
+// answers the "Approve" POST with the next question, or the outcome). A recovery whose
+// predecessor sent a turn it never saw acknowledged sends it again, as the server retrying that
+// POST does: DBOS.send(workflowID, message, topic) once more, a new message. A server has no key
+// that is the first POST's (killpoint's first is the wait's step, which no server knows), and
+// one that keys its sends by the request is answered by DBOS with the first message kept: then
+// nothing can differ. The second message carries a key of its own (killpoint-again-recv-N) only
+// so that it is found again: DBOS's recv takes the oldest unread message of its topic, so a recv
+// that finds the second delivery first takes it, and is no wait (the run does not stop there);
+// it is recorded as the wait that took it (user-module/second-delivery.ts), and the person's next
+// turn goes to the next recv that waits. The second delivery is sent before any recv of the life
+// looks (RecvWaits.ready), so which recv takes it is the same in every replay.
 
 import type { EmitEvent } from '../../../process/child-main.js';
+import type { SecondDelivery } from '../../../user-module/second-delivery.js';
 import type { Turns } from '../../../user-module/turns.js';
 import { RESUME_ACCEPTED } from '../../../check/event-kinds.js';
 import { haltsWhenKilled } from '../../../in-process/fence.js';
@@ -29,11 +43,24 @@ import { RECV_WAITING } from '../event-kinds.js';
 
 type Recv = (this: SystemDatabaseLike, workflowId: string, functionId: number, timeoutFunctionId: number, topic?: string, ...rest: unknown[]) => Promise<unknown>;
 
-/** What of DBOS's system database the waits use: its recv, and its record of a step. */
+/** What of DBOS's system database the waits use: its recv, its record of a step, and (--redeliver) its messages. */
 interface SystemDatabaseLike {
   recv: Recv;
   getOperationResultAndThrowIfCancelled(workflowId: string, functionId: number): Promise<unknown>;
+  pool: { query(sql: string, values: unknown[]): Promise<{ rows: { message_uuid: string }[] }> };
+  schemaName: string;
+  nullTopic: string;
 }
+
+/** The message DBOS's recv would take now: the topic's oldest unread one (its own query's order), by id. */
+async function oldestUnread(db: SystemDatabaseLike, workflowId: string, topic: string | undefined): Promise<string | undefined> {
+  const { rows } = await db.pool.query(`SELECT message_uuid FROM "${db.schemaName}".notifications WHERE destination_uuid = $1 AND topic = $2 AND consumed = false ORDER BY created_at_epoch_ms ASC LIMIT 1`, [workflowId, topic ?? db.nullTopic]);
+  return rows[0]?.message_uuid;
+}
+
+/** The key of the second delivery of wait `waitId`'s turn, and DBOS's id of its message. */
+export const againKey = (waitId: string) => `killpoint-again-${waitId}`;
+const messageIdOf = (key: string, workflowId: string) => `${key}::${workflowId}`;
 
 export interface WaitPackages {
   SystemDatabase: { prototype: unknown };
@@ -65,6 +92,30 @@ const DBOS_OWN = Symbol.for('killpoint.dbos.recv');
 export class RecvWaits {
   private readonly arrived: RecvWait[] = [];
   private taker: ((wait: RecvWait) => void) | null = null;
+  private opened: () => void = () => undefined;
+  /** Settled once the life sent its second delivery, if any (--redeliver): no recv of the life looks for a message before. */
+  readonly ready = new Promise<void>((resolve) => (this.opened = resolve));
+  /** The waits whose turn was delivered again, by their key (--redeliver); and who is told when a recv takes one. */
+  private again = new Map<string, string>();
+  private secondTaken: (id: string, place: string, turnId: string) => void = () => undefined;
+
+  /** The life is ready for its recvs: `deliveredAgain`, the waits whose turn any life delivered again, and who records a recv that takes one. */
+  open(deliveredAgain: string[], secondTaken: (id: string, place: string, turnId: string) => void): void {
+    this.again = new Map(deliveredAgain.map((waitId) => [againKey(waitId), waitId]));
+    this.secondTaken = secondTaken;
+    this.opened();
+  }
+
+  /** The wait whose second delivery is the message `messageId`, if it is one. */
+  secondDeliveryOf(messageId: string | undefined, workflowId: string): string | undefined {
+    for (const [key, waitId] of this.again) if (messageIdOf(key, workflowId) === messageId) return waitId;
+    return undefined;
+  }
+
+  /** A recv takes a second delivery: no wait, recorded before DBOS's recv takes it. */
+  takesSecond(id: string, place: string, turnId: string): void {
+    this.secondTaken(id, place, turnId);
+  }
 
   arrive(wait: RecvWait): void {
     const taker = this.taker;
@@ -89,8 +140,12 @@ export function observeRecvs(packages: WaitPackages, waits: RecvWaits): void {
     // As for steps (steps.ts): another life's system database (a killed one's, in this process) is left alone.
     lifeDatabase ??= this === packages.currentSystemDatabase() ? this : undefined;
     if (this === lifeDatabase && (await this.getOperationResultAndThrowIfCancelled(workflowId, functionId)) === undefined) {
+      const [id, place] = [`recv-${functionId}`, topic ?? NO_TOPIC];
+      await waits.ready;
+      const second = waits.secondDeliveryOf(await oldestUnread(this, workflowId, topic), workflowId);
+      if (second !== undefined) waits.takesSecond(id, place, second);
       // Until the turn is sent: the life's to deliver, outside the workflow.
-      await new Promise<void>((delivered) => waits.arrive({ id: `recv-${functionId}`, workflowId, topic, place: topic ?? NO_TOPIC, messageKey: `killpoint-turn-${functionId}`, delivered }));
+      else await new Promise<void>((delivered) => waits.arrive({ id, workflowId, topic, place, messageKey: `killpoint-turn-${functionId}`, delivered }));
     }
     return recv.call(this, workflowId, functionId, timeoutFunctionId, topic, ...rest);
   };
@@ -99,6 +154,9 @@ export function observeRecvs(packages: WaitPackages, waits: RecvWaits): void {
 export interface TurnsDelivery {
   waits: RecvWaits;
   turns: Turns;
+  /** --redeliver: the turn this life delivers again, and where it went. */
+  second: SecondDelivery;
+  workflowId: string;
   emit: EmitEvent;
   /** How many effects the run has done so far (the module's readEffects). */
   effectsDone: () => Promise<number>;
@@ -118,8 +176,13 @@ async function say(run: TurnsDelivery, event: Parameters<EmitEvent>[0]): Promise
  * DBOS.send is the outside world's, not a step of the workflow.
  */
 export async function deliverTurns(run: TurnsDelivery): Promise<never> {
+  const again = await run.second.take();
+  if (again !== undefined) await run.send(run.workflowId, again.value, again.place === NO_TOPIC ? undefined : again.place, againKey(again.id));
+  run.waits.open(run.turns.deliveredAgain(), (id, place, turnId) => run.second.takenAt(id, place, turnId));
   for (;;) {
     const wait = await run.waits.next();
+    // The workflow waits again: the turn before is acknowledged (the server shows the next question).
+    run.turns.acknowledge(wait.id);
     await say(run, { kind: RECV_WAITING.kind, wait: run.turns.nameOf(wait.id, wait.place), effectsDone: await run.effectsDone() });
     const { name, value } = run.turns.turnFor(wait.id, wait.place, { 'DBOS.recv': wait.topic ?? null });
     await run.send(wait.workflowId, value, wait.topic, wait.messageKey);

@@ -10,7 +10,6 @@ export const langGraphModuleEngine: ModuleEngine = {
   kind: 'your own LangGraph graph',
   exports: 'createGraph(ctx)',
   waits: 'interrupt()',
-  redelivers: true,
   flags: [
     { flag: '--graph-export', field: 'graphExport', value: 'NAME', expected: 'the name of the export that builds the graph' },
     ...TRAFFIC_FLAGS,

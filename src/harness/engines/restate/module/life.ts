@@ -30,6 +30,7 @@ import type { EmitEvent } from '../../../process/child-main.js';
 import { effectsReader, exportedFunction, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { effectRecords } from '../../../user-module/effects.js';
 import { runAndReadBack } from '../../../user-module/stores.js';
+import { SecondDelivery } from '../../../user-module/second-delivery.js';
 import { Turns } from '../../../user-module/turns.js';
 import { InvocationFailed, invocationResult, registerUnlessKnown, resolveAwakeable, resolveDurablePromise, sendOnce } from '../client.js';
 import { contextWithRun } from '../context-with-run.js';
@@ -134,13 +135,22 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
   if (inputs.serve !== undefined) await inputs.serve(service, spec.run.servicePort);
   else await restate.serve({ services: [service], port: spec.run.servicePort, logger: () => {} });
   await registerUnlessKnown(spec.adminUrl, spec.run);
+  const second = new SecondDelivery(turns, emit);
+  const again = await second.take();
+  if (again !== undefined) await waits.resolveAgain(again.id, again.value);
   const invocationId = await sendOnce(spec.ingressUrl, spec.run, spec.input, handlerName, workflowKey);
 
   const done = runAndReadBack({
     stateDir,
     readEffects: () => readEffects(ctx),
     effectsExport: spec.effectsExport,
-    output: () => invocationResult(spec.ingressUrl, spec.adminUrl, invocationId),
+    output: async () => {
+      const output = await invocationResult(spec.ingressUrl, spec.adminUrl, invocationId);
+      // The invocation ended: its last turn is acknowledged, and what the second delivery did is said.
+      turns.acknowledge();
+      await second.ended();
+      return output;
+    },
     recorded: () => emit({ kind: 'invocation-done' }),
     // Restate ends an invocation in failure only for good: its handler threw a TerminalError.
     endedInError: (error) => (error instanceof InvocationFailed ? `ended in error: ${error.failure}` : undefined),

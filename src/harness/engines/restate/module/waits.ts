@@ -24,6 +24,13 @@
 //
 // The handler is held at the wait until the resume event is said, so that the run's events come in
 // one order: never the next step's start before the resume that let it go.
+//
+// --redeliver: a turn is acknowledged once the handler waits again (at another wait) or its
+// invocation ends. A recovery whose predecessor handed a turn it never saw acknowledged resolves it
+// again, as the front end retrying its POST does: the awakeable through the ingress once more (the
+// server answers 202 and keeps the first value), the promise through the workflow's shared handler
+// once more (the promise is completed already: the call fails). Either way no wait can take it, an
+// awakeable's id and a promise's name being one wait's alone (user-module/second-delivery.ts).
 
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type * as restate from '@restatedev/restate-sdk';
@@ -157,8 +164,16 @@ export class OutsideWaits {
     return handed;
   }
 
+  /** --redeliver: the turn of wait `id` (an awakeable's id, or `promise:NAME`) resolved again; a refusal is the server's answer, not the life's failure. */
+  async resolveAgain(id: string, value: unknown): Promise<void> {
+    const resolve = id.startsWith('promise:') ? () => this.inputs.resolvePromise(id.slice('promise:'.length), value) : () => this.inputs.resolveAwakeable(id, value);
+    await resolve().catch(() => undefined);
+  }
+
   private async handTurn(wait: Wait): Promise<void> {
     const { turns } = this.inputs;
+    // The handler waits again: the turn before is acknowledged (the front end shows the next question).
+    turns.acknowledge(wait.id);
     await this.say({ kind: wait.kind, wait: turns.nameOf(wait.id, wait.place), effectsDone: await this.inputs.effectsDone() });
     const { name, value } = turns.turnFor(wait.id, wait.place, wait.asks);
     await wait.resolve(value);

@@ -12,12 +12,26 @@
 // run, is named `hook` or `webhook`), and which payload of that hook it is. A life that starts with
 // the run waiting (its predecessor was killed while it waited) says no wait of its own: it hands
 // the turn to the wait it finds, the same turn when one was handed before the kill.
+//
+// --redeliver: a turn is acknowledged once the run waits again (at another wait) or ends. A
+// recovery whose predecessor handed a turn it never saw acknowledged hands it again, as the front
+// end retrying does: resumeHook(token, value) once more (a webhook: the same POST again), the
+// first time the run waits in this life, or at its end. (Handed before the world started the run
+// again, its own invocation raced the world's recovery of the run: one of four checks of the loop
+// fixture's 31 kill points had a recovery end in an error.) A hook that no longer exists (the run ended, or disposed it)
+// refuses it: HookNotFoundError. The run waiting at the turn's own wait takes it as that wait's
+// payload. Else the hook takes it as its next payload (hook_received), which the run reads if it
+// reads the hook again (`for await (const payload of hook)`): seen when the run then waits on that
+// hook for a later payload, and recorded as the wait that took it (user-module/second-delivery.ts).
+// A run that reads the second payload and then ends without waiting on the hook again is not seen
+// to; the verdict still judges what it did.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmitEvent } from '../../../process/child-main.js';
 import { sayHalting } from '../../../in-process/fence.js';
 import { RESUME_ACCEPTED } from '../../../check/event-kinds.js';
+import type { SecondDelivery } from '../../../user-module/second-delivery.js';
 import type { Turns } from '../../../user-module/turns.js';
 import { HOOK_RECEIVED, HOOK_WAITING } from '../event-kinds.js';
 import type { WorldEventData, WorldWaits } from '../world-run.js';
@@ -54,6 +68,23 @@ function worldEvents(worldDir: string): HookEvent[] {
   return readdirSync(dir).filter((n) => n.endsWith('.json')).sort().map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as HookEvent);
 }
 
+/** A hook of the run, by its id (the world's correlation id): its token, and how many payloads it has received. */
+function hookOf(worldDir: string, hookId: string): { token: string; isWebhook: boolean; received: number } | undefined {
+  let hook: { token: string; isWebhook: boolean; received: number } | undefined;
+  for (const e of worldEvents(worldDir)) {
+    if (e.correlationId !== hookId) continue;
+    if (e.eventType === 'hook_created') hook = { token: String(e.eventData?.token ?? ''), isWebhook: e.eventData?.isWebhook === true, received: 0 };
+    else if (e.eventType === 'hook_received' && hook !== undefined) hook.received++;
+  }
+  return hook;
+}
+
+/** The hook of a wait's id (`${hookId}#2`) and which payload of it the wait is. */
+function splitWaitId(id: string): { hookId: string; payload: number } {
+  const at = id.lastIndexOf('#');
+  return { hookId: id.slice(0, at), payload: Number(id.slice(at + 1)) };
+}
+
 /**
  * The hook the run waits on, from the world's events, once nothing of it is in flight: the first
  * hook not disposed that has had no payload yet, else the first one not disposed (a hook read
@@ -87,6 +118,8 @@ export interface HookWaitsInputs {
   /** The SDK's resumeHook and resumeWebhook, from the copy the workflow runs on. */
   resumeHook: (token: string, payload: unknown) => Promise<unknown>;
   resumeWebhook: (token: string, request: Request) => Promise<unknown>;
+  /** --redeliver: the turn this life hands again, and where it went. */
+  second: SecondDelivery;
 }
 
 /** Writes the event; in process, a kill halts the life here (fence.ts: sayHalting). */
@@ -102,12 +135,56 @@ export class HookWaits implements WorldWaits {
   private resuming = '';
   private busy = false;
   private again = false;
+  /** --redeliver: the payload this life handed again (its hook, which payload of it, and whose turn), until a wait is seen to take it. */
+  private secondPayload: { hookId: string; payload: number; turnId: string; place: string } | undefined;
+  /** Handing a turn again: its hook_received is no step of the run's own. */
+  private redelivering = false;
+  private redeliveryDone = false;
 
   constructor(private readonly run: HookWaitsInputs) {}
 
   written(data: WorldEventData): Parameters<EmitEvent>[0] | undefined {
-    if (data.eventType !== 'run_started') this.movedOn = true;
+    if (data.eventType !== 'run_started' && !this.redelivering) this.movedOn = true;
     return data.eventType === 'hook_received' ? { kind: HOOK_RECEIVED.kind, wait: this.resuming } : undefined;
+  }
+
+  /**
+   * --redeliver, once in the life: the turn the life before handed and never saw acknowledged,
+   * handed again the first time the run waits (`waiting`, the wait it waits at) or at its end
+   * (null). True when the world took the payload: the run is invoked with it, and is idle again
+   * once it waits.
+   */
+  private async redeliver(waiting: HookWait | null): Promise<boolean> {
+    if (this.redeliveryDone) return false;
+    this.redeliveryDone = true;
+    const turn = await this.run.second.take();
+    if (turn === undefined) return false;
+    const { hookId } = splitWaitId(turn.id);
+    const hook = hookOf(this.run.worldDir, hookId);
+    if (hook === undefined) return false;
+    this.resuming = turn.name;
+    this.redelivering = true;
+    try {
+      if (hook.isWebhook) await this.run.resumeWebhook(hook.token, webhookRequest(hook.token, turn.value));
+      else await this.run.resumeHook(hook.token, turn.value);
+    } catch (error) {
+      // The hook is gone (the run ended, or disposed it): the front end's retry is refused, and nothing takes it.
+      if ((error as Error | undefined)?.name !== 'HookNotFoundError') throw error;
+      return false;
+    } finally {
+      this.redelivering = false;
+    }
+    const place = placeOfHook(hook.token, hook.isWebhook);
+    // Waiting at the turn's own wait, the run never had its first payload: this one is that wait's.
+    if (waiting?.id === turn.id) this.run.second.takenAt(turn.id, place, turn.id);
+    else this.secondPayload = { hookId, payload: hookOf(this.run.worldDir, hookId)?.received ?? 0, turnId: turn.id, place };
+    return true;
+  }
+
+  /** The run ended: a turn to hand again that was not yet is handed now (a hook the run disposed refuses it), and where it went is said. */
+  async ended(): Promise<void> {
+    await this.redeliver(null);
+    await this.run.second.ended();
   }
 
   async idle(): Promise<void> {
@@ -131,7 +208,11 @@ export class HookWaits implements WorldWaits {
   private async handTurn(): Promise<void> {
     const wait = pendingHookWait(this.run.worldDir);
     if (wait === null) return;
+    if (await this.redeliver(wait)) return;
     const { turns, emit } = this.run;
+    this.sawSecondTaken(wait);
+    // The run waits again: the turn before is acknowledged (the front end shows the next question).
+    turns.acknowledge(wait.id);
     if (this.movedOn) await say(emit, { kind: HOOK_WAITING.kind, wait: turns.nameOf(wait.id, wait.place), effectsDone: await this.run.effectsDone() });
     const { name, value } = turns.turnFor(wait.id, wait.place, wait.asks);
     this.resuming = name;
@@ -139,6 +220,16 @@ export class HookWaits implements WorldWaits {
     this.movedOn = true;
     if (wait.isWebhook) await this.run.resumeWebhook(wait.token, webhookRequest(wait.token, value));
     else await this.run.resumeHook(wait.token, value);
+  }
+
+  /** A run that waits on the hook of the payload handed again, for a later payload, has read that one: recorded as the wait that took it. */
+  private sawSecondTaken(wait: HookWait): void {
+    const second = this.secondPayload;
+    if (second === undefined) return;
+    const { hookId, payload } = splitWaitId(wait.id);
+    if (hookId !== second.hookId || payload <= second.payload) return;
+    this.secondPayload = undefined;
+    this.run.second.takenAt(`${hookId}#${second.payload}`, second.place, second.turnId);
   }
 }
 

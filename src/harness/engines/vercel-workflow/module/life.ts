@@ -15,6 +15,7 @@ import type { EmitEvent } from '../../../process/child-main.js';
 import { effectRecords } from '../../../user-module/effects.js';
 import { effectsReader, moduleOfLife, userCall, type BundledModule } from '../../../user-module/load.js';
 import { runAndReadBack } from '../../../user-module/stores.js';
+import { SecondDelivery } from '../../../user-module/second-delivery.js';
 import { Turns } from '../../../user-module/turns.js';
 import { BUNDLE_FILES } from '../run-spec.js';
 import { runInWorld, type WorldHandlers } from '../world-run.js';
@@ -55,7 +56,8 @@ export async function runVercelModuleLife(inputs: VercelModuleLifeInputs): Promi
   const worldDir = join(stateDir, VW_MODULE_FILES.world);
   const turns = new Turns(stateDir, spec.resume, (inputs.lifeIndex ?? 0) === 0);
   const effectsDone = async () => effectRecords(await userCall(() => readEffects(ctx), spec.effectsExport), spec.effectsExport).length;
-  const waits = new HookWaits({ worldDir, turns, emit: inputs.emit, effectsDone, resumeHook, resumeWebhook });
+  const second = new SecondDelivery(turns, inputs.emit);
+  const waits = new HookWaits({ worldDir, turns, emit: inputs.emit, effectsDone, resumeHook, resumeWebhook, second });
 
   await runAndReadBack({
     stateDir,
@@ -73,6 +75,10 @@ export async function runVercelModuleLife(inputs: VercelModuleLifeInputs): Promi
         waits,
         ...(inputs.holdWorld === undefined ? {} : { holdWorld: inputs.holdWorld }),
       });
+      // The run ended: a turn to hand again that was not yet is handed now (before this life's
+      // acknowledgement, which is of its own turns), where it went is said, and the last turn is acknowledged.
+      await waits.ended();
+      turns.acknowledge();
       turns.mustAllBeHanded();
       return output;
     },

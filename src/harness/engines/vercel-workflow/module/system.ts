@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckName } from '../../../check/checks.js';
-import { RESUME_ACCEPTED, STEP_RECORDED } from '../../../check/event-kinds.js';
+import { RESUME_ACCEPTED, STEP_RECORDED, TURN_REDELIVERED } from '../../../check/event-kinds.js';
 import { SystemInputError, type SystemUnderTest } from '../../../engine.js';
 import { childBundle } from '../../../process/child-bundle.js';
 import { siblingModule } from '../../../process/package-paths.js';
@@ -52,7 +52,7 @@ export const DEFAULT_VERCEL_MODULE_TIER: VercelLivesIn = 'in-process';
 export const VW_MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer'];
 
 /** The kinds of event a user's workflow can be killed right after. */
-export const VW_MODULE_KILL_POINTS = [...[RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, STEP_RETURNED, STEP_RECORDED, SLEEPING, WOKE, HOOK_WAITING, RESUME_ACCEPTED, HOOK_RECEIVED, RUN_COMPLETED].map((k) => k.kind), ...TRAFFIC_KILL_POINTS];
+export const VW_MODULE_KILL_POINTS = [...[RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, STEP_RETURNED, STEP_RECORDED, SLEEPING, WOKE, HOOK_WAITING, RESUME_ACCEPTED, TURN_REDELIVERED, HOOK_RECEIVED, RUN_COMPLETED].map((k) => k.kind), ...TRAFFIC_KILL_POINTS];
 
 export interface VercelModuleOptions extends UserModuleOptions {
   workflowExport?: string;
