@@ -20,8 +20,15 @@ import { pidAnswers } from '../../process/process-tree.js';
 import { BUNDLE_FILES, type WorkflowIds } from './run-spec.js';
 import { removedAtExit } from '../../process/removed-at-exit.js';
 
-/** The packages a life loads (and the builder), each named as it is installed. */
-export const REQUIRED_PACKAGES = ['workflow', '@workflow/core', '@workflow/utils', '@workflow/world-local', '@workflow/builders', '@workflow/ai', 'ai'] as const;
+/** The Workflow SDK a life loads (and the builder), each named as it is installed. */
+export const MODULE_PACKAGES = ['workflow', '@workflow/core', '@workflow/utils', '@workflow/world-local', '@workflow/builders'] as const;
+
+/**
+ * What killpoint's own agent needs beyond the SDK: its DurableAgent and the AI SDK. A user's
+ * workflow is checked with MODULE_PACKAGES alone: a sign-up with no model need not install them
+ * (and @workflow/ai 5 refuses the SDK before 4.3 as its peer).
+ */
+export const REQUIRED_PACKAGES = [...MODULE_PACKAGES, '@workflow/ai', 'ai'] as const;
 
 /** The workflow file the builder compiles (its folder is the builder's working folder). */
 const WORKFLOW_SOURCE = siblingModule(new URL('./workflow/', import.meta.url).href, 'agent');
@@ -33,8 +40,8 @@ function cacheRoot(): string {
 }
 
 /** Names every package that is not installed; bad input, with the command that installs them. */
-export function checkPackages(packages: readonly string[] = REQUIRED_PACKAGES): void {
-  const missing = packages.filter((p) => installedVersion(p) === null);
+export function checkPackages(packages: readonly string[] = REQUIRED_PACKAGES, installed: (pkg: string) => string | null = installedVersion): void {
+  const missing = packages.filter((p) => installed(p) === null);
   if (missing.length > 0) {
     throw new SystemInputError(`vercel-workflow: the Workflow SDK is not installed (missing ${missing.join(', ')}); install it with: npm install --save-dev ${missing.join(' ')}`);
   }
@@ -199,7 +206,7 @@ export function moduleBundles(source: string): Promise<string> {
 }
 
 async function buildModule(source: string): Promise<string> {
-  checkPackages();
+  checkPackages(MODULE_PACKAGES);
   const root = cacheRoot();
   removeBuildsOfGoneProcesses(root);
   const dir = join(root, `module-${createHash('sha256').update(source).digest('hex').slice(0, 12)}.${process.pid}.tmp`);
