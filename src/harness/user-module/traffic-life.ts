@@ -51,6 +51,7 @@ export async function lifeWithTraffic<T>(traffic: ModuleTraffic | undefined, { s
 
 /** The cassette the parent read: one missing, or replaced while the check runs, is bad input. */
 function cassetteOf(traffic: ModuleTraffic): CassetteEntry[] {
+  if (traffic.digest === undefined && traffic.recordingUnfinished !== undefined) throw new UserModuleSetupError(`--cassette ${traffic.arg}: nothing was recorded: the run without a kill that records it did not finish: ${traffic.recordingUnfinished}`);
   const bytes = existsSync(traffic.file) ? readFileSync(traffic.file) : null;
   if (bytes === null || cassetteDigest(bytes) !== traffic.digest) throw new UserModuleSetupError(`--cassette ${traffic.arg}: ${bytes === null ? 'removed' : 'replaced'} while the check ran (its lives replay the cassette it read first)`);
   try {
