@@ -218,6 +218,16 @@ describe('bad input, each exit 2 in one line', () => {
     expect(() => readFileSync(file)).toThrow();
   }, 60_000);
 
+  // A graph whose run never killed fails while it records: the session's first life, explored by
+  // equivalence, found no cassette and said it was "removed while the check ran", hiding the error.
+  test('a run without a kill that fails while it records is named with its error, and writes nothing', async () => {
+    const file = join(dir, 'fails', 'agent.json');
+    mkdirSync(join(dir, 'fails'));
+    const argv = ['check', '--langgraph', 'test/fixtures/langgraph-modules/node-throws.ts', '--input', '{}', '--cassette', file];
+    await refused(argv, /--cassette .*fails\/agent\.json: nothing was recorded: the run without a kill that records it did not finish: .*the order service is down/);
+    expect(() => readFileSync(file)).toThrow();
+  }, 120_000);
+
   test('traffic options without a cassette', async () => {
     await refused(['check', '--langgraph', `${EXAMPLE}/src/agent.ts`, '--input', `${EXAMPLE}/input.json`, '--record'], /--record: only with --cassette <file>/);
   });

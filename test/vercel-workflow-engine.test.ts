@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIdentities, findKillPoint } from '../src/harness/check/kill-points.js';
 import { SystemInputError } from '../src/harness/engine.js';
-import { buildBundles, checkPackages, vercelBundles } from '../src/harness/engines/vercel-workflow/bundles.js';
+import { buildBundles, checkPackages, WORKFLOW_SDK_PACKAGES, REQUIRED_PACKAGES, vercelBundles } from '../src/harness/engines/vercel-workflow/bundles.js';
 import { vercelConfigNamed } from '../src/harness/engines/vercel-workflow/config.js';
 import { vercelWorkflowSystem } from '../src/harness/engines/vercel-workflow/engine.js';
 import { vercelTier } from '../src/harness/engines/vercel-workflow/tier.js';
@@ -155,6 +155,15 @@ describe('bad input', () => {
   it('a package of the SDK missing is named, with the command that installs it', () => {
     expect(() => checkPackages(['workflow', '@workflow/no-such-package'])).toThrow(SystemInputError);
     expect(() => checkPackages(['workflow', '@workflow/no-such-package'])).toThrow(/missing @workflow\/no-such-package.*npm install --save-dev @workflow\/no-such-package/);
+  });
+
+  // A user's sign-up with no model (workflow 4.2.4, as the SDK's examples pin it) was refused for
+  // lacking @workflow/ai and ai, which only killpoint's own DurableAgent loads; @workflow/ai 5 also
+  // refuses that SDK as its peer, so no install could satisfy the check.
+  it("a workflow of one's own needs the SDK alone, not the packages of killpoint's own DurableAgent", () => {
+    const withoutTheAgentsPackages = (pkg: string) => (pkg === '@workflow/ai' || pkg === 'ai' ? null : '4.2.4');
+    expect(() => checkPackages(WORKFLOW_SDK_PACKAGES, withoutTheAgentsPackages)).not.toThrow();
+    expect(() => checkPackages(REQUIRED_PACKAGES, withoutTheAgentsPackages)).toThrow(/missing @workflow\/ai, ai/);
   });
 
   it('a workflow that fails to build is named, and its build leaves nothing', async () => {

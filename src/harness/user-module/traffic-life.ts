@@ -50,6 +50,7 @@ export async function lifeWithTraffic<T>(traffic: ModuleTraffic | undefined, { s
 
 /** The cassette the parent read: one missing, or replaced while the check runs, is bad input. */
 function cassetteOf(traffic: ModuleTraffic): CassetteEntry[] {
+  if (traffic.digest === undefined && traffic.recordingUnfinished !== undefined) throw new UserModuleSetupError(`--cassette ${traffic.arg}: nothing was recorded: the run without a kill that records it did not finish: ${traffic.recordingUnfinished}`);
   try {
     return cassetteAsRead(traffic.file, traffic.arg, traffic.digest, traffic.recordedFor);
   } catch (error) {

@@ -45,7 +45,11 @@ export class TrafficRecorder {
     const mine = !recordings.has(t.file) && (t.record || !existsSync(t.file));
     if (mine) recordings.set(t.file, record(t, run));
     const outcome = (await recordings.get(t.file)) ?? null;
-    if (outcome !== null && outcome.lives.at(-1)?.end !== 'finished') return mine ? outcome : null;
+    if (outcome !== null && outcome.lives.at(-1)?.end !== 'finished') {
+      // A life run after it (a session's first life, explored by equivalence) has no cassette to replay: it says why.
+      t.recordingUnfinished = outcome.lives.at(-1)?.error ?? `its life was ${outcome.lives.at(-1)?.end ?? 'never run'}`;
+      return mine ? outcome : null;
+    }
     t.mode = 'replay';
     t.digest = checkedDigest(t);
     return mine ? outcome : null;

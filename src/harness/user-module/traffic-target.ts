@@ -22,6 +22,8 @@ export interface ModuleTraffic {
   mode: 'record' | 'replay';
   /** The digest of the cassette the lives replay, once the parent has read it. */
   digest?: string;
+  /** Why the run that was to record the cassette did not finish (its last life's error): no life replays then, each says this instead. */
+  recordingUnfinished?: string;
   recordedFor: RecordedFor;
   modelUrls: string[];
   idempotencyHeaders: string[];

@@ -36,8 +36,8 @@ function cacheRoot(): string {
 }
 
 /** Names every package that is not installed; bad input, with the command that installs them. */
-export function checkPackages(packages: readonly string[] = REQUIRED_PACKAGES): void {
-  const missing = packages.filter((p) => installedVersion(p) === null);
+export function checkPackages(packages: readonly string[] = REQUIRED_PACKAGES, installed: (pkg: string) => string | null = installedVersion): void {
+  const missing = packages.filter((p) => installed(p) === null);
   if (missing.length > 0) {
     throw new SystemInputError(`vercel-workflow: the Workflow SDK is not installed (missing ${missing.join(', ')}); install it with: npm install --save-dev ${missing.join(' ')}`);
   }
