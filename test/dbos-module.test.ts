@@ -138,3 +138,15 @@ fullSuiteTest('a module whose createWorkflow returns something other than a regi
   expect(r.stderr.trim().split('\n')).toHaveLength(1);
   expect(r.status).toBe(2);
 }, 300_000);
+
+// The time in a life is the life's own clock, in process too (user-module/life-clock.ts): an order
+// that stamps its receipt with new Date() and answers with Date.now() reads the same times in both
+// runs never killed (before: they differed, exit 2); a recovery from the start is another life,
+// a day later, as after a real restart.
+fullSuiteTest('an order stamped with Date.now() and new Date(), in either tier: its runs never killed agree', async () => {
+  for (const tier of [[], ['--tier', 'process']]) {
+    const r = await runMain(['check', '--dbos', `${FIXTURES}/stamped.ts`, '--input', '{"orderId":"O-1"}', '--schedule', '-1', ...tier]);
+    expect(r.err.join('\n'), tier.join(' ')).not.toContain('two runs without a kill differ');
+    expect(r.out.join('\n')).toContain('answer: "placed at 1893542400000"; baseline: "placed at 1893456000000"');
+  }
+}, 300_000);
