@@ -150,3 +150,26 @@ fullSuiteTest('an order stamped with Date.now() and new Date(), in either tier: 
     expect(r.out.join('\n')).toContain('answer: "placed at 1893542400000"; baseline: "placed at 1893456000000"');
   }
 }, 300_000);
+
+// DBOS.sleep ends on killpoint's clock (engines/dbos/module/sleeps.ts): its wake time is recorded in
+// the system database as DBOS records it, and the clock moves there at once. A reminder that
+// sleeps an hour between two writes checks in the time of its lives alone (an hour in each before;
+// the 5 s sleep's check took 91 s, 40 s after, on a loaded machine). Keyed, every kill point holds,
+// the sleep's two among them; unkeyed, a write is still done twice. A sleep of two days outlasts a
+// life's head start (a day): a recovery killed as it wakes, and the next, still wake on the
+// recorded time, in either tier.
+fullSuiteTest('a reminder that sleeps an hour (DBOS.sleep) between two writes: keyed, every kill point holds, the sleep ending on killpoint\'s clock; unkeyed, done twice', async () => {
+  const reminder = (input: object, ...rest: string[]) => ['check', '--dbos', `${FIXTURES}/sleepy.ts`, '--input', JSON.stringify({ booking: 'B-1', sleepMs: 3_600_000, keyed: true, ...input }), ...rest];
+  const keyed = await runMain(reminder({}));
+  expect(keyed.err.join('\n')).toBe('');
+  expect(keyed.status).toBe(0);
+  const unkeyed = await runMain(reminder({ keyed: false }));
+  expect(unkeyed.out.join('\n')).toContain('book B-1 committed twice');
+  expect(unkeyed.status).toBe(1);
+  for (const tier of [[], ['--tier', 'process']]) {
+    const twoDays = await runMain(reminder({ sleepMs: 172_800_000 }, '--schedule', 'sleep[sleep 0],woke[sleep 0]', ...tier));
+    const out = twoDays.out.join('\n');
+    expect(out, tier.join(' ')).toMatch(/sleep 0: the run sleeps \(its wake time recorded\)   <-- KILL\n.*life 2 \(recovery 1\).*\n.*sleep 0: over   <-- KILL\n.*life 3 \(recovery 2\).*\n.*sleep 0: over\n/);
+    expect(out).toContain('every promised check holds');
+  }
+}, 300_000);

@@ -57,25 +57,44 @@ export class LifeTime {
   }
 }
 
-const RealDate = globalThis.Date;
+/**
+ * The thread's clocks, kept once per thread whatever copies of this file it loads: a life bundled
+ * with the user's module (user-module/bundle.ts) has its own copy, and must find the life the copy
+ * killpoint runs it under started.
+ */
+interface ThreadClocks {
+  RealDate: DateConstructor;
+  /** The clock of an installed package's, Node's and killpoint's own readings: the machine's unless an engine's life moved it ahead. */
+  engineClock: (() => number) | null;
+  lifeOfCall: AsyncLocalStorage<LifeTime>;
+  lifeOfThread: LifeTime | null;
+  dateInstalled: boolean;
+}
+
+const THREAD_CLOCKS = Symbol.for('killpoint.life-clock');
+const clocks: ThreadClocks = ((globalThis as { [THREAD_CLOCKS]?: ThreadClocks })[THREAD_CLOCKS] ??= {
+  RealDate: globalThis.Date,
+  engineClock: null,
+  lifeOfCall: new AsyncLocalStorage<LifeTime>(),
+  lifeOfThread: null,
+  dateInstalled: false,
+});
+const RealDate = clocks.RealDate;
+
 /** The machine's clock, whoever asks. */
 export const realNow = (): number => RealDate.now(); // real clock: this is it
 
-/** The clock of an installed package's, Node's and killpoint's own readings: the machine's unless an engine's life moved it ahead. */
-let engineClock: () => number = realNow;
+const engineNow = (): number => (clocks.engineClock ?? realNow)();
 
 /** Sets the clock installed packages read on this thread (null: the machine's again). */
 export function setEngineClock(clock: (() => number) | null): void {
   installDate();
-  engineClock = clock ?? realNow;
+  clocks.engineClock = clock;
 }
-
-const lifeOfCall = new AsyncLocalStorage<LifeTime>();
-let lifeOfThread: LifeTime | null = null;
 
 /** The clock of the life a call is made in, or null outside every life. */
 export function currentLifeTime(): LifeTime | null {
-  return lifeOfCall.getStore() ?? lifeOfThread;
+  return clocks.lifeOfCall.getStore() ?? clocks.lifeOfThread;
 }
 
 /** killpoint's own files (its sources, its build): its readings are the machine's. */
@@ -99,15 +118,13 @@ function askedByAgent(asked: (...args: never[]) => unknown): boolean {
 
 function timeFor(asked: (...args: never[]) => unknown): number {
   const life = currentLifeTime();
-  return life !== null && askedByAgent(asked) ? life.read() : engineClock();
+  return life !== null && askedByAgent(asked) ? life.read() : engineNow();
 }
-
-let installed = false;
 
 /** Once per thread: Date asks the life it is called in (else the engine's clock), and whose reading it is. */
 function installDate(): void {
-  if (installed) return;
-  installed = true;
+  if (clocks.dateInstalled) return;
+  clocks.dateInstalled = true;
   function now(): number {
     return timeFor(now);
   }
@@ -127,14 +144,14 @@ function installDate(): void {
 /** Clocks this thread for life `lifeIndex` (a life's process, which is the life's alone); the function returned puts it back. */
 export function startThreadClock(lifeIndex: number): () => void {
   installDate();
-  lifeOfThread = new LifeTime(lifeIndex);
+  clocks.lifeOfThread = new LifeTime(lifeIndex);
   return () => {
-    lifeOfThread = null;
+    clocks.lifeOfThread = null;
   };
 }
 
 /** Runs one life in killpoint's process on its own clock, in its async context alone. */
 export function withLifeClock<T>(lifeIndex: number, life: () => Promise<T>): Promise<T> {
   installDate();
-  return lifeOfCall.run(new LifeTime(lifeIndex), life);
+  return clocks.lifeOfCall.run(new LifeTime(lifeIndex), life);
 }
