@@ -173,3 +173,19 @@ fullSuiteTest('a reminder that sleeps an hour (DBOS.sleep) between two writes: k
     expect(out).toContain('every promised check holds');
   }
 }, 300_000);
+
+// An app whose datasource fails at launch is reported with the datasource's own error in process
+// too (user-module/repeat.ts: a run from scratch that does not finish ends the check; before, the
+// in-process tier ran the first life again, whose workflow, registered when the module loaded, DBOS
+// had cleared, and reported that as handing out the same workflow function twice).
+fullSuiteTest('an app whose datasource cannot connect at launch: the same line in either tier, naming the datasource\'s error', async () => {
+  const lines: string[] = [];
+  for (const tier of [[], ['--tier', 'process']]) {
+    const r = await runMain(['check', '--dbos', `${FIXTURES}/datasource-fails.ts`, '--input', '{"orderId":"O-1"}', ...tier]);
+    const err = r.err.join('\n');
+    expect(err, tier.join(' ')).toContain('the run without a kill did not finish: the DBOS life crashed (exit 1): Error: orders-db: connect ECONNREFUSED 127.0.0.1:5999');
+    expect(r.status).toBe(2);
+    lines.push(err.replace(' --tier process', ''));
+  }
+  expect(lines[0]).toBe(lines[1]);
+}, 300_000);
