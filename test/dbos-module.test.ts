@@ -161,3 +161,54 @@ fullSuiteTest('a module whose createWorkflow returns something other than a regi
   expect(r.stderr.trim().split('\n')).toHaveLength(1);
   expect(r.status).toBe(2);
 }, 300_000);
+
+// The time in a life is the life's own clock, in process too (user-module/life-clock.ts): an order
+// that stamps its receipt with new Date() and answers with Date.now() reads the same times in both
+// runs never killed (before: they differed, exit 2); a recovery from the start is another life,
+// a day later, as after a real restart.
+fullSuiteTest('an order stamped with Date.now() and new Date(), in either tier: its runs never killed agree', async () => {
+  for (const tier of [[], ['--tier', 'process']]) {
+    const r = await runMain(['check', '--dbos', `${FIXTURES}/stamped.ts`, '--input', '{"orderId":"O-1"}', '--schedule', '-1', ...tier]);
+    expect(r.err.join('\n'), tier.join(' ')).not.toContain('two runs without a kill differ');
+    expect(r.out.join('\n')).toContain('answer: "placed at 1893542400000"; baseline: "placed at 1893456000000"');
+  }
+}, 300_000);
+
+// DBOS.sleep ends on killpoint's clock (engines/dbos/module/sleeps.ts): its wake time is recorded in
+// the system database as DBOS records it, and the clock moves there at once. A reminder that
+// sleeps an hour between two writes checks in the time of its lives alone (an hour in each before;
+// the 5 s sleep's check took 91 s, 40 s after, on a loaded machine). Keyed, every kill point holds,
+// the sleep's two among them; unkeyed, a write is still done twice. A sleep of two days outlasts a
+// life's head start (a day): a recovery killed as it wakes, and the next, still wake on the
+// recorded time, in either tier.
+fullSuiteTest('a reminder that sleeps an hour (DBOS.sleep) between two writes: keyed, every kill point holds, the sleep ending on killpoint\'s clock; unkeyed, done twice', async () => {
+  const reminder = (input: object, ...rest: string[]) => ['check', '--dbos', `${FIXTURES}/sleepy.ts`, '--input', JSON.stringify({ booking: 'B-1', sleepMs: 3_600_000, keyed: true, ...input }), ...rest];
+  const keyed = await runMain(reminder({}));
+  expect(keyed.err.join('\n')).toBe('');
+  expect(keyed.status).toBe(0);
+  const unkeyed = await runMain(reminder({ keyed: false }));
+  expect(unkeyed.out.join('\n')).toContain('book B-1 committed twice');
+  expect(unkeyed.status).toBe(1);
+  for (const tier of [[], ['--tier', 'process']]) {
+    const twoDays = await runMain(reminder({ sleepMs: 172_800_000 }, '--schedule', 'sleep[sleep 0],woke[sleep 0]', ...tier));
+    const out = twoDays.out.join('\n');
+    expect(out, tier.join(' ')).toMatch(/sleep 0: the run sleeps \(its wake time recorded\)   <-- KILL\n.*life 2 \(recovery 1\).*\n.*sleep 0: over   <-- KILL\n.*life 3 \(recovery 2\).*\n.*sleep 0: over\n/);
+    expect(out).toContain('every promised check holds');
+  }
+}, 300_000);
+
+// An app whose datasource fails at launch is reported with the datasource's own error in process
+// too (user-module/repeat.ts: a run from scratch that does not finish ends the check; before, the
+// in-process tier ran the first life again, whose workflow, registered when the module loaded, DBOS
+// had cleared, and reported that as handing out the same workflow function twice).
+fullSuiteTest('an app whose datasource cannot connect at launch: the same line in either tier, naming the datasource\'s error', async () => {
+  const lines: string[] = [];
+  for (const tier of [[], ['--tier', 'process']]) {
+    const r = await runMain(['check', '--dbos', `${FIXTURES}/datasource-fails.ts`, '--input', '{"orderId":"O-1"}', ...tier]);
+    const err = r.err.join('\n');
+    expect(err, tier.join(' ')).toContain('the run without a kill did not finish: the DBOS life crashed (exit 1): Error: orders-db: connect ECONNREFUSED 127.0.0.1:5999');
+    expect(r.status).toBe(2);
+    lines.push(err.replace(' --tier process', ''));
+  }
+  expect(lines[0]).toBe(lines[1]);
+}, 300_000);

@@ -20,7 +20,7 @@ import { restateModuleSpec, restateModuleSystem } from '../src/harness/engines/r
 import type { SystemUnderTest } from '../src/harness/engine.js';
 import { runSchedule } from '../src/harness/session.js';
 import { lanternScenario } from '../src/model/load.js';
-import { expectInProcessUnlessAsked, killPointsNamed } from './helpers.js';
+import { expectInProcessUnlessAsked, killPointsNamed, runMain } from './helpers.js';
 import { fullSuiteDescribe, fullSuiteTest } from './suite.js';
 
 const dana = lanternScenario('T01');
@@ -92,6 +92,26 @@ fullSuiteDescribe("a user's own Restate service in process", () => {
     await expectInProcessUnlessAsked(args, 1, `--restate ${FIXTURES}/unkeyed.ts --input ${FIXTURES}/input.json`);
   }, 120_000);
 });
+
+// ctx.sleep on killpoint's clock (engines/restate/module/sleeps.ts): Restate's server owns the
+// timer and fires it by the machine's clock, so the SDK is asked for a sleep due at once, journaled
+// all the same; the handler's clock moves by the whole sleep. A reminder that sleeps an hour between
+// two writes checks in seconds (the 5 s sleep: 74 s before, failing on its answer, the handler's
+// clock never having moved; 19 s after). Keyed, every kill point holds, the sleep's two among them,
+// in either tier; unkeyed, a write is still done twice.
+fullSuiteTest("a user's reminder that sleeps an hour (ctx.sleep) between two writes: keyed, every kill point holds in either tier; unkeyed, done twice", async () => {
+  const reminder = (input: object, ...rest: string[]) => ['check', '--restate', 'test/fixtures/restate-modules/sleepy.ts', '--input', JSON.stringify({ booking: 'B-1', sleepMs: 3_600_000, keyed: true, ...input }), ...rest];
+  for (const tier of [[], ['--tier', 'process']]) {
+    const keyed = await runMain(reminder({}, ...tier));
+    expect(keyed.err.join('\n'), tier.join(' ')).toBe('');
+    expect(keyed.status).toBe(0);
+  }
+  const woke = await runMain(reminder({}, '--schedule', 'woke[sleep 0]'));
+  expect(woke.out.join('\n')).toMatch(/sleep 0: the run sleeps \(its wake time recorded\)\n.*sleep 0: over   <-- KILL/);
+  const unkeyed = await runMain(reminder({ keyed: false }));
+  expect(unkeyed.out.join('\n')).toContain('book B-1 committed twice');
+  expect(unkeyed.status).toBe(1);
+}, 300_000);
 
 fullSuiteDescribe("a Restate life's events, in process", () => {
   // The SDK starts side-by-side closures in an order of its own progress loop and the connection's

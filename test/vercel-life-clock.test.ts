@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { installLifeClock, latestEventTime, type LifeClock } from '../src/harness/engines/vercel-workflow/life-clock.js';
 import { QueueDelays } from '../src/harness/engines/vercel-workflow/queue-delays.js';
+import { withLifeClock } from '../src/harness/user-module/life-clock.js';
 
 const HOUR_MS = 3_600_000;
 let clock: LifeClock | undefined;
@@ -21,7 +22,7 @@ afterEach(() => {
 
 const delivery = (messageId: string) => new Request('http://localhost/queue', { method: 'POST', headers: { 'x-vqs-message-id': messageId } });
 
-test("the clock starts past what its predecessor recorded, is every Date of the thread's, never goes back, and is put back", () => {
+test("the clock starts past what its predecessor recorded, is what the thread's Date reads outside a life's own clock, never goes back, and is put back", () => {
   const recordedMs = RealDate.now() + HOUR_MS;
   clock = installLifeClock(recordedMs);
   expect(Date.now()).toBeGreaterThan(recordedMs);
@@ -34,7 +35,6 @@ test("the clock starts past what its predecessor recorded, is every Date of the 
   clock.advanceTo(0);
   expect(Date.now()).toBeGreaterThanOrEqual(recordedMs + 2 * HOUR_MS);
   clock.restore();
-  expect(Date).toBe(RealDate);
   expect(Date.now()).toBeLessThan(recordedMs);
 });
 
@@ -68,4 +68,24 @@ test('the delivery due first is let through first, the clock moved to its due ti
   delays.releaseAll();
   expect(await (await sleep).json()).toEqual({ ok: true });
   expect(delays.wakeFirstDue()).toBe(false);
+});
+
+// The user's steps read the life's own clock (user-module/life-clock.ts), not the engine's: a sleep
+// the queue lets through moves it by the delay asked, so a step after sleep("1h") reads an hour later.
+test("a sleep let through moves the steps' clock by its delay, the same in every run", async () => {
+  const stepsRead = () =>
+    withLifeClock(0, async () => {
+      clock = installLifeClock(0);
+      const delays = new QueueDelays(clock);
+      const before = Date.now();
+      const sleep = delays.park(delivery('msg_sleep'), 3600);
+      delays.wakeFirstDue();
+      await sleep;
+      return [before, Date.now()];
+    });
+  const [before, after] = await stepsRead();
+  expect(after! - before!).toBeGreaterThanOrEqual(HOUR_MS);
+  expect(after! - before!).toBeLessThan(HOUR_MS + 1000);
+  clock?.restore();
+  expect(await stepsRead()).toEqual([before, after]);
 });

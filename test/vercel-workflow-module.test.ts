@@ -91,7 +91,7 @@ test('a sign-up that sleeps an hour and retries its welcome an hour later: keyed
   expect(stable.status, stable.err.join('\n')).toBe(0);
   // The sleep's two kill points were among those explored: the run sleeps, and wakes.
   const sleepy = await runMain(signUp({ keys: 'stable' }, '--schedule', 'woke[sleep 0]'));
-  expect(sleepy.out.join('\n')).toMatch(/sleep 0: the run sleeps \(wait_created\)\n.*\n.*sleep 0: over \(wait_completed\)   <-- KILL/);
+  expect(sleepy.out.join('\n')).toMatch(/sleep 0: the run sleeps \(its wake time recorded\)\n.*\n.*sleep 0: over   <-- KILL/);
   const random = await runMain(signUp({ keys: 'random' }, '--schedule', 'step-returned[step 0]'));
   expect(random.out.join('\n')).toContain('create-user ana@example.com committed twice');
   expect(random.status).toBe(1);

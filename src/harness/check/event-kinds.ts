@@ -110,6 +110,27 @@ export const RESUME_ACCEPTED = {
   subject: (e) => e.wait ?? '',
 } as const satisfies EngineEventKind;
 
+/**
+ * The run sleeps (Vercel's sleep("5s"): wait_created; DBOS.sleep: its wake time in the system
+ * database): the sleep is durably recorded, and the run goes on once it is over, on killpoint's
+ * clock (user-module/life-clock.ts), at once. Named by the sleep's number in the run.
+ */
+export const SLEEPING = {
+  kind: 'sleep',
+  meaning: "the run sleeps, its wake time durably recorded; the sleep ends on killpoint's clock",
+  glyph: 'z',
+  label: (e) => `${e.wait}: the run sleeps (its wake time recorded)`,
+  subject: (e) => e.wait ?? '',
+} as const satisfies EngineEventKind;
+
+/** The sleep is over on killpoint's clock (Vercel: the runtime wrote wait_completed); the run has not gone on past it yet. */
+export const WOKE = {
+  kind: 'woke',
+  meaning: 'the sleep is over, on killpoint\'s clock; the run has not gone on past it yet',
+  label: (e) => `${e.wait}: over`,
+  subject: (e) => e.wait ?? '',
+} as const satisfies EngineEventKind;
+
 /** What a second delivery did, in a report's words. */
 export const REDELIVERY_WORDS: Record<RedeliveryEffect, string> = {
   'own-wait': 'to the wait it was for (its first delivery never recorded)',
@@ -176,7 +197,7 @@ export function engineEventKinds(): EngineEventKind[] {
 }
 
 /** The shared kinds, known as soon as events are. */
-export const SHARED_EVENT_KINDS: readonly EngineEventKind[] = [JOURNAL_WRITE, JOURNAL_SAVE, STEP_RECORDED, INTERRUPT_RECORDED, RESUME_ACCEPTED, TURN_REDELIVERED, REDELIVERY_SEEN];
+export const SHARED_EVENT_KINDS: readonly EngineEventKind[] = [JOURNAL_WRITE, JOURNAL_SAVE, STEP_RECORDED, INTERRUPT_RECORDED, RESUME_ACCEPTED, TURN_REDELIVERED, REDELIVERY_SEEN, SLEEPING, WOKE];
 registerEventKinds(SHARED_EVENT_KINDS, 'shared kinds');
 
 /** A short label for reports: `refund call_refund: shop commit`. */

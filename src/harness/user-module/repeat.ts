@@ -14,9 +14,13 @@ type RunRead = Pick<RunOutcome, 'writes' | 'delivered' | 'shop'> & { lives: read
 /**
  * The lives of a module's sessions, whose first life from the fresh state (the run never killed,
  * in the explorer's first order) must repeat a run of the whole schedule from scratch. That run
- * goes first, before any life: with a cassette to record, it is the run that records it.
+ * goes first, before any life: with a cassette to record, it is the run that records it. One that
+ * does not finish ends the check there, with its own cause (`unfinished`): a life run after it
+ * fails for having followed it (in process, a DBOS workflow registered once is registered no
+ * more), which would hide the cause (an app whose datasource fails at launch was reported as
+ * handing out the same workflow twice).
  */
-export function livesHeldToARunFromScratch(livesOf: ProcessLivesOf, runFromScratch: (schedule: Schedule) => Promise<RunOutcome>, moduleArg: string): ProcessLivesOf {
+export function livesHeldToARunFromScratch(livesOf: ProcessLivesOf, runFromScratch: (schedule: Schedule) => Promise<RunOutcome>, moduleArg: string, unfinished: (fromScratch: RunOutcome) => Error): ProcessLivesOf {
   return (scenario, times) => {
     const lives = livesOf(scenario, times);
     let yardstick: Promise<RunOutcome> | null = null;
@@ -25,6 +29,7 @@ export function livesHeldToARunFromScratch(livesOf: ProcessLivesOf, runFromScrat
       ...lives,
       runLife: async (start) => {
         const fromScratch = await (yardstick ??= runFromScratch(noKills()));
+        if (fromScratch.lives[0]?.end !== 'finished') throw unfinished(fromScratch);
         const life: LifeRun = await lives.runLife(start);
         if (!checked && start.lifeIndex === 0 && start.picks.length === 0 && start.state === lives.initial()) {
           checked = true;

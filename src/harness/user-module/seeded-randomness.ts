@@ -10,10 +10,13 @@
 // lives, or killpoint's own thread) is seeded in its async context alone (withSeededRandomness):
 // what runs outside every life (killpoint's own ids) stays random, and a life killed there and
 // abandoned draws from its own streams, never from those of the life that runs next.
+//
+// Its clock is seeded with it, the same way (life-clock.ts): a life's Date is its own too.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import seedrandom from 'seedrandom';
+import { startThreadClock, withLifeClock } from './life-clock.js';
 
 type Fill = <T extends ArrayBufferView | null>(array: T) => T;
 
@@ -109,17 +112,19 @@ function installLifeRandomness(): void {
   syncBuiltinESMExports();
 }
 
-/** Seeds this thread's randomness for life `lifeIndex` (a life's process, which is the life's alone); the function returned puts it back. */
+/** Seeds this thread's randomness and clock for life `lifeIndex` (a life's process, which is the life's alone); the function returned puts them back. */
 export function seedRandomness(lifeIndex: number): () => void {
   installLifeRandomness();
   lifeOfThread = lifeStreams(lifeIndex);
+  const stopClock = startThreadClock(lifeIndex);
   return () => {
     lifeOfThread = null;
+    stopClock();
   };
 }
 
-/** Runs one life in killpoint's process with its randomness seeded, in its async context alone. */
+/** Runs one life in killpoint's process with its randomness and clock seeded, in its async context alone. */
 export function withSeededRandomness<T>(lifeIndex: number, life: () => Promise<T>): Promise<T> {
   installLifeRandomness();
-  return lifeOfCall.run(lifeStreams(lifeIndex), life);
+  return lifeOfCall.run(lifeStreams(lifeIndex), () => withLifeClock(lifeIndex, life));
 }

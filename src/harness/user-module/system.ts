@@ -8,7 +8,7 @@
 import type { CheckName } from '../check/checks.js';
 import type { RunOutcome, Schedule } from '../check/outcome.js';
 import type { Scenario } from '../../model/scenario.js';
-import type { SystemUnderTest, TrafficOptions } from '../engine.js';
+import { BaselineDidNotFinish, type SystemUnderTest, type TrafficOptions } from '../engine.js';
 import { processSession, type ProcessLivesOf } from '../process/process-lives.js';
 import { shellWord, shellWords } from '../shell-words.js';
 import { livesHeldToARunFromScratch, mustRepeatItself } from './repeat.js';
@@ -47,7 +47,7 @@ export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
   const selector = [spec.option, target.moduleArg, '--input', target.inputArg, ...(target.resume === undefined ? [] : ['--resume', target.resume.arg]), ...(target.resume?.redeliver === true ? ['--redeliver'] : []), ...trafficWords(target.traffic), ...spec.options.flat()];
   const recorder = new TrafficRecorder(target.traffic);
   const name = selector.slice(1).map(shellWord).join(' ');
-  return {
+  const system: SystemUnderTest = {
     engine: spec.engine,
     name,
     summary: spec.summary,
@@ -68,7 +68,7 @@ export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
         mustRepeatItself(target.moduleArg, outcome, await runs(schedule, times));
         return outcome;
       };
-      const lives = spec.lives === undefined ? undefined : livesHeldToARunFromScratch(spec.lives, runs, target.moduleArg);
+      const lives = spec.lives === undefined ? undefined : livesHeldToARunFromScratch(spec.lives, runs, target.moduleArg, (unfinished) => new BaselineDidNotFinish(system, unfinished));
       const session = processSession(scenario, run, lives);
       const stop = runs.close;
       if (stop === undefined) return session;
@@ -84,6 +84,7 @@ export function moduleSystem(spec: ModuleSystemSpec): SystemUnderTest {
       };
     },
   };
+  return system;
 }
 
 /**

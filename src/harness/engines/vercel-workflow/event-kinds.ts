@@ -70,28 +70,8 @@ export const HOOK_RECEIVED = {
   subject: (e) => e.wait ?? '',
 } as const satisfies EngineEventKind;
 
-/**
- * The workflow sleeps (sleep("5s")): the world wrote its wait_created, and the run goes on once the
- * sleep is over, on killpoint's clock (life-clock.ts). Named by the sleep's number in the run.
- */
-export const SLEEPING = {
-  kind: 'sleep',
-  meaning: "the world wrote wait_created: the workflow sleeps until the wait's resumeAt, on killpoint's clock",
-  glyph: 'z',
-  label: (e) => `${e.wait}: the run sleeps (wait_created)`,
-  subject: (e) => e.wait ?? '',
-} as const satisfies EngineEventKind;
-
-/** The sleep is over: the runtime wrote wait_completed, the workflow has not gone on past it yet. */
-export const WOKE = {
-  kind: 'woke',
-  meaning: 'the runtime wrote wait_completed: the sleep is over, the workflow not yet gone on past it',
-  label: (e) => `${e.wait}: over (wait_completed)`,
-  subject: (e) => e.wait ?? '',
-} as const satisfies EngineEventKind;
-
-/** The kinds only Vercel Workflow has; with STEP_RECORDED and RESUME_ACCEPTED, every kind it adds to the scenario's. */
-export const VERCEL_EVENT_KINDS: readonly EngineEventKind[] = [RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, STEP_RETURNED, RUN_COMPLETED, HOOK_WAITING, HOOK_RECEIVED, SLEEPING, WOKE];
+/** The kinds only Vercel Workflow has; with STEP_RECORDED, RESUME_ACCEPTED, SLEEPING and WOKE (shared), every kind it adds to the scenario's. */
+export const VERCEL_EVENT_KINDS: readonly EngineEventKind[] = [RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_STARTED, STEP_RETURNED, RUN_COMPLETED, HOOK_WAITING, HOOK_RECEIVED];
 
 // Known as soon as this file loads: the code that emits these kinds imports it.
 registerEventKinds(VERCEL_EVENT_KINDS, 'vercel-workflow');

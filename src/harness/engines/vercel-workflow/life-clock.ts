@@ -15,17 +15,23 @@
 // machine's clock, as it would in production. The times the world writes are not compared (the
 // world's digest drops them: world-digest.ts).
 //
-// Only where a life has its thread to itself (a life's process, a thread of lives): the clock is
-// the thread's global Date, put back when the life ends.
+// This is the engine's clock of the life (user-module/life-clock.ts: setEngineClock): what the
+// SDK, the world and Node read. The user's steps read the life's own clock, which starts at the
+// same moment in every schedule; a sleep the queue lets through moves it forward by the delay the
+// runtime asked for (queue-delays.ts), so a step after sleep("1h") reads an hour later.
+//
+// Only where a life has its thread to itself (a life's process, a thread of lives): the engine's
+// clock is the thread's, put back when the life ends.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { realNow, setEngineClock } from '../../user-module/life-clock.js';
 
 export interface LifeClock {
   now(): number;
   /** Moves the clock forward to `ms` (never back). */
   advanceTo(ms: number): void;
-  /** Puts the thread's own Date back. */
+  /** Puts the thread's own clock back. */
   restore(): void;
 }
 
@@ -42,29 +48,20 @@ export function latestEventTime(worldDir: string): number {
   return latest;
 }
 
-/** Installs the clock as this thread's Date, starting no earlier than `notBeforeMs`. */
+/** Installs the clock as this thread's engine clock, starting no earlier than `notBeforeMs`. */
 export function installLifeClock(notBeforeMs: number): LifeClock {
-  const RealDate = globalThis.Date;
   // real clock: the SDK and the local world time their own work (a lease, a step's duration) and
   // need a clock that runs; what they write of it is left out of every digest (world-digest.ts), and
   // where a sleep wakes among the run's events is decided by the queue (queue-delays.ts), not by it.
   // A millisecond past what was recorded, so that a new event sorts after the last one.
-  let offsetMs = Math.max(0, notBeforeMs + 1 - RealDate.now());
-  const now = (): number => RealDate.now() + offsetMs; // real clock: as above
-  const LifeDate = new Proxy(RealDate, {
-    construct: (target, args, newTarget) => Reflect.construct(target, args.length === 0 ? [now()] : args, newTarget),
-    // Date() called without new is the time as a string.
-    apply: () => new RealDate(now()).toString(),
-    get: (target, key, receiver) => (key === 'now' ? now : Reflect.get(target, key, receiver)),
-  });
-  globalThis.Date = LifeDate;
+  let offsetMs = Math.max(0, notBeforeMs + 1 - realNow());
+  const now = (): number => realNow() + offsetMs; // real clock: as above
+  setEngineClock(now);
   return {
     now,
     advanceTo: (ms) => {
-      offsetMs = Math.max(offsetMs, ms - RealDate.now()); // real clock: the offset is kept against it (above)
+      offsetMs = Math.max(offsetMs, ms - realNow()); // real clock: the offset is kept against it (above)
     },
-    restore: () => {
-      if (globalThis.Date === LifeDate) globalThis.Date = RealDate;
-    },
+    restore: () => setEngineClock(null),
   };
 }

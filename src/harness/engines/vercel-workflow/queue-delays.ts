@@ -11,10 +11,13 @@
 // time it would have seen had it waited: the runtime finds the sleep's resumeAt reached and writes
 // wait_completed, the world finds a step's retryAfter passed.
 
+import { currentLifeTime, type LifeTime } from '../../user-module/life-clock.js';
 import type { LifeClock } from './life-clock.js';
 
 interface Parked {
   dueMs: number;
+  /** When it is due on the clock the user's steps read: its delay past the moment it was parked. */
+  agentDueMs: number | undefined;
   messageId: string;
   answer: (response: Response) => void;
 }
@@ -37,11 +40,15 @@ export class QueueDelays {
   /** Messages let through and not yet delivered again: still in flight. */
   private readonly waking = new Set<string>();
 
+  /** The clock the user's steps read (user-module/life-clock.ts), moved with the engine's: none outside a life. */
+  private readonly agentClock: LifeTime | null = currentLifeTime();
+
   constructor(private readonly clock: LifeClock) {}
 
   /** Holds the delivery's answer until its turn: the answer the queue gets then. */
   park(request: Request, delaySeconds: number): Promise<Response> {
-    return new Promise((answer) => this.parked.push({ dueMs: this.clock.now() + delaySeconds * 1000, messageId: messageIdOf(request), answer }));
+    const delayMs = delaySeconds * 1000;
+    return new Promise((answer) => this.parked.push({ dueMs: this.clock.now() + delayMs, agentDueMs: this.agentClock === null ? undefined : this.agentClock.now() + delayMs, messageId: messageIdOf(request), answer }));
   }
 
   /** A delivery came in (the one let through, delivered again, among them). */
@@ -60,6 +67,7 @@ export class QueueDelays {
     const first = this.parked.reduce((a, b) => (b.dueMs < a.dueMs ? b : a));
     this.parked = this.parked.filter((p) => p !== first);
     this.clock.advanceTo(first.dueMs);
+    if (first.agentDueMs !== undefined) this.agentClock?.advanceTo(first.agentDueMs);
     this.waking.add(first.messageId);
     first.answer(Response.json({ timeoutSeconds: 0 }));
     return true;

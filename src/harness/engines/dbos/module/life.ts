@@ -8,7 +8,7 @@
 // (steps.ts), step-recorded once DBOS has committed a step's output, workflow-recorded once the
 // workflow's output is recorded. A step DBOS finds recorded does not run and has no events.
 // Where the workflow waits in DBOS.recv, the life hands it --resume's turn (waits.ts): recv and
-// resume, named by the wait.
+// resume, named by the wait. A DBOS.sleep ends on killpoint's clock (sleeps.ts): sleep and woke.
 //
 // In killpoint's own process (the in-process tier, its fence given), DBOS is held by the fence
 // (../held-dbos.ts) and shut down with its registrations cleared after each life, so each life's
@@ -19,7 +19,8 @@ import { join } from 'node:path';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
 import { getFunctionRegistration } from '@dbos-inc/dbos-sdk/internal/decorators';
-import { SystemDatabase } from '@dbos-inc/dbos-sdk/internal/system_database';
+import { DBOS_FUNCNAME_SLEEP, SystemDatabase } from '@dbos-inc/dbos-sdk/internal/system_database';
+import { DBOSPortableJSON } from '@dbos-inc/dbos-sdk/internal/serialization';
 import { effectRecords } from '../../../user-module/effects.js';
 import { SecondDelivery } from '../../../user-module/second-delivery.js';
 import { Turns } from '../../../user-module/turns.js';
@@ -36,6 +37,7 @@ import type { LifeFence } from '../../../in-process/fence.js';
 import { DBOS_MODULE_FILES, type DbosModuleContext, type DbosModuleRunFile, type DbosModuleSpec } from './spec.js';
 import { observeSteps, type StepPackages } from './steps.js';
 import { deliverTurns, observeRecvs, RecvWaits } from './waits.js';
+import { sleepOnLifeClock } from './sleeps.js';
 // The kinds this life emits (step-start, step-return), known where they are labelled.
 import '../event-kinds.js';
 
@@ -66,6 +68,7 @@ export async function runDbosModuleLife(inputs: DbosModuleLifeInputs): Promise<n
   const steps = observeSteps(packages, gate, emit);
   const waits = new RecvWaits();
   observeRecvs({ SystemDatabase: SystemDatabase as never, currentSystemDatabase: () => DBOSExecutor.globalInstance?.systemDatabase }, waits);
+  sleepOnLifeClock({ SystemDatabase: SystemDatabase as never, currentSystemDatabase: () => DBOSExecutor.globalInstance?.systemDatabase, sleepName: DBOS_FUNCNAME_SLEEP, serializer: DBOSPortableJSON }, emit);
   let starting = false;
   installCommitHooks({
     stepCommitted() {

@@ -52,7 +52,7 @@ const EXTERNAL = ['@dbos-inc/*'];
 export const DBOS_MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer'];
 
 /** The kinds of event a user's workflow can be killed right after. */
-export const DBOS_MODULE_KILL_POINTS = ['workflow-started', 'step-start', 'step-return', 'step-recorded', 'recv', 'resume', 'redeliver', 'workflow-recorded', ...TRAFFIC_KILL_POINTS] as const;
+export const DBOS_MODULE_KILL_POINTS = ['workflow-started', 'step-start', 'step-return', 'step-recorded', 'recv', 'resume', 'redeliver', 'sleep', 'woke', 'workflow-recorded', ...TRAFFIC_KILL_POINTS] as const;
 
 export interface DbosModuleOptions extends UserModuleOptions {
   workflowExport?: string;

@@ -15,7 +15,8 @@
 // gate: one closure runs at a time, in the order the interleaving picks choose. Its `awakeable` is
 // killpoint's too: a handler that awaits one waits for the outside world, and the life hands it its
 // turn from --resume and resolves it through the ingress; a workflow's `promise` is too, resolved
-// through a shared handler killpoint adds to the workflow (waits.ts, definition.ts).
+// through a shared handler killpoint adds to the workflow (waits.ts, definition.ts). Its `sleep` is
+// killpoint's: the timer is due at once, the life's clock moved by the sleep (sleeps.ts).
 //
 // What killpoint changes of the service: its name (the run's own, so that runs side by side in one
 // server never take each other's invocations), its retry policy (a recovery starts within tens of
@@ -36,6 +37,8 @@ import { InvocationFailed, invocationResult, registerUnlessKnown, resolveAwakeab
 import { contextWithRun } from '../context-with-run.js';
 import { definitionOf, handlerOf, redeclared } from './definition.js';
 import { OutsideWaits } from './waits.js';
+import { sleepOnLifeClock } from './sleeps.js';
+import { currentLifeTime } from '../../../user-module/life-clock.js';
 import { RESTATE_MODULE_FILES, type RestateModuleContext, type RestateModuleRunFile, type RestateModuleSpec } from './spec.js';
 // The kinds this life emits (run-start, run-return, invocation-done), known where they are labelled.
 import '../event-kinds.js';
@@ -97,6 +100,8 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
   });
   /** The attempt running: a new attempt in the same process (the server may retry one) numbers its steps afresh. */
   let attempt = 0;
+  /** The life's clock, which its sleeps move (sleeps.ts). */
+  const clock = currentLifeTime();
 
   const observed = (rctx: restate.Context): restate.Context => {
     const mine = ++attempt;
@@ -128,7 +133,7 @@ export async function runRestateModuleLife(inputs: RestateModuleLifeInputs): Pro
       });
     };
     const promise = workflowKey === undefined ? {} : { promise: waits.promiseOf(rctx as restate.WorkflowContext) };
-    return contextWithRun(rctx, run, { awakeable: waits.awakeableOf(rctx), ...promise });
+    return contextWithRun(rctx, run, { awakeable: waits.awakeableOf(rctx), sleep: sleepOnLifeClock(rctx, clock, emit), ...promise });
   };
 
   const service = redeclared(definition, spec.run.serviceName, handlerName, (rctx: restate.Context, input: unknown) => handler(observed(rctx), input));

@@ -10,7 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import type { CheckName } from '../../../check/checks.js';
 import type { Schedule } from '../../../check/outcome.js';
-import { RESUME_ACCEPTED, STEP_RECORDED, TURN_REDELIVERED } from '../../../check/event-kinds.js';
+import { RESUME_ACCEPTED, SLEEPING, STEP_RECORDED, TURN_REDELIVERED, WOKE } from '../../../check/event-kinds.js';
 import type { SystemUnderTest } from '../../../engine.js';
 import { childBundle } from '../../../process/child-bundle.js';
 import { siblingModule } from '../../../process/package-paths.js';
@@ -47,7 +47,7 @@ const EXTERNAL = ['@restatedev/*'];
 export const RESTATE_MODULE_PROMISES: readonly CheckName[] = ['done-twice', 'lost-write', 'different-write', 'different-answer'];
 
 /** The kinds of event a user's service can be killed right after. */
-export const RESTATE_MODULE_KILL_POINTS = [RUN_START.kind, RUN_RETURN.kind, STEP_RECORDED.kind, AWAKEABLE_WAITING.kind, PROMISE_WAITING.kind, RESUME_ACCEPTED.kind, TURN_REDELIVERED.kind, INVOCATION_DONE.kind, ...TRAFFIC_KILL_POINTS] as const;
+export const RESTATE_MODULE_KILL_POINTS = [RUN_START.kind, RUN_RETURN.kind, STEP_RECORDED.kind, AWAKEABLE_WAITING.kind, PROMISE_WAITING.kind, RESUME_ACCEPTED.kind, TURN_REDELIVERED.kind, SLEEPING.kind, WOKE.kind, INVOCATION_DONE.kind, ...TRAFFIC_KILL_POINTS] as const;
 
 export interface RestateModuleOptions extends UserModuleOptions {
   serviceExport?: string;

@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckName } from '../../../check/checks.js';
-import { RESUME_ACCEPTED, STEP_RECORDED, TURN_REDELIVERED } from '../../../check/event-kinds.js';
+import { RESUME_ACCEPTED, SLEEPING, STEP_RECORDED, TURN_REDELIVERED, WOKE } from '../../../check/event-kinds.js';
 import { SystemInputError, type SystemUnderTest } from '../../../engine.js';
 import { childBundle } from '../../../process/child-bundle.js';
 import { siblingModule } from '../../../process/package-paths.js';
@@ -32,7 +32,7 @@ import { userModuleTarget } from '../../../user-module/target.js';
 import { TURNS_FILE } from '../../../user-module/turns.js';
 import type { UserModuleOptions } from '../../../engine.js';
 import { moduleBundles, type BuiltWorkflows } from '../bundles.js';
-import { HOOK_RECEIVED, HOOK_WAITING, RUN_COMPLETED, RUN_CREATED, RUN_STARTED, SLEEPING, STEP_CREATED, STEP_RETURNED, STEP_STARTED, WOKE } from '../event-kinds.js';
+import { HOOK_RECEIVED, HOOK_WAITING, RUN_COMPLETED, RUN_CREATED, RUN_STARTED, STEP_CREATED, STEP_RETURNED, STEP_STARTED } from '../event-kinds.js';
 import { BUNDLE_FILES, VW_LIFE_TIMEOUT_VARIABLE } from '../run-spec.js';
 import { worldDigest } from '../world-digest.js';
 import { DEFAULT_VW_EFFECTS_EXPORT, VW_MODULE_ENV, VW_MODULE_FILES, type VercelModuleRunFile, type VercelModuleSpec } from './spec.js';
