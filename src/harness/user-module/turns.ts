@@ -9,7 +9,8 @@
 // An entry is the value itself, or `{ "to": PLACE, "value": V }` naming where it must be handed:
 // the place the engine names the wait by (a LangGraph node, a DBOS topic, a Vercel hook token, a
 // Restate awakeable or promise), so a list that no longer fits the run says so instead of handing
-// an approval to the wrong question.
+// an approval to the wrong question. `{ "value": V }` alone is V for whatever wait comes next: a
+// value that would otherwise be read as one of these shapes (a chat's `{ "message": TEXT }` payload).
 //
 // --redeliver: a web server behind a person's "Approve" button delivers again when it saw no
 // acknowledgement. A turn is acknowledged once the run, handed it, stopped again (at its next wait or
@@ -32,7 +33,7 @@
 // and the record's last turn a message whose mark is still the thread's was killed before the thread
 // recorded it (LangGraph saves the input as a checkpoint before it runs a step, so any record of it
 // moves the mark): it is handed that message again. A mark that moved means the thread took it. An
-// interrupt's answer of that very shape is given as `{ "to": PLACE, "value": { "message": TEXT } }`.
+// interrupt's answer of that very shape is given as `{ "value": { "message": TEXT } }`.
 // --redeliver delivers answers again, never a message.
 //
 // Bad input (the first life: it is the run never killed, up to its kill point): a wait with no
@@ -116,7 +117,7 @@ export class Turns {
     const at = this.turnsTaken();
     if (at >= values.length) this.fail(this.noValueLeft(name, asks));
     const entry = values[at];
-    if (messageOf(entry) !== undefined) this.fail(`--resume ${this.given!.arg}: value ${at + 1} is a later message, but the run waits at ${name}, for ${describeAsk(asks)} (a message is handed once the run ended; an answer of that shape is given as {"to": PLACE, "value": V})`);
+    if (messageOf(entry) !== undefined) this.fail(`--resume ${this.given!.arg}: value ${at + 1} is a later message, but the run waits at ${name}, for ${describeAsk(asks)} (a message is handed once the run ended; an answer of that shape is given as {"value": V})`);
     const to = targetOf(entry);
     if (to !== undefined && to !== place) this.fail(`--resume ${this.given!.arg}: value ${at + 1} is for ${JSON.stringify(to)}, but the run's wait ${at + 1} is at ${JSON.stringify(place)} (${name}, for ${describeAsk(asks)})`);
     // Its value's place in the list, kept where it is not its own place in the record (after a wait that took a second delivery).
@@ -243,6 +244,13 @@ export function targetOf(entry: unknown): string | undefined {
   return typeof to === 'string' ? to : undefined;
 }
 
+/** `{ "value": V }`, that one field: V handed as it is, whatever its shape. */
+function wrappedAlone(entry: unknown): boolean {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return false;
+  const keys = Object.keys(entry);
+  return keys.length === 1 && keys[0] === 'value';
+}
+
 /** The text of a later user message (`{ "message": TEXT }`, that one field, a string), or undefined. */
 export function messageOf(entry: unknown): string | undefined {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return undefined;
@@ -251,8 +259,8 @@ export function messageOf(entry: unknown): string | undefined {
   return keys.length === 1 && typeof text === 'string' ? text : undefined;
 }
 
-function valueOf(entry: unknown): unknown {
-  return targetOf(entry) === undefined ? entry : (entry as { value: unknown }).value;
+export function valueOf(entry: unknown): unknown {
+  return targetOf(entry) === undefined && !wrappedAlone(entry) ? entry : (entry as { value: unknown }).value;
 }
 
 function describeAsk(asks: unknown): string {

@@ -56,9 +56,17 @@ interface HookEvent {
 /** A token the SDK made (nanoid's 21 URL-safe characters, new in every run): no name a list of turns could give. */
 const GENERATED_TOKEN = /^[A-Za-z0-9_-]{21}$/;
 
+/** A workflow run's id (`wrun_` and a ULID, whose time part is new in every run). */
+const RUN_ID = /wrun_[0-9A-HJKMNP-TV-Z]{26}/g;
+
+/**
+ * Where a hook waits, the same in every run: a generated token is named by its kind, and a run's
+ * id inside a token (a chat that keys its hook by its own run) is `{run}`, so two runs never killed
+ * name the wait alike and a list of turns can name it.
+ */
 export function placeOfHook(token: string, isWebhook: boolean): string {
   if (GENERATED_TOKEN.test(token)) return isWebhook ? 'webhook' : 'hook';
-  return token;
+  return token.replace(RUN_ID, '{run}');
 }
 
 function worldEvents(worldDir: string): HookEvent[] {
