@@ -97,3 +97,23 @@ describe('numbers are read as decimals, and out-of-range values are refused, not
     expect(status).toBe(2);
   });
 });
+
+describe('with --json, bad input is JSON on stdout too: a reader that parses stdout always can', () => {
+  const DANA = 'scenarios/lantern/T01-dana-torn-pad.json';
+  it.each([
+    [['check', '--seed', '0x10', '--json'], 'killpoint check: --seed: expected one integer >= 0, got "0x10"'],
+    [['check', DANA, '--strategy', 'journal', '--schedule', '99999', '--json'], 'killpoint check: --schedule: kill point 99999 is beyond the run: life 1 ran to its end after 73 events (kill points -1 to 72)'],
+    [['harness', '--json', '--concurrency', '0x2', '--', 'true'], 'killpoint harness: --concurrency: expected a whole number >= 1, got "0x2"'],
+  ])('%j: exit 2, the line on stderr and { exitCode, error } on stdout', async (argv, message) => {
+    const { status, stderr, stdout } = await run(argv);
+    expect(status).toBe(2);
+    expect(stderr).toEqual([message]);
+    expect(JSON.parse(stdout.join('\n'))).toEqual({ exitCode: 2, error: message });
+  });
+
+  it('a --json after -- is the harness command\'s own word: stdout stays empty', async () => {
+    const { status, stdout } = await run(['harness', '--concurrency', '0x2', '--', 'true', '--json']);
+    expect(status).toBe(2);
+    expect(stdout).toEqual([]);
+  });
+});

@@ -68,10 +68,17 @@ function version(): string {
   return `killpoint ${pkg.version}`;
 }
 
-/** --help or -h among a command's own options (not among the words after --, which are the harness's). */
-function asksForHelp(args: string[]): boolean {
+/** Among a command's own options (not among the words after --, which are the harness's). */
+function ownOptionsInclude(args: string[], ...options: string[]): boolean {
   const end = args.indexOf('--');
-  return (end === -1 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+  return (end === -1 ? args : args.slice(0, end)).some((a) => options.includes(a));
+}
+
+/** Bad input: its one line on stderr, and with --json the same on stdout as JSON, so a reader that parses stdout always can. */
+function refused(name: string, args: string[], message: string): number {
+  console.error(`killpoint ${name}: ${message}`);
+  if (ownOptionsInclude(args, '--json')) console.log(JSON.stringify({ exitCode: 2, error: `killpoint ${name}: ${message}` }, null, 2));
+  return 2;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -105,7 +112,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`killpoint: unknown command "${name}"\n${await usage()}`);
     return 2;
   }
-  if (asksForHelp(args)) {
+  if (ownOptionsInclude(args, '--help', '-h')) {
     console.log(await commandUsage(name));
     return 0;
   }
@@ -122,8 +129,7 @@ export async function main(argv: string[]): Promise<number> {
     await afterPendingSignals();
     if (error instanceof Interrupted || wasInterrupted()) return 130;
     if (error instanceof UsageError || error instanceof ScenarioError || error instanceof ProtocolError || error instanceof UnknownKillPoint || error instanceof BaselineDidNotFinish || error instanceof SystemInputError || error instanceof LifeNotRepeatable || error instanceof LifeTimedOut) {
-      console.error(`killpoint ${name}: ${error.message}`);
-      return 2;
+      return refused(name, args, error.message);
     }
     throw error;
   }
