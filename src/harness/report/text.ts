@@ -246,7 +246,7 @@ function stoppedAtHangLines(e: Exploration): string[] {
 /** A conversation the run never killed leaves invalid, said once rather than charged at every kill point. */
 function baselineConversationLines(e: Exploration): string[] {
   if (e.baselineConversationProblem === undefined) return [];
-  return [`  note: the run never killed leaves its conversation invalid (${e.baselineConversationProblem}); a recovery is charged with an invalid conversation only where it differs from that`];
+  return [`  note: the run never killed has this conversation problem itself (${e.baselineConversationProblem}); no recovery is charged with it, only with a problem of its own`];
 }
 
 /** Where a real engine's lives ran, said once (simulated lives need no word: they are killpoint's own). */
