@@ -40,8 +40,11 @@ const ENGINE_PACKAGES: Record<string, readonly string[]> = {
   'vercel-no-model': ['workflow', '@workflow/core', '@workflow/world-local', '@workflow/builders', '@workflow/utils', '@opentelemetry/api'],
 };
 
+/** The Workflow SDK as workflow 4.2.4 brings it (a published sign-up pins it): the workflow with no model runs on it. */
+const OLDER_WORKFLOW_SDK: Record<string, string> = { workflow: '4.2.4', '@workflow/core': '4.2.4', '@workflow/builders': '4.0.5', '@workflow/world-local': '4.1.1', '@workflow/utils': '4.1.1' };
+
 /** Versions older than ours that a project here installs, and the peer range must admit (its lower bound). */
-const OLDER_TESTED: Record<string, string> = { zod: '3.25.76', ai: '6.0.52', '@ai-sdk/provider': '3.0.5' };
+const OLDER_TESTED: Record<string, string> = { zod: '3.25.76', ai: '6.0.52', '@ai-sdk/provider': '3.0.5', ...OLDER_WORKFLOW_SDK };
 
 /** Which projects are installed: the sample (killpoint alone, the LangGraph example's), the engines' or all. */
 const WHICH = process.env.KILLPOINT_INSTALLS ?? 'sample';
@@ -61,13 +64,13 @@ let work: string;
 let tarball: string;
 const installs = new Map<string, Promise<Ran>>();
 
-/** An empty project with killpoint from the tarball and `packages` at our tested versions, installed with a plain `npm install`. */
-function installProject(name: string, packages: readonly string[]): Promise<Ran> {
+/** An empty project with killpoint from the tarball and `packages` at our tested versions (or `versions`), installed with a plain `npm install`. */
+function installProject(name: string, packages: readonly string[], versions: Record<string, string> = {}): Promise<Ran> {
   const dir = join(work, name);
   mkdirSync(dir);
   copyFileSync(tarball, join(dir, 'killpoint.tgz'));
   const devDependencies: Record<string, string> = { killpoint: 'file:killpoint.tgz' };
-  for (const p of packages) devDependencies[p] = OURS.devDependencies[p]!;
+  for (const p of packages) devDependencies[p] = versions[p] ?? OURS.devDependencies[p]!;
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `user-project-${name}`, private: true, type: 'module', devDependencies }, null, 2));
   return run('npm', ['install'], dir);
 }
@@ -83,9 +86,9 @@ function installCopied(name: string, from: string, devDependencies: Record<strin
   return run('npm', ['install'], dir);
 }
 
-/** The Workflow SDK alone, and a keyed workflow of one's own that calls no model. */
+/** The Workflow SDK alone, as workflow 4.2.4 brings it (ours is 4.8.9), and a keyed workflow of one's own that calls no model. */
 function installVercelNoModel(): Promise<Ran> {
-  const ran = installProject('vercel-no-model', ENGINE_PACKAGES['vercel-no-model']!);
+  const ran = installProject('vercel-no-model', ENGINE_PACKAGES['vercel-no-model']!, OLDER_WORKFLOW_SDK);
   mkdirSync(join(work, 'vercel-no-model', 'workflows'));
   copyFileSync(join(VERCEL_MODULES, 'workflows', 'keyed.ts'), join(work, 'vercel-no-model', 'workflows', 'keyed.ts'));
   for (const file of ['ledger.ts', 'input.json']) copyFileSync(join(VERCEL_MODULES, file), join(work, 'vercel-no-model', file));
@@ -188,8 +191,9 @@ describe("a user's own project on versions older than ours, installed with a pla
     expect(vitest.output).toMatch(/1 passed/);
   }, 300_000);
 
-  test.runIf(installsProject('vercel-no-model'))('a Vercel workflow with no model beside the Workflow SDK alone: neither @workflow/ai nor ai is asked for', async () => {
+  test.runIf(installsProject('vercel-no-model'))('a Vercel workflow with no model beside the Workflow SDK 4.2.4 alone: neither @workflow/ai nor ai is asked for', async () => {
     const dir = await installed('vercel-no-model');
+    expect(JSON.parse(readFileSync(join(dir, 'node_modules', 'workflow', 'package.json'), 'utf8')).version).toBe('4.2.4');
     expect(existsSync(join(dir, 'node_modules', '@workflow', 'ai'))).toBe(false);
     expect(existsSync(join(dir, 'node_modules', 'ai'))).toBe(false);
     const check = await npx(dir, 'check', '--vercel-workflow', 'workflows/keyed.ts', '--input', 'input.json');
