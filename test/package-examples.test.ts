@@ -101,9 +101,13 @@ function sharedDependencies(examples: string[], tarballName: string): Record<str
   return { ...all, killpoint: `file:${tarballName}` };
 }
 
-/** The packages a module names in its imports: \`from 'x'\`, \`import('x')\`, \`import 'x'\`; relative paths left out. */
+/**
+ * The packages a module names in its imports: \`from 'x'\`, \`import('x')\`, \`import 'x'\`; relative
+ * paths left out. A specifier is one word on one line: a string that ends in "from " (a message)
+ * is no import.
+ */
 function importedPackages(source: string): string[] {
-  const specifiers = [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+  const specifiers = [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"\s]+)['"]/gm)].map((m) => m[1]!);
   return specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('/')).map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!));
 }
 
@@ -180,7 +184,7 @@ describe('the packed tarball', () => {
 
 describe('the check for undeclared imports', () => {
   test('names the file and the package of every import its package.json does not declare, in each form of import', () => {
-    const source = ["import { a } from 'declared/sub';", "import x from 'left-out';", "const m = await import('@scope/left-out/deep');", "import 'side-effect-only';", "import { readFileSync } from 'node:fs';", "import { join } from 'path';", "export { b } from './local.js';"].join('\n');
+    const source = ["import { a } from 'declared/sub';", "import x from 'left-out';", "const m = await import('@scope/left-out/deep');", "import 'side-effect-only';", "import { readFileSync } from 'node:fs';", "import { join } from 'path';", "export { b } from './local.js';", "const said = 'no answer from ';", "const next = 'x';"].join('\n');
     expect(undeclaredImports([{ path: 'dist/x.js', source }], { name: 'self', dependencies: { declared: '1' } })).toEqual(['dist/x.js: left-out', 'dist/x.js: @scope/left-out', 'dist/x.js: side-effect-only']);
   });
 });
