@@ -9,7 +9,8 @@
 
 import { ENV, EXIT_FAILED } from '../process/protocol.js';
 import { sharedEventSink } from '../process/shared-events.js';
-import { addToRecording, cassetteAsRead } from './cassette-file.js';
+import { cassetteAsRead } from './cassette-file.js';
+import { addToRecording } from './recording-file.js';
 import { TRAFFIC_PLAN_ENV, tellFault, type AgentTrafficPlan } from './agent-traffic-plan.js';
 import { applyInterception, startLifeTraffic } from './life-traffic.js';
 

@@ -6,7 +6,6 @@
 
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { Recording } from './replay.js';
 import type { HttpExchange, TrafficRole } from './exchange.js';
 
 export const CASSETTE_FORMAT = 'killpoint-http-cassette';
@@ -100,12 +99,4 @@ export function cassetteAsRead(file: string, arg: string, digest: string | undef
   const bytes = existsSync(file) ? readFileSync(file) : null;
   if (bytes === null || cassetteDigest(bytes) !== digest) throw new CassetteError(`--cassette ${arg}: ${bytes === null ? 'removed' : 'replaced'} while the check ran (its lives replay the cassette it read first)`);
   return parseCassette(file, bytes.toString('utf8'), recordedFor).exchanges;
-}
-
-/** Adds a life's exchanges to its run's recording in `recordTo` (an earlier life's are kept, each once). */
-export function addToRecording(recordTo: string, recordedFor: RecordedFor, exchanges: readonly CassetteEntry[]): void {
-  const recording = new Recording();
-  if (existsSync(recordTo)) for (const entry of (JSON.parse(readFileSync(recordTo, 'utf8')) as { exchanges: CassetteEntry[] }).exchanges) recording.add(entry);
-  for (const entry of exchanges) recording.add(entry);
-  writeCassette(recordTo, { format: CASSETTE_FORMAT, version: CASSETTE_VERSION, recordedFor, exchanges: recording.exchanges });
 }

@@ -8,7 +8,8 @@
 
 import { join } from 'node:path';
 import type { EmitEvent } from '../process/child-main.js';
-import { addToRecording, cassetteAsRead, CassetteError, type CassetteEntry } from '../traffic/cassette-file.js';
+import { cassetteAsRead, CassetteError, type CassetteEntry } from '../traffic/cassette-file.js';
+import { addToRecording } from '../traffic/recording-file.js';
 import { RecordingFailed, startLifeTraffic } from '../traffic/life-traffic.js';
 import { SERVICE_LEDGER_FILE } from '../traffic/service-ledger.js';
 import { watchedLife } from '../traffic/unanswered.js';
