@@ -3,10 +3,7 @@
 // stderr is a pipe or a file (CI logs, `2> log`) nothing is written, so logs and --json stay as
 // they are. KILLPOINT_PROGRESS=1 asks for it anyway, KILLPOINT_PROGRESS=0 never.
 
-export interface ProgressStream {
-  isTTY?: boolean;
-  write(text: string): unknown;
-}
+import { wantsProgress, type ProgressStream } from '../progress-wanted.js';
 
 export interface Progress {
   /** One more unit done (`what` names it in the line). */
@@ -18,11 +15,6 @@ export interface Progress {
 }
 
 const SILENT: Progress = { tick: () => undefined, clear: () => undefined, end: () => undefined };
-
-export function wantsProgress(stream: ProgressStream = process.stderr, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.KILLPOINT_PROGRESS === '0') return false;
-  return env.KILLPOINT_PROGRESS === '1' || stream.isTTY === true;
-}
 
 /** Seconds as a person reads them: 42 s, 3 min 5 s, 1 h 2 min. */
 export function formatDuration(seconds: number): string {

@@ -1,12 +1,12 @@
 // What the lives wait on, for a person at a terminal: a request of a life's that has had no answer
 // for a while (unanswered.ts) is shown in a line rewritten in place, `killpoint: waiting on POST
 // https://api.openai.com/v1/chat/completions (12 s)`, the longest wait first, and cleared once
-// nothing waits. Only where a progress line would be (cli/progress.ts: a terminal, or
+// nothing waits. Only where a progress line would be (progress-wanted.ts: a terminal, or
 // KILLPOINT_PROGRESS=1), so that logs and --json stay as they are. A life in a child says what it
 // waits on in a line of its stderr (its oldest wait, or none), which the parent shows as its own
 // (process/processes.ts).
 
-import { wantsProgress } from '../cli/progress.js';
+import { wantsProgress } from '../progress-wanted.js';
 
 /** The start of a child's line saying what it waits on: JSON after it, a request or null. */
 export const WAITING_LINE_START = 'killpoint: waiting on ';

@@ -23,6 +23,7 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { fileURLToPath } from 'node:url';
+import { callerFrame } from './caller-frame.js';
 
 /** The moment the first life's clock starts at: fixed, so that a replay reads the times its check read. */
 export const CLOCK_START_MS = Date.UTC(2030, 0, 1);
@@ -103,12 +104,7 @@ const OWN = ['src/', 'dist/', 'bin/'].map((dir) => KILLPOINT_ROOT + dir);
 
 /** Whether the code that asks (the caller of `asked`) is the agent's: a file of its own, not an installed package's, Node's or killpoint's. */
 function askedByAgent(asked: (...args: never[]) => unknown): boolean {
-  const holder: { stack?: string } = {};
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 1;
-  Error.captureStackTrace(holder, asked);
-  Error.stackTraceLimit = limit;
-  const frame = holder.stack?.split('\n')[1] ?? '';
+  const frame = callerFrame(asked);
   const file = /\((?:file:\/\/)?(\/[^)]*)\)$|at (?:file:\/\/)?(\/\S*)$/.exec(frame.trim());
   const path = file?.[1] ?? file?.[2];
   if (path === undefined) return false;

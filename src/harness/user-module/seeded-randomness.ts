@@ -17,6 +17,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import seedrandom from 'seedrandom';
 import { startThreadClock, withLifeClock } from './life-clock.js';
+import { callerFrame } from './caller-frame.js';
 
 type Fill = <T extends ArrayBufferView | null>(array: T) => T;
 
@@ -76,12 +77,7 @@ let lifeOfThread: LifeStreams | null = null;
  * each poll): in a stream of its own, it never moves the values the agent's code gets.
  */
 function streamOf(streams: LifeStreams, asked: (...args: never[]) => unknown): LifeRandomness {
-  const holder: { stack?: string } = {};
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 1;
-  Error.captureStackTrace(holder, asked);
-  Error.stackTraceLimit = limit;
-  const asker = holder.stack?.split('\n')[1] ?? '';
+  const asker = callerFrame(asked);
   return asker.includes('/node_modules/') && !asker.includes('/node_modules/.cache/killpoint/') ? streams.engine : streams.agent;
 }
 
